@@ -1,0 +1,14 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './e2e/support/chromium.js';
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  workers: 2,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    headless: true,
+    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
+  },
+});

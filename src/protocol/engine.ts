@@ -1,0 +1,368 @@
+/**
+ * The request engine: ids, correlation, timeouts, progress, cancellation and inbound dispatch over
+ * one Transport. It is era-agnostic; the client layer decorates params per era.
+ */
+
+import type { Transport } from '../transport/transport.js';
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  McpError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  ResponseLostError,
+  ToolgateError,
+} from './errors.js';
+import {
+  classifyMessage,
+  isJsonObject,
+  type JsonObject,
+  type JsonRpcFailure,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcSuccess,
+  type RequestId,
+} from './jsonrpc.js';
+import type { Progress } from './types.js';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface RequestOptions {
+  /** Idle timeout: cancel when nothing (result or progress) arrives for this long. Default 60 s. */
+  timeoutMs?: number;
+  /** Restart the idle timeout on each progress notification. Default true. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard limit regardless of progress. Default: none beyond the idle timeout. */
+  maxTotalTimeoutMs?: number;
+  /** Abort to cancel: the server is told (notifications/cancelled, or the stream closes). */
+  signal?: AbortSignal;
+  /** Receives progress; its presence adds `_meta.progressToken` to the request. */
+  onprogress?: (progress: Progress) => void;
+  /** Extra HTTP headers for this request (x-mcp-header mirroring). */
+  headers?: Record<string, string>;
+}
+
+export type RequestHandler = (
+  params: JsonObject,
+  request: JsonRpcRequest,
+) => Promise<JsonObject> | JsonObject;
+export type NotificationHandler = (params: JsonObject, notification: JsonRpcNotification) => void;
+
+export interface EngineOptions {
+  /** How to tell a server a request is cancelled. */
+  cancellation: 'notification' | 'close-stream';
+  /** Re-issue a request whose response stream broke, under a new id (2026-07-28 rule). */
+  reissueLostRequests: boolean;
+  /** A malformed or unmatched message was dropped. */
+  onViolation?: (reason: string, message: unknown) => void;
+  /** How many times one request may be re-issued after stream loss. */
+  maxReissues?: number;
+}
+
+interface Pending {
+  method: string;
+  params: JsonObject;
+  options: RequestOptions;
+  resolve: (result: JsonObject) => void;
+  reject: (error: Error) => void;
+  controller: AbortController;
+  idleTimer?: ReturnType<typeof setTimeout>;
+  totalTimer?: ReturnType<typeof setTimeout>;
+  progressToken?: RequestId;
+  reissues: number;
+  detachAbort?: () => void;
+}
+
+export class RpcEngine {
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly progressRoutes = new Map<RequestId, RequestId>();
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private closed = false;
+  /** Count of inbound messages dropped as malformed or unmatched. */
+  violations = 0;
+
+  constructor(
+    readonly transport: Transport,
+    private options: EngineOptions,
+  ) {
+    transport.onmessage = (message) => this.receive(message);
+    transport.onresponselost = (id, error) => this.responseLost(id, error);
+    const previousClose = transport.onclose;
+    transport.onclose = () => {
+      previousClose?.();
+      this.failAll(new ConnectionClosedError(`the connection to ${transport.label} closed`));
+    };
+  }
+
+  /** Changes cancellation and re-issue rules after era detection. */
+  configure(options: Partial<EngineOptions>): void {
+    this.options = { ...this.options, ...options };
+  }
+
+  setRequestHandler(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  /** Sends a request and resolves with its result object, or rejects with a ToolgateError. */
+  request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    if (this.closed) return Promise.reject(new ConnectionClosedError(`${method}: the connection is closed`));
+    if (options.signal?.aborted)
+      return Promise.reject(new RequestCancelledError(method, options.signal.reason));
+    return new Promise<JsonObject>((resolve, reject) => {
+      const entry: Pending = {
+        method,
+        params,
+        options,
+        resolve,
+        reject,
+        controller: new AbortController(),
+        reissues: 0,
+      };
+      if (options.signal) {
+        const signal = options.signal;
+        const onAbort = () => this.cancel(entry, new RequestCancelledError(method, signal.reason));
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.detachAbort = () => signal.removeEventListener('abort', onAbort);
+      }
+      const total = options.maxTotalTimeoutMs;
+      if (total !== undefined && Number.isFinite(total)) {
+        entry.totalTimer = setTimeout(
+          () => this.cancel(entry, new RequestTimeoutError(method, total, 'total')),
+          total,
+        );
+      }
+      this.dispatch(entry);
+    });
+  }
+
+  /** Sends a notification. Failures are reported, not thrown: notifications are fire and forget. */
+  async notify(method: string, params?: JsonObject): Promise<void> {
+    if (this.closed) return;
+    const message: JsonRpcNotification = { jsonrpc: '2.0', method, ...(params ? { params } : {}) };
+    await this.transport.send(message);
+  }
+
+  /** Rejects everything in flight and closes the transport. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.failAll(
+      new ConnectionClosedError(`the connection to ${this.transport.label} was closed by the client`),
+    );
+    await this.transport.close();
+  }
+
+  /** Number of requests awaiting an answer. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  private dispatch(entry: Pending): void {
+    const id = this.nextId++;
+    let params = entry.params;
+    if (entry.options.onprogress) {
+      // The request id doubles as progress token: unique across active requests, as the spec asks.
+      const meta = isJsonObject(params._meta) ? params._meta : {};
+      params = { ...params, _meta: { ...meta, progressToken: id } };
+      if (entry.progressToken !== undefined) this.progressRoutes.delete(entry.progressToken);
+      entry.progressToken = id;
+      this.progressRoutes.set(id, id);
+    }
+    this.pending.set(id, entry);
+    this.armIdleTimer(id, entry);
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method: entry.method, params };
+    this.transport
+      .send(message, { signal: entry.controller.signal, headers: entry.options.headers })
+      .catch((error: unknown) => {
+        if (this.pending.get(id) !== entry) return;
+        this.settle(id, entry);
+        entry.reject(asError(error));
+      });
+  }
+
+  private armIdleTimer(id: RequestId, entry: Pending): void {
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    const timeout = entry.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(timeout)) return;
+    entry.idleTimer = setTimeout(() => {
+      if (this.pending.get(id) === entry) this.cancel(entry, new RequestTimeoutError(entry.method, timeout));
+    }, timeout);
+  }
+
+  private currentId(entry: Pending): RequestId | undefined {
+    for (const [id, candidate] of this.pending) if (candidate === entry) return id;
+    return undefined;
+  }
+
+  /** Stops waiting, tells the server, and rejects the caller. */
+  private cancel(entry: Pending, error: Error): void {
+    const id = this.currentId(entry);
+    if (id === undefined) return;
+    this.settle(id, entry);
+    if (this.options.cancellation === 'notification') {
+      const reason = error instanceof RequestTimeoutError ? 'timeout' : String(error.message);
+      this.notify('notifications/cancelled', { requestId: id, reason }).catch((e: unknown) =>
+        this.transport.onerror?.(asError(e)),
+      );
+    }
+    // Closing the response stream is the modern cancellation signal, and frees the socket in any era.
+    entry.controller.abort(error);
+    entry.reject(error);
+  }
+
+  private settle(id: RequestId, entry: Pending): void {
+    this.pending.delete(id);
+    if (entry.progressToken !== undefined) this.progressRoutes.delete(entry.progressToken);
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    if (entry.totalTimer) clearTimeout(entry.totalTimer);
+    entry.detachAbort?.();
+  }
+
+  private responseLost(id: RequestId, error: Error): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.settle(id, entry);
+    const limit = this.options.maxReissues ?? 1;
+    if (this.options.reissueLostRequests && entry.reissues < limit && !entry.options.signal?.aborted) {
+      entry.reissues++;
+      entry.controller = new AbortController();
+      // Re-arm only what settle() cleared; the total timer keeps counting from the first attempt.
+      if (entry.options.maxTotalTimeoutMs !== undefined && entry.totalTimer) {
+        const total = entry.options.maxTotalTimeoutMs;
+        entry.totalTimer = setTimeout(
+          () => this.cancel(entry, new RequestTimeoutError(entry.method, total, 'total')),
+          total,
+        );
+      }
+      if (entry.options.signal) {
+        const signal = entry.options.signal;
+        const onAbort = () => this.cancel(entry, new RequestCancelledError(entry.method, signal.reason));
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.detachAbort = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.dispatch(entry);
+      return;
+    }
+    entry.reject(new ResponseLostError(entry.method, id, error.message));
+  }
+
+  private receive(raw: unknown): void {
+    const classified = classifyMessage(raw);
+    if (classified.kind === 'invalid') {
+      this.violation(`malformed message from ${this.transport.label}: ${classified.reason}`, raw);
+    } else if (classified.kind === 'notification') {
+      this.receiveNotification(classified.message);
+    } else if (classified.kind === 'request') {
+      void this.receiveRequest(classified.message);
+    } else {
+      this.receiveResponse(classified);
+    }
+  }
+
+  private receiveResponse(
+    classified: { kind: 'success'; message: JsonRpcSuccess } | { kind: 'failure'; message: JsonRpcFailure },
+  ): void {
+    const { id } = classified.message;
+    const entry = id === null ? undefined : this.pending.get(id);
+    if (!entry || id === null) {
+      if (classified.kind === 'failure' && id === null) {
+        // An id-less error is the server rejecting something it could not parse; surface it.
+        const { code, message } = classified.message.error;
+        this.violation(`${this.transport.label} reported an error: ${message} (${code})`, classified.message);
+      } else {
+        this.violation(`response for unknown request id ${String(id)} dropped`, classified.message);
+      }
+      return;
+    }
+    this.settle(id, entry);
+    if (classified.kind === 'success') {
+      entry.resolve(classified.message.result);
+    } else {
+      const { code, message, data } = classified.message.error;
+      entry.reject(new McpError(code, message, data, `${entry.method} failed`));
+    }
+  }
+
+  private receiveNotification(notification: JsonRpcNotification): void {
+    const params = notification.params ?? {};
+    if (notification.method === 'notifications/progress') {
+      this.receiveProgress(params, notification);
+      return;
+    }
+    const handler = this.notificationHandlers.get(notification.method);
+    if (!handler) return;
+    try {
+      handler(params, notification);
+    } catch (error) {
+      this.transport.onerror?.(asError(error));
+    }
+  }
+
+  private receiveProgress(params: JsonObject, notification: JsonRpcNotification): void {
+    const token = params.progressToken as RequestId | undefined;
+    const id = token === undefined ? undefined : this.progressRoutes.get(token);
+    const entry = id === undefined ? undefined : this.pending.get(id);
+    if (!entry || id === undefined || typeof params.progress !== 'number') {
+      this.violation('progress for an unknown or finished request dropped', notification);
+      return;
+    }
+    if (entry.options.resetTimeoutOnProgress !== false) this.armIdleTimer(id, entry);
+    entry.options.onprogress?.({
+      progress: params.progress,
+      ...(typeof params.total === 'number' ? { total: params.total } : {}),
+      ...(typeof params.message === 'string' ? { message: params.message } : {}),
+    });
+  }
+
+  private async receiveRequest(request: JsonRpcRequest): Promise<void> {
+    const handler = this.requestHandlers.get(request.method);
+    let reply: JsonRpcFailure | { jsonrpc: '2.0'; id: RequestId; result: JsonObject };
+    if (!handler) {
+      reply = failure(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    } else {
+      try {
+        reply = { jsonrpc: '2.0', id: request.id, result: await handler(request.params ?? {}, request) };
+      } catch (error) {
+        const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
+        const message = error instanceof McpError ? error.serverMessage : asError(error).message;
+        reply = failure(request.id, code, message);
+      }
+    }
+    if (this.closed) return;
+    try {
+      await this.transport.send(reply);
+    } catch (error) {
+      this.transport.onerror?.(asError(error));
+    }
+  }
+
+  private violation(reason: string, message: unknown): void {
+    this.violations++;
+    this.options.onViolation?.(reason, message);
+  }
+
+  private failAll(error: Error): void {
+    for (const [id, entry] of [...this.pending]) {
+      this.settle(id, entry);
+      entry.controller.abort(error);
+      entry.reject(error);
+    }
+  }
+}
+
+function failure(id: RequestId, code: number, message: string): JsonRpcFailure {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+function asError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  return new Error(typeof value === 'string' ? value : 'unknown error');
+}
+
+export { ToolgateError };

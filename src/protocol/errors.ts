@@ -1,0 +1,145 @@
+/**
+ * Error classes. Two families matter to callers: protocol-level failures (thrown) and tool execution
+ * errors (`isError: true` results, returned as results, never thrown). Every class carries enough to
+ * tell a person what happened, where, and what to do.
+ */
+
+import type { RequestId } from './jsonrpc.js';
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** 2026-07-28: HTTP headers do not match the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the server requires a client capability the request did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the requested protocol version is not supported; `data.supported` lists the ones that are. */
+  UnsupportedProtocolVersion: -32022,
+  /** 2025-11-25: URL-mode elicitation required. */
+  UrlElicitationRequired: -32042,
+} as const;
+
+/** Error codes that identify a server speaking the modern (2026-07-28+) era. */
+export const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
+
+/** Base class: every error Toolgate throws is one of these, discriminated by `kind`. */
+export abstract class ToolgateError extends Error {
+  abstract readonly kind: string;
+}
+
+/** The peer answered with a JSON-RPC error. */
+export class McpError extends ToolgateError {
+  readonly kind = 'protocol';
+  constructor(
+    readonly code: number,
+    readonly serverMessage: string,
+    readonly data?: unknown,
+    context?: string,
+  ) {
+    super(`${context ? `${context}: ` : ''}${serverMessage} (MCP error ${code})`);
+    this.name = 'McpError';
+  }
+}
+
+/** No answer within the timeout. The request was cancelled on the wire. */
+export class RequestTimeoutError extends ToolgateError {
+  readonly kind = 'timeout';
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+    readonly reason: 'idle' | 'total' = 'idle',
+  ) {
+    super(
+      reason === 'total'
+        ? `${method} ran past its maximum total time of ${timeoutMs} ms and was cancelled`
+        : `${method} got no answer within ${timeoutMs} ms and was cancelled; raise the timeout if the tool is slow`,
+    );
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/** The caller aborted (AbortSignal). The request was cancelled on the wire. */
+export class RequestCancelledError extends ToolgateError {
+  readonly kind = 'cancelled';
+  constructor(
+    readonly method: string,
+    readonly reason?: unknown,
+  ) {
+    super(`${method} was cancelled${typeof reason === 'string' ? `: ${reason}` : ''}`);
+    this.name = 'RequestCancelledError';
+  }
+}
+
+/** The connection closed before an answer arrived. */
+export class ConnectionClosedError extends ToolgateError {
+  readonly kind = 'closed';
+  constructor(readonly detail = 'the connection to the server closed') {
+    super(detail);
+    this.name = 'ConnectionClosedError';
+  }
+}
+
+/** A response stream broke and the request could not be recovered. */
+export class ResponseLostError extends ToolgateError {
+  readonly kind = 'lost';
+  constructor(
+    readonly method: string,
+    readonly requestId: RequestId,
+    detail: string,
+  ) {
+    super(`the answer to ${method} was lost: ${detail}`);
+    this.name = 'ResponseLostError';
+  }
+}
+
+/** Likely causes of a failed HTTP exchange, each with advice a person can follow. */
+export type TransportFailureCause =
+  | 'cors-or-network'
+  | 'unreachable'
+  | 'http-status'
+  | 'not-mcp'
+  | 'html-page'
+  | 'wrong-content-type'
+  | 'session-expired'
+  | 'bad-endpoint'
+  | 'origin-refused';
+
+/** The transport could not exchange messages with the server. */
+export class TransportError extends ToolgateError {
+  readonly kind = 'transport';
+  constructor(
+    readonly url: string,
+    readonly failure: TransportFailureCause,
+    message: string,
+    readonly status?: number,
+    readonly bodySnippet?: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+/** The server speaks no protocol version Toolgate speaks. */
+export class UnsupportedServerError extends ToolgateError {
+  readonly kind = 'unsupported';
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedServerError';
+  }
+}
+
+/** A guard tripped: a runaway cursor loop, too many pages, too many input rounds. */
+export class GuardError extends ToolgateError {
+  readonly kind = 'guard';
+  constructor(message: string) {
+    super(message);
+    this.name = 'GuardError';
+  }
+}

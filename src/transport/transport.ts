@@ -1,0 +1,45 @@
+/**
+ * The transport seam. A transport moves JSON-RPC messages; it knows nothing of tools, eras or
+ * policies. The engine above it owns ids, timeouts and correlation.
+ */
+
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+
+/** Per-message hints from the engine. HTTP transports use them; others may ignore them. */
+export interface SendOptions {
+  /** Extra HTTP headers for this message only (Mcp-Param-* mirroring). */
+  headers?: Record<string, string>;
+  /** Aborted when the engine gives up on the request: an HTTP transport closes its response stream. */
+  signal?: AbortSignal;
+}
+
+export interface Transport {
+  /** Opens the channel. Resolves when messages can be sent. */
+  start(): Promise<void>;
+  /**
+   * Sends one message. For a request, resolves once it is handed over (its response arrives through
+   * `onmessage`); rejects with a TransportError when it cannot be delivered.
+   */
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /** Closes the channel and ends any session with the server. */
+  close(): Promise<void>;
+
+  /** Every inbound message, unvalidated: the engine checks envelopes. */
+  onmessage?: (message: unknown) => void;
+  /** Failures not tied to one send (a broken background stream, a dropped foreign message). */
+  onerror?: (error: Error) => void;
+  /** The channel is gone for good. */
+  onclose?: () => void;
+  /**
+   * The stream that should carry the response to `id` ended without it and cannot be resumed
+   * (2026-07-28 has no resumption). The engine decides whether to re-issue the request.
+   */
+  onresponselost?: (id: RequestId, error: Error) => void;
+
+  /** Tells an HTTP transport which protocol version it now speaks (headers, session and stream rules). */
+  setProtocolVersion?(version: string): void;
+  /** The legacy session id, when the server assigned one. */
+  readonly sessionId?: string | undefined;
+  /** Where this transport talks to, for error messages. */
+  readonly label: string;
+}
