@@ -1,0 +1,35 @@
+/**
+ * Bundles a TypeScript entry into one ES module string for a test page, with Vite's own build API
+ * (the same bundler that ships the library). Cached per entry for the life of the test process.
+ */
+import { resolve } from 'node:path';
+import { build, type Rolldown } from 'vite';
+
+const cache = new Map<string, Promise<string>>();
+
+export function bundle(entry: string): Promise<string> {
+  const absolute = resolve(entry);
+  let pending = cache.get(absolute);
+  if (!pending) {
+    pending = buildOnce(absolute);
+    cache.set(absolute, pending);
+  }
+  return pending;
+}
+
+async function buildOnce(entry: string): Promise<string> {
+  const output = await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      write: false,
+      minify: false,
+      sourcemap: 'inline',
+      lib: { entry, formats: ['es'], fileName: 'bundle' },
+    },
+  });
+  const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
+  const chunk = outputs.flatMap((o) => o.output).find((item) => item.type === 'chunk' && item.isEntry);
+  if (!chunk || chunk.type !== 'chunk') throw new Error(`bundling ${entry} produced no entry chunk`);
+  return chunk.code;
+}

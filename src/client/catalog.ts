@@ -1,0 +1,227 @@
+/**
+ * The tool catalog of one connection: paginated listing with guards, freshness (ttlMs in the modern
+ * era, list-change notifications in both), and per-tool checks. It keeps every field a server sends.
+ */
+
+import { GuardError } from '../protocol/errors.js';
+import { isJsonObject } from '../protocol/jsonrpc.js';
+import type { ListToolsResult, Tool } from '../protocol/types.js';
+import type { ClientWarning } from './options.js';
+import { type HeaderBinding, headerBindings, isToolShape, toolNameProblem } from './tool-checks.js';
+
+/** A tool as the catalog holds it. */
+export interface CatalogEntry {
+  tool: Tool;
+  /** `serverId/toolName`: unique across the servers a host aggregates. */
+  qualifiedName: string;
+  /** x-mcp-header bindings (modern era over HTTP). */
+  headerBindings: HeaderBinding[];
+  /** Problems that did not exclude the tool (bad name, duplicate). */
+  warnings: string[];
+}
+
+/** One full listing. */
+export interface CatalogSnapshot {
+  entries: CatalogEntry[];
+  /** Tools excluded because their definitions are invalid, with the reason. */
+  rejected: { name: string; reason: string }[];
+  /** Set when the listing stopped early (cursor loop, too many pages, a failing page): what was fetched is kept. */
+  incomplete?: Error;
+  fetchedAt: number;
+  /** Freshness deadline (ms since epoch); Infinity when only a notification can make it stale. */
+  freshUntil: number;
+}
+
+export interface CatalogOptions {
+  serverId: string;
+  /** Fetches one page. */
+  fetchPage: (cursor: string | undefined) => Promise<ListToolsResult>;
+  /** Modern era over HTTP: x-mcp-header rules apply and invalid tools are excluded. */
+  enforceHeaderRules: () => boolean;
+  /** Whether freshness follows ttlMs (modern) or notifications only (legacy). */
+  usesTtl: () => boolean;
+  maxPages?: number;
+  onWarning?: (warning: ClientWarning) => void;
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_PAGES = 500;
+
+/** Qualifies a tool name by the connection's identity, which, unlike the server's self-reported name, is unique. */
+export function qualifyToolName(serverId: string, toolName: string): string {
+  return `${serverId}/${toolName}`;
+}
+
+export class ToolCatalog {
+  private snapshot: CatalogSnapshot | undefined;
+  private inflight: Promise<CatalogSnapshot> | undefined;
+  private generation = 0;
+  private readonly listeners = new Set<(snapshot: CatalogSnapshot) => void>();
+
+  constructor(private readonly options: CatalogOptions) {}
+
+  /** The last listing, fresh or not. */
+  get current(): CatalogSnapshot | undefined {
+    return this.snapshot;
+  }
+
+  /** Returns a fresh listing, fetching when stale, invalidated, or when `refresh` is set. */
+  async list(refresh = false): Promise<CatalogSnapshot> {
+    const now = this.now();
+    if (!refresh && this.snapshot && now < this.snapshot.freshUntil) return this.snapshot;
+    if (!this.inflight) {
+      const generation = this.generation;
+      this.inflight = this.fetchAll().finally(() => {
+        this.inflight = undefined;
+      });
+      const snapshot = await this.inflight;
+      // A list change that arrived while we were fetching makes this listing stale already.
+      if (generation !== this.generation) snapshot.freshUntil = 0;
+      this.snapshot = snapshot;
+      for (const listener of this.listeners) listener(snapshot);
+      return snapshot;
+    }
+    return this.inflight;
+  }
+
+  /** Finds a tool by name in the last listing, fetching one if there is none yet. */
+  async find(name: string): Promise<CatalogEntry | undefined> {
+    const snapshot = this.snapshot ?? (await this.list());
+    return snapshot.entries.find((entry) => entry.tool.name === name);
+  }
+
+  /** Marks the listing stale (a list-change notification arrived). */
+  invalidate(): void {
+    this.generation++;
+    if (this.snapshot) this.snapshot.freshUntil = 0;
+  }
+
+  /** Called after every completed listing. */
+  subscribe(listener: (snapshot: CatalogSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private async fetchAll(): Promise<CatalogSnapshot> {
+    const { serverId } = this.options;
+    const maxPages = this.options.maxPages ?? DEFAULT_MAX_PAGES;
+    const tools: unknown[] = [];
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    let minTtl = Number.POSITIVE_INFINITY;
+    let incomplete: Error | undefined;
+    const fetchedAt = this.now();
+
+    for (;;) {
+      let page: ListToolsResult;
+      try {
+        page = await this.options.fetchPage(cursor);
+      } catch (error) {
+        if (pages === 0) throw error;
+        incomplete = new GuardError(
+          `${serverId}: tools/list failed on page ${pages + 1} (${(error as Error).message}); showing the ${tools.length} tools fetched before it`,
+        );
+        break;
+      }
+      pages++;
+      if (Array.isArray(page.tools)) tools.push(...page.tools);
+      if (this.options.usesTtl()) {
+        const ttl = typeof page.ttlMs === 'number' && page.ttlMs > 0 ? page.ttlMs : 0;
+        minTtl = Math.min(minTtl, ttl);
+      }
+      const next = page.nextCursor;
+      if (typeof next !== 'string' || next === '') break;
+      if (seenCursors.has(next)) {
+        incomplete = new GuardError(
+          `${serverId}: tools/list returned cursor "${truncate(next)}" twice (a pagination loop); stopped after ${pages} pages with ${tools.length} tools`,
+        );
+        break;
+      }
+      if (pages >= maxPages) {
+        incomplete = new GuardError(
+          `${serverId}: tools/list still had more pages after ${maxPages}; stopped with ${tools.length} tools (raise maxPages if this server really has that many)`,
+        );
+        break;
+      }
+      seenCursors.add(next);
+      cursor = next;
+    }
+
+    const snapshot = this.check(tools);
+    if (incomplete) this.warn('catalog-incomplete', incomplete.message);
+    return {
+      ...snapshot,
+      ...(incomplete ? { incomplete } : {}),
+      fetchedAt,
+      freshUntil: this.options.usesTtl()
+        ? fetchedAt + (Number.isFinite(minTtl) ? minTtl : 0)
+        : Number.POSITIVE_INFINITY,
+    };
+  }
+
+  private check(raw: unknown[]): Pick<CatalogSnapshot, 'entries' | 'rejected'> {
+    const { serverId } = this.options;
+    const enforceHeaders = this.options.enforceHeaderRules();
+    const entries: CatalogEntry[] = [];
+    const rejected: CatalogSnapshot['rejected'] = [];
+    const byName = new Map<string, CatalogEntry>();
+    for (const candidate of raw) {
+      if (!isToolShape(candidate)) {
+        const name =
+          isJsonObject(candidate) && typeof candidate.name === 'string' ? candidate.name : '(unnamed)';
+        rejected.push({
+          name,
+          reason: 'not a tool definition: it needs a string "name" and an object "inputSchema"',
+        });
+        continue;
+      }
+      const warnings: string[] = [];
+      let bindings: HeaderBinding[] = [];
+      const headerCheck = headerBindings(candidate.inputSchema);
+      if ('problem' in headerCheck) {
+        if (enforceHeaders) {
+          const reason = `invalid x-mcp-header: ${headerCheck.problem}`;
+          rejected.push({ name: candidate.name, reason });
+          this.warn('invalid-x-mcp-header', `${serverId}: tool "${candidate.name}" excluded: ${reason}`);
+          continue;
+        }
+      } else bindings = headerCheck.bindings;
+      const nameProblem = toolNameProblem(candidate.name);
+      if (nameProblem) {
+        warnings.push(`name breaks the MCP naming rules: ${nameProblem}`);
+        this.warn('invalid-tool-name', `${serverId}: tool "${truncate(candidate.name)}": ${nameProblem}`);
+      }
+      const entry: CatalogEntry = {
+        tool: candidate,
+        qualifiedName: qualifyToolName(serverId, candidate.name),
+        headerBindings: bindings,
+        warnings,
+      };
+      const twin = byName.get(candidate.name);
+      if (twin) {
+        const message = 'another tool of this server has the same name: calls go to the first one listed';
+        entry.warnings.push(message);
+        if (!twin.warnings.includes(message)) twin.warnings.push(message);
+        this.warn(
+          'duplicate-tool-name',
+          `${serverId}: tool name "${truncate(candidate.name)}" is listed twice`,
+        );
+      } else byName.set(candidate.name, entry);
+      entries.push(entry);
+    }
+    return { entries, rejected };
+  }
+
+  private warn(code: ClientWarning['code'], message: string): void {
+    this.options.onWarning?.({ serverId: this.options.serverId, code, message });
+  }
+}
+
+function truncate(text: string, max = 60): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

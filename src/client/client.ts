@@ -1,0 +1,288 @@
+/**
+ * McpClient: one connection to one MCP server, in whichever era it speaks. Tools are listed through
+ * the catalog and called with per-call timeout, progress, cancellation and input rounds. The gate
+ * (src/gate) is the only caller that should run tools on behalf of a person or a model.
+ */
+
+import type { RequestOptions, RpcEngine } from '../protocol/engine.js';
+import {
+  ErrorCode,
+  GuardError,
+  McpError,
+  TransportError,
+  UnsupportedServerError,
+} from '../protocol/errors.js';
+import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import type {
+  CallToolResult,
+  ContentBlock,
+  ElicitResult,
+  Implementation,
+  ListToolsResult,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types.js';
+import type { Era, ProtocolVersion } from '../protocol/versions.js';
+import { encodeHeaderValue, StreamableHttpTransport } from '../transport/streamable-http.js';
+import { type CatalogSnapshot, ToolCatalog } from './catalog.js';
+import { applyElicitationDefaults, asElicitRequest } from './elicitation.js';
+import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';
+import type { CallToolOptions, ConnectOptions } from './options.js';
+import { mirroredHeaders } from './tool-checks.js';
+
+/** How many `input_required` rounds one call may take before Toolgate stops it. */
+export const MAX_INPUT_ROUNDS = 8;
+
+const INPUT_CAPABLE_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+export class McpClient {
+  private readonly catalog: ToolCatalog;
+  private readonly toolListeners = new Set<(snapshot: CatalogSnapshot) => void>();
+  private listening: Promise<void> | undefined;
+  private closed = false;
+
+  /** Use connect() to make one. */
+  constructor(
+    readonly serverId: string,
+    private readonly engine: RpcEngine,
+    private session: ServerSession,
+    private readonly intro: Introduction,
+    private readonly options: ConnectOptions,
+  ) {
+    this.catalog = new ToolCatalog({
+      serverId,
+      fetchPage: (cursor) => this.fetchToolsPage(cursor),
+      enforceHeaderRules: () => this.session.era === 'modern' && this.isHttp,
+      usesTtl: () => this.session.era === 'modern',
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    });
+    this.catalog.subscribe((snapshot) => {
+      for (const listener of this.toolListeners) listener(snapshot);
+    });
+    this.installHandlers();
+  }
+
+  /** `modern` (2026-07-28, per-request metadata) or `legacy` (initialize handshake). */
+  get era(): Era {
+    return this.session.era;
+  }
+  get protocolVersion(): ProtocolVersion {
+    return this.session.protocolVersion;
+  }
+  /** The server's self-description: for display only, never for decisions. */
+  get serverInfo(): Implementation | undefined {
+    return this.session.serverInfo;
+  }
+  get capabilities(): ServerCapabilities {
+    return this.session.capabilities;
+  }
+  get instructions(): string | undefined {
+    return this.session.instructions;
+  }
+  /** Where the connection goes, for messages. */
+  get label(): string {
+    return this.engine.transport.label;
+  }
+  /** Inbound messages dropped as malformed or unmatched. */
+  get droppedMessages(): number {
+    return this.engine.violations;
+  }
+  private get isHttp(): boolean {
+    return this.engine.transport instanceof StreamableHttpTransport;
+  }
+
+  /** Lists every tool (all pages), served from the catalog while fresh. */
+  async listTools(options: { refresh?: boolean } = {}): Promise<Tool[]> {
+    const snapshot = await this.listCatalog(options);
+    return snapshot.entries.map((entry) => entry.tool);
+  }
+
+  /** The full catalog listing: entries with qualified names and warnings, rejected tools, completeness. */
+  async listCatalog(options: { refresh?: boolean } = {}): Promise<CatalogSnapshot> {
+    const snapshot = await this.catalog.list(options.refresh ?? false);
+    this.listenForListChanges();
+    return snapshot;
+  }
+
+  /** Calls `listener` after every new listing (after a list change, call listTools to refetch). */
+  onToolsChanged(listener: (snapshot: CatalogSnapshot) => void): () => void {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  }
+
+  /** Called when the server says its tool list changed; the catalog is already marked stale. */
+  onToolListChanged?: () => void;
+
+  /**
+   * Calls a tool. A tool execution error comes back as a result with `isError: true`; protocol
+   * failures, timeouts and cancellations are thrown as ToolgateError subclasses.
+   */
+  async callTool(
+    name: string,
+    args: JsonObject = {},
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
+    const run = async (): Promise<JsonObject> => {
+      const headers = { ...(await this.headersFor(name, args)), ...options.headers };
+      return this.requestWithInput('tools/call', { name, arguments: args }, { ...options, headers }, name);
+    };
+    let result: JsonObject;
+    try {
+      result = await run();
+    } catch (error) {
+      // 2026-07-28: a HeaderMismatch means our copy of the schema is stale: relist once and retry.
+      if (!(error instanceof McpError && error.code === ErrorCode.HeaderMismatch)) throw error;
+      this.catalog.invalidate();
+      await this.catalog.list(true);
+      result = await run();
+    }
+    return normalizeCallToolResult(result);
+  }
+
+  /** Sends a request in the current era (adds modern `_meta`; re-initializes an expired legacy session once). */
+  async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    const merged: RequestOptions = { ...this.options.requestDefaults, ...options };
+    try {
+      return await this.engine.request(method, this.decorate(params), merged);
+    } catch (error) {
+      if (
+        !(error instanceof TransportError && error.failure === 'session-expired') ||
+        this.session.era !== 'legacy'
+      )
+        throw error;
+      await this.reinitialize();
+      return this.engine.request(method, this.decorate(params), merged);
+    }
+  }
+
+  /** Legacy liveness check (2026-07-28 removed ping). */
+  async ping(options: RequestOptions = {}): Promise<void> {
+    if (this.session.era === 'modern') return;
+    await this.request('ping', {}, options);
+  }
+
+  /** Ends the conversation: closes streams and, for a legacy HTTP session, deletes it on the server. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.engine.close();
+  }
+
+  private decorate(params: JsonObject): JsonObject {
+    return this.session.era === 'modern'
+      ? withModernMeta(params, this.session.protocolVersion, this.intro)
+      : params;
+  }
+
+  /** Runs a request through `input_required` rounds: ask the host, retry under a new id with the answers. */
+  private async requestWithInput(
+    method: string,
+    params: JsonObject,
+    options: RequestOptions,
+    toolName?: string,
+  ): Promise<JsonObject> {
+    let retryFields: JsonObject = {};
+    for (let round = 0; ; round++) {
+      const result = await this.request(method, { ...params, ...retryFields }, options);
+      if (result.resultType !== 'input_required' || !INPUT_CAPABLE_METHODS.has(method)) return result;
+      if (round >= MAX_INPUT_ROUNDS)
+        throw new GuardError(
+          `${this.serverId}: ${toolName ?? method} asked for more input ${MAX_INPUT_ROUNDS} times in a row; Toolgate stopped it`,
+        );
+      options.signal?.throwIfAborted();
+      const requests = isJsonObject(result.inputRequests) ? result.inputRequests : undefined;
+      retryFields = {
+        ...(requests ? { inputResponses: await this.answerInputRequests(requests, toolName) } : {}),
+        ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
+      };
+    }
+  }
+
+  private async answerInputRequests(requests: JsonObject, toolName?: string): Promise<JsonObject> {
+    const responses: JsonObject = {};
+    for (const [key, request] of Object.entries(requests)) {
+      const method = isJsonObject(request) ? request.method : undefined;
+      if (method !== 'elicitation/create')
+        throw new UnsupportedServerError(
+          `${this.serverId} asked for ${String(method)} during ${toolName ?? 'a request'}, which Toolgate does not support (it did not declare that capability)`,
+        );
+      responses[key] = await this.elicit(isJsonObject(request) ? request.params : undefined, toolName);
+    }
+    return responses;
+  }
+
+  private async elicit(params: unknown, toolName?: string): Promise<ElicitResult> {
+    const request = asElicitRequest(params);
+    if (!request) throw new McpError(ErrorCode.InvalidParams, 'elicitation request without a message');
+    if (!this.options.onElicit) return { action: 'decline' };
+    const answer = await this.options.onElicit(request, {
+      serverId: this.serverId,
+      ...(toolName ? { toolName } : {}),
+    });
+    return applyElicitationDefaults(request, answer);
+  }
+
+  private async headersFor(name: string, args: JsonObject): Promise<Record<string, string>> {
+    if (this.session.era !== 'modern' || !this.isHttp) return {};
+    const entry = await this.catalog.find(name);
+    return entry ? mirroredHeaders(entry.headerBindings, args, encodeHeaderValue) : {};
+  }
+
+  private async fetchToolsPage(cursor: string | undefined): Promise<ListToolsResult> {
+    const result = await this.request('tools/list', cursor === undefined ? {} : { cursor });
+    return result as unknown as ListToolsResult;
+  }
+
+  private installHandlers(): void {
+    this.engine.setRequestHandler('ping', () => ({}));
+    if (this.options.onElicit)
+      this.engine.setRequestHandler('elicitation/create', async (params) => {
+        const result = await this.elicit(params);
+        return result as JsonObject;
+      });
+    this.engine.setNotificationHandler('notifications/tools/list_changed', () => {
+      this.catalog.invalidate();
+      this.onToolListChanged?.();
+    });
+  }
+
+  /** Modern servers push list changes only on a `subscriptions/listen` stream, opened once on demand. */
+  private listenForListChanges(): void {
+    if (this.listening || this.closed || this.session.era !== 'modern') return;
+    if (!this.session.capabilities.tools?.listChanged) return;
+    this.listening = this.request(
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true } },
+      { timeoutMs: Number.POSITIVE_INFINITY },
+    ).then(
+      () => {
+        // A graceful end: the next listing opens a new stream.
+        this.listening = undefined;
+      },
+      (error: unknown) => {
+        this.listening = undefined;
+        if (!this.closed)
+          this.options.onWarning?.({
+            serverId: this.serverId,
+            code: 'subscription',
+            message: `${this.serverId}: the list-change subscription ended (${(error as Error).message}); tool lists refresh on their ttl instead`,
+          });
+      },
+    );
+  }
+
+  private async reinitialize(): Promise<void> {
+    this.session = await initializeLegacy(this.engine, this.intro, this.session.protocolVersion);
+    this.catalog.invalidate();
+    const transport = this.engine.transport;
+    if (transport instanceof StreamableHttpTransport)
+      void transport.openServerStream().catch(() => undefined);
+  }
+}
+
+/** Makes a result safe to read: `content` is always an array; the modern `resultType` is dropped. */
+export function normalizeCallToolResult(result: JsonObject): CallToolResult {
+  const { resultType: _resultType, ...rest } = result;
+  const content = Array.isArray(rest.content) ? (rest.content as ContentBlock[]) : [];
+  return { ...rest, content } as CallToolResult;
+}

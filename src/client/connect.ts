@@ -1,0 +1,217 @@
+/**
+ * connect(): picks the transport and the era, opens the conversation, and hands back an McpClient.
+ *
+ * HTTP, automatic: POST `server/discover` (modern); if the answer is not modern, `initialize` over
+ * Streamable HTTP (legacy); if that endpoint refuses POST with 400/404/405 and no JSON-RPC body, the
+ * 2024-11-05 HTTP+SSE transport. Other transports: the stdio-style probe (discover, any non-modern
+ * error or silence means legacy). The era found is cached per endpoint for this page's lifetime.
+ */
+
+import { RpcEngine } from '../protocol/engine.js';
+import { ConnectionClosedError, TransportError, UnsupportedServerError } from '../protocol/errors.js';
+import { type Era, isLegacyVersion, isModernVersion } from '../protocol/versions.js';
+import { HttpSseTransport } from '../transport/http-sse.js';
+import { StreamableHttpTransport } from '../transport/streamable-http.js';
+import type { Transport } from '../transport/transport.js';
+import { McpClient } from './client.js';
+import {
+  discoverModern,
+  type Introduction,
+  initializeLegacy,
+  probeModern,
+  type ServerSession,
+} from './handshake.js';
+import { type ConnectOptions, DEFAULT_CLIENT_INFO } from './options.js';
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+
+/** Era per endpoint, as the spec suggests (a property of the server, not of one request). */
+const eraCache = new Map<string, Era | 'sse'>();
+
+/** Forgets cached era decisions (tests, or after a server upgrade). */
+export function clearEraCache(): void {
+  eraCache.clear();
+}
+
+/** Connects to one MCP server and opens the conversation in the era it speaks. */
+export async function connect(options: ConnectOptions): Promise<McpClient> {
+  if (!options.url && !options.transport) throw new TypeError('connect() needs a url or a transport');
+  const intro: Introduction = {
+    clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    capabilities: options.onElicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {},
+    timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  };
+  const forced = forcedEra(options);
+  const opened = options.transport
+    ? await openOverTransport(options.transport, intro, forced, options)
+    : await openOverHttp(new URL(String(options.url)), intro, forced, options);
+  const serverId = options.id ?? defaultServerId(options, opened.engine.transport);
+  return new McpClient(serverId, opened.engine, opened.session, intro, options);
+}
+
+interface Opened {
+  engine: RpcEngine;
+  session: ServerSession;
+}
+
+function forcedEra(options: ConnectOptions): Era | undefined {
+  const version = options.protocolVersion;
+  if (version !== undefined) {
+    if (isModernVersion(version)) return 'modern';
+    if (isLegacyVersion(version)) return 'legacy';
+    throw new UnsupportedServerError(`protocol version ${version} is not one Toolgate speaks`);
+  }
+  return options.era === 'modern' || options.era === 'legacy' ? options.era : undefined;
+}
+
+function engineFor(transport: Transport, era: Era, options: ConnectOptions): RpcEngine {
+  const overHttp = transport instanceof StreamableHttpTransport;
+  return new RpcEngine(transport, {
+    // On modern Streamable HTTP, closing the response stream is the cancellation; elsewhere, say it.
+    cancellation: era === 'modern' && overHttp ? 'close-stream' : 'notification',
+    reissueLostRequests: era === 'modern',
+    onViolation: (reason) =>
+      options.onWarning?.({
+        serverId: options.id ?? transport.label,
+        code: 'malformed-message',
+        message: reason,
+      }),
+  });
+}
+
+async function openOverHttp(
+  url: URL,
+  intro: Introduction,
+  forced: Era | undefined,
+  options: ConnectOptions,
+): Promise<Opened> {
+  const cacheKey = `${url.origin}${url.pathname}`;
+  const make = () =>
+    new StreamableHttpTransport(url, {
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  if (options.httpTransport === 'sse' || (!forced && eraCache.get(cacheKey) === 'sse'))
+    return openLegacySse(url, intro, options);
+
+  const cached = eraCache.get(cacheKey);
+  let modernFailure: unknown;
+  if (forced !== 'legacy' && (forced === 'modern' || cached !== 'legacy')) {
+    const transport = make();
+    await transport.start();
+    const engine = engineFor(transport, 'modern', options);
+    try {
+      if (forced === 'modern') {
+        const session = await discoverModern(engine, intro, options.protocolVersion ?? undefined);
+        eraCache.set(cacheKey, 'modern');
+        return { engine, session };
+      }
+      const outcome = await probeModern(engine, intro);
+      if (outcome.era === 'modern') {
+        eraCache.set(cacheKey, 'modern');
+        return { engine, session: outcome.session };
+      }
+    } catch (error) {
+      if (forced === 'modern' || error instanceof UnsupportedServerError) throw error;
+      // Network-level failures say nothing of the era (a legacy server's CORS may refuse our modern
+      // headers): try legacy, and report this error only if legacy fails too.
+      modernFailure = error;
+    }
+    await engine.close().catch(() => undefined);
+  }
+
+  const transport = make();
+  await transport.start();
+  const engine = engineFor(transport, 'legacy', options);
+  try {
+    const session = await initializeLegacy(engine, intro, options.protocolVersion);
+    eraCache.set(cacheKey, 'legacy');
+    void transport.openServerStream().catch((error: unknown) =>
+      options.onWarning?.({
+        serverId: options.id ?? transport.label,
+        code: 'server-stream',
+        message: `could not open the server-to-client stream: ${(error as Error).message}`,
+      }),
+    );
+    return { engine, session };
+  } catch (error) {
+    await engine.close().catch(() => undefined);
+    if (options.httpTransport !== 'streamable-http' && refusesPost(error)) {
+      const opened = await openLegacySse(url, intro, options).catch((sseError: unknown) => {
+        throw preferInformative(error, sseError);
+      });
+      eraCache.set(cacheKey, 'sse');
+      return opened;
+    }
+    throw modernFailure && !(error instanceof TransportError) ? modernFailure : error;
+  }
+}
+
+/** 400/404/405 without a JSON-RPC answer: the URL may be a 2024-11-05 HTTP+SSE endpoint. */
+function refusesPost(error: unknown): boolean {
+  return (
+    error instanceof TransportError &&
+    (error.failure === 'http-status' ||
+      error.failure === 'html-page' ||
+      error.failure === 'wrong-content-type') &&
+    (error.status === 400 || error.status === 404 || error.status === 405)
+  );
+}
+
+function preferInformative(streamableError: unknown, sseError: unknown): unknown {
+  // When the SSE attempt got nowhere either, the Streamable HTTP error usually names the real problem.
+  return sseError instanceof TransportError &&
+    sseError.failure !== 'not-mcp' &&
+    sseError.failure !== 'wrong-content-type'
+    ? sseError
+    : streamableError;
+}
+
+async function openLegacySse(url: URL, intro: Introduction, options: ConnectOptions): Promise<Opened> {
+  const transport = new HttpSseTransport(url, {
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  await transport.start();
+  const engine = engineFor(transport, 'legacy', options);
+  try {
+    return { engine, session: await initializeLegacy(engine, intro, options.protocolVersion) };
+  } catch (error) {
+    await engine.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openOverTransport(
+  transport: Transport,
+  intro: Introduction,
+  forced: Era | undefined,
+  options: ConnectOptions,
+): Promise<Opened> {
+  await transport.start();
+  if (forced === 'legacy') {
+    const engine = engineFor(transport, 'legacy', options);
+    return { engine, session: await initializeLegacy(engine, intro, options.protocolVersion) };
+  }
+  const engine = engineFor(transport, 'modern', options);
+  if (forced === 'modern')
+    return { engine, session: await discoverModern(engine, intro, options.protocolVersion) };
+  const probeIntro = { ...intro, timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS };
+  const outcome = await probeModern(engine, probeIntro).catch((error: unknown) => {
+    // Silence or a closed channel on a non-HTTP transport means "not modern" (stdio rule); anything else is real.
+    if (error instanceof ConnectionClosedError) throw error;
+    return { era: 'legacy' as const, reason: String(error) };
+  });
+  if (outcome.era === 'modern') return { engine, session: outcome.session };
+  engine.configure({ cancellation: 'notification', reissueLostRequests: false });
+  return { engine, session: await initializeLegacy(engine, intro, options.protocolVersion) };
+}
+
+function defaultServerId(options: ConnectOptions, transport: Transport): string {
+  if (options.url) {
+    const url = new URL(String(options.url));
+    return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+  }
+  return transport.label;
+}
