@@ -82,6 +82,8 @@ export class RpcEngine {
   private closed = false;
   /** Count of inbound messages dropped as malformed or unmatched. */
   violations = 0;
+  /** The transport closed (from either side). */
+  onclose?: () => void;
 
   constructor(
     readonly transport: Transport,
@@ -92,7 +94,9 @@ export class RpcEngine {
     const previousClose = transport.onclose;
     transport.onclose = () => {
       previousClose?.();
+      this.closed = true;
       this.failAll(new ConnectionClosedError(`the connection to ${transport.label} closed`));
+      this.onclose?.();
     };
   }
 
