@@ -1,0 +1,42 @@
+// The demo's MCP endpoint: official SDK 1.x, Streamable HTTP with sessions (so the server can send
+// elicitation requests and list changes), bound by the caller to 127.0.0.1.
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { registerDemoTools } from './tools.mjs';
+
+/** Returns a node:http handler for the MCP endpoint, and a close() for shutdown. */
+export function createDemoEndpoint() {
+  const sessions = new Map();
+
+  async function handle(req, res) {
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (!transport) {
+      if (req.method !== 'POST') {
+        res.writeHead(typeof sessionId === 'string' ? 404 : 400, { 'content-type': 'text/plain' }).end('No such session');
+        return;
+      }
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => sessions.set(id, transport),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      const server = new McpServer({ name: 'toolgate-demo', version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
+      registerDemoTools(server);
+      await server.connect(transport);
+    }
+    await transport.handleRequest(req, res);
+  }
+
+  return {
+    handle: (req, res) =>
+      handle(req, res).catch((error) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`demo server error: ${error.message}`);
+      }),
+    close: () => Promise.all([...sessions.values()].map((t) => t.close())),
+  };
+}

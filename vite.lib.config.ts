@@ -1,0 +1,15 @@
+import { defineConfig } from 'vite';
+
+// The library: ESM with its dependencies external (the consumer's bundler dedupes them);
+// declarations come from `tsc -p tsconfig.build.json`.
+export default defineConfig({
+  build: {
+    outDir: 'dist/lib',
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index' },
+    rolldownOptions: { external: ['eventsource-parser'] },
+  },
+});
