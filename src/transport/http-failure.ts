@@ -34,6 +34,54 @@ export interface FailureContext {
   secrets: readonly string[];
 }
 
+/** Checks an MCP server address: http: or https:, no embedded credentials. Throws 'bad-endpoint'. */
+export function parseHttpUrl(input: string | URL): URL {
+  const text = String(input);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TransportError(
+      text,
+      'bad-endpoint',
+      `${text} is not a valid URL: an MCP server address looks like https://example.com/mcp`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TransportError(
+      text,
+      'bad-endpoint',
+      `${text} is not an http: or https: URL: Toolgate reaches MCP servers over HTTP`,
+    );
+  if (url.username || url.password) {
+    // Never echo the password; fetch refuses such URLs anyway.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    throw new TransportError(
+      shown,
+      'bad-endpoint',
+      `${shown} carries a user name or password in the URL, which browsers refuse: put credentials in an Authorization header instead`,
+    );
+  }
+  return url;
+}
+
+/**
+ * Throws a TypeError naming (never showing) the first header HTTP would refuse. Checked up front
+ * because fetch's own error quotes the offending value, which may be a secret.
+ */
+export function assertValidHeaders(headers: Record<string, string>, where: string): void {
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      new Headers([[name, value]]);
+    } catch {
+      throw new TypeError(
+        `header "${name}" for ${where} is not a valid HTTP header (names are tokens; values must be ` +
+          'Latin-1 without line breaks); its value is not shown',
+      );
+    }
+  }
+}
+
 /** The media type of a response, lowercased, without parameters ('' when absent). */
 export function mediaTypeOf(response: Response): string {
   const value = response.headers.get('content-type') ?? '';
@@ -235,14 +283,14 @@ function htmlPage(context: FailureContext, status: number, body: string): Transp
 
 function statusAdvice(status: number): string {
   if (status === 401)
-    return 'The server wants credentials: add an Authorization header (for example a bearer token) to this server’s settings.';
+    return "The server wants credentials: add an Authorization header (for example a bearer token) to this server's settings.";
   if (status === 403)
-    return 'The server refused the request: it may not accept this page’s origin, or the credentials lack permission.';
+    return "The server refused the request: it may not accept this page's origin, or the credentials lack permission.";
   if (status === 404)
-    return 'Nothing answers MCP at this URL: check it points at the server’s MCP endpoint, often /mcp.';
+    return "Nothing answers MCP at this URL: check it points at the server's MCP endpoint, often /mcp.";
   if (status === 405) return 'This URL does not accept that HTTP method: check it is the MCP endpoint.';
   if (status === 406 || status === 415)
-    return 'The server did not accept the request’s Accept or Content-Type: it may not speak this MCP transport.';
+    return "The server did not accept the request's Accept or Content-Type: it may not speak this MCP transport.";
   if (status === 429) return 'The server is limiting requests: wait a moment and try again.';
   if (status >= 500) return 'The server failed while handling the request: its logs will say why.';
   return 'The server rejected the request.';
@@ -272,6 +320,11 @@ function pageProtocol(): string | undefined {
 
 function isLoopbackUrl(url: string): boolean {
   // Browsers treat loopback hosts as secure contexts, so https pages may call them over http.
-  const host = URL.canParse(url) ? new URL(url).hostname : '';
+  let host = '';
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    // Not a URL: then it is not a loopback one either.
+  }
   return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
 }

@@ -1,0 +1,149 @@
+import { describe, expect, it, vi } from 'vitest';
+import { type Responder, ScriptedTransport } from '../../test/support/scripted-transport.js';
+import { RpcEngine } from '../protocol/engine.js';
+import { GuardError, UnsupportedServerError } from '../protocol/errors.js';
+import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
+import { META } from '../protocol/versions.js';
+import { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client.js';
+import type { ServerSession } from './handshake.js';
+import type { ConnectOptions } from './options.js';
+
+const modern: ServerSession = { era: 'modern', protocolVersion: '2026-07-28', capabilities: { tools: {} } };
+const legacy: ServerSession = { era: 'legacy', protocolVersion: '2025-11-25', capabilities: { tools: {} } };
+const intro = { clientInfo: { name: 't', version: '1' }, capabilities: {}, timeoutMs: 5_000 };
+
+function clientOver(responder: Responder, session = modern, options: ConnectOptions = {}) {
+  const transport = new ScriptedTransport(responder);
+  const engine = new RpcEngine(transport, { cancellation: 'notification', reissueLostRequests: false });
+  const client = new McpClient('srv', engine, session, intro, options);
+  const calls = () => transport.sentWith('tools/call') as JsonRpcRequest[];
+  return { client, transport, calls };
+}
+
+describe('McpClient input_required rounds (2026-07-28 MRTR)', () => {
+  it('asks the host, then retries under a new id with inputResponses and the exact requestState', async () => {
+    const onElicit = vi.fn(async () => ({ action: 'accept' as const, content: { name: 'Ada' } }));
+    const { client, calls } = clientOver(
+      (r, peer) => {
+        const params = r.params as JsonObject;
+        if (!params.inputResponses)
+          peer.reply(r, {
+            resultType: 'input_required',
+            requestState: 'opaque+state/==',
+            inputRequests: {
+              who: {
+                method: 'elicitation/create',
+                params: {
+                  mode: 'form',
+                  message: 'Name?',
+                  requestedSchema: {
+                    type: 'object',
+                    properties: { name: { type: 'string' }, lang: { type: 'string', default: 'en' } },
+                  },
+                },
+              },
+            },
+          });
+        else peer.reply(r, { resultType: 'complete', content: [{ type: 'text', text: 'hi' }] });
+      },
+      modern,
+      { onElicit },
+    );
+    const result = await client.callTool('greet', { polite: true });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    const [first, second] = calls();
+    expect(second!.id).not.toEqual(first!.id);
+    expect(second!.params).toMatchObject({
+      name: 'greet',
+      arguments: { polite: true },
+      requestState: 'opaque+state/==',
+      // The host answered only `name`; the schema default fills `lang` (we declare applyDefaults).
+      inputResponses: { who: { action: 'accept', content: { name: 'Ada', lang: 'en' } } },
+    });
+    expect(first!.params).not.toHaveProperty('requestState');
+    expect(onElicit).toHaveBeenCalledWith(expect.objectContaining({ message: 'Name?' }), {
+      serverId: 'srv',
+      toolName: 'greet',
+    });
+  });
+
+  it('retries at once, without inputResponses, when only requestState comes back', async () => {
+    const { client, calls } = clientOver((r, peer) => {
+      if (!(r.params as JsonObject).requestState)
+        peer.reply(r, { resultType: 'input_required', requestState: 's1' });
+      else peer.reply(r, { content: [] });
+    });
+    await client.callTool('t');
+    expect(calls()[1]!.params).toMatchObject({ requestState: 's1' });
+    expect(calls()[1]!.params).not.toHaveProperty('inputResponses');
+  });
+
+  it('declines when the host gave no elicitation handler', async () => {
+    const { client, calls } = clientOver((r, peer) => {
+      if (!(r.params as JsonObject).inputResponses)
+        peer.reply(r, {
+          resultType: 'input_required',
+          inputRequests: { q: { method: 'elicitation/create', params: { message: 'x' } } },
+        });
+      else peer.reply(r, { content: [] });
+    });
+    await client.callTool('t');
+    expect(calls()[1]!.params).toMatchObject({ inputResponses: { q: { action: 'decline' } } });
+  });
+
+  it('stops a server that keeps asking', async () => {
+    const { client, calls } = clientOver((r, peer) =>
+      peer.reply(r, { resultType: 'input_required', requestState: 'again' }),
+    );
+    await expect(client.callTool('t')).rejects.toBeInstanceOf(GuardError);
+    expect(calls()).toHaveLength(MAX_INPUT_ROUNDS + 1);
+  });
+
+  it('refuses input requests for capabilities it did not declare', async () => {
+    const { client } = clientOver((r, peer) =>
+      peer.reply(r, {
+        resultType: 'input_required',
+        inputRequests: { s: { method: 'sampling/createMessage', params: {} } },
+      }),
+    );
+    await expect(client.callTool('t')).rejects.toBeInstanceOf(UnsupportedServerError);
+  });
+
+  it('adds modern _meta to every request and none in the legacy era', async () => {
+    const answer: Responder = (r, peer) => peer.reply(r, { content: [] });
+    const m = clientOver(answer, modern);
+    await m.client.callTool('t', {}, { onprogress: () => undefined });
+    expect(m.calls()[0]!.params!._meta).toMatchObject({
+      [META.protocolVersion]: '2026-07-28',
+      progressToken: expect.any(Number),
+    });
+    const l = clientOver(answer, legacy);
+    await l.client.callTool('t');
+    expect(l.calls()[0]!.params).toEqual({ name: 't', arguments: {} });
+  });
+
+  it('marks the catalog stale on notifications/tools/list_changed', async () => {
+    let version = 1;
+    const { client, transport } = clientOver(
+      (r, peer) => peer.reply(r, { tools: [{ name: `tool${version}`, inputSchema: { type: 'object' } }] }),
+      legacy,
+    );
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['tool1']);
+    version = 2;
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['tool1']);
+    transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['tool2']);
+  });
+});
+
+describe('normalizeCallToolResult', () => {
+  it('drops resultType, keeps isError and structuredContent, and guarantees a content array', () => {
+    expect(
+      normalizeCallToolResult({ resultType: 'complete', isError: true, structuredContent: { a: 1 } }),
+    ).toEqual({
+      content: [],
+      isError: true,
+      structuredContent: { a: 1 },
+    });
+  });
+});
