@@ -8,7 +8,11 @@ const host = '127.0.0.1';
 const port = Number(process.env.PORT ?? 5174);
 
 const endpoint = createDemoEndpoint();
-const vite = await createVite({ server: { middlewareMode: true, hmr: false }, appType: 'spa', logLevel: 'warn' });
+const vite = await createVite({
+  server: { middlewareMode: true, hmr: false },
+  appType: 'spa',
+  logLevel: 'warn',
+});
 
 const server = http.createServer((req, res) => {
   const path = new URL(req.url ?? '/', `http://${host}`).pathname;
@@ -18,7 +22,9 @@ const server = http.createServer((req, res) => {
 
 server.on('error', (error) => {
   console.error(
-    error.code === 'EADDRINUSE' ? `Port ${port} is taken: run with PORT=<another port> npm start` : String(error),
+    error.code === 'EADDRINUSE'
+      ? `Port ${port} is taken: run with PORT=<another port> npm start`
+      : String(error),
   );
   process.exit(1);
 });

@@ -14,7 +14,9 @@ export function createDemoEndpoint() {
     let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (!transport) {
       if (req.method !== 'POST') {
-        res.writeHead(typeof sessionId === 'string' ? 404 : 400, { 'content-type': 'text/plain' }).end('No such session');
+        res
+          .writeHead(typeof sessionId === 'string' ? 404 : 400, { 'content-type': 'text/plain' })
+          .end('No such session');
         return;
       }
       transport = new StreamableHTTPServerTransport({
@@ -24,7 +26,10 @@ export function createDemoEndpoint() {
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      const server = new McpServer({ name: 'toolgate-demo', version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
+      const server = new McpServer(
+        { name: 'toolgate-demo', version: '0.1.0' },
+        { capabilities: { tools: { listChanged: true } } },
+      );
       registerDemoTools(server);
       await server.connect(transport);
     }

@@ -35,7 +35,9 @@ byId<HTMLFormElement>('connect-form').addEventListener('submit', async (event) =
       url: urlInput.value,
       onElicit: async (request) => {
         const answer = prompt(request.message);
-        return answer === null ? { action: 'decline' } : { action: 'accept', content: answer ? { name: answer } : {} };
+        return answer === null
+          ? { action: 'decline' }
+          : { action: 'accept', content: answer ? { name: answer } : {} };
       },
     });
     tools = await client.listTools();
@@ -89,7 +91,10 @@ byId<HTMLFormElement>('call-form').addEventListener('submit', async (event) => {
       },
     });
     resultView.textContent = JSON.stringify(result, null, 2);
-    say(result.isError ? `${toolSelect.value} reported an error.` : `${toolSelect.value} finished.`, result.isError);
+    say(
+      result.isError ? `${toolSelect.value} reported an error.` : `${toolSelect.value} finished.`,
+      result.isError,
+    );
   } catch (error) {
     say((error as Error).message, true);
   } finally {

@@ -18,7 +18,11 @@ const sleep = (ms, signal) =>
 export function registerDemoTools(server) {
   server.registerTool(
     'echo',
-    { title: 'Echo', description: 'Returns the message you send.', inputSchema: { message: z.string().describe('Text to echo back') } },
+    {
+      title: 'Echo',
+      description: 'Returns the message you send.',
+      inputSchema: { message: z.string().describe('Text to echo back') },
+    },
     async ({ message }) => ({ content: [{ type: 'text', text: message }] }),
   );
 
@@ -54,39 +58,68 @@ export function registerDemoTools(server) {
     },
   );
 
-  server.registerTool('image', { title: 'Image', description: 'Returns a small PNG gradient.' }, async () => ({
-    content: [
-      { type: 'image', data: png, mimeType: 'image/png' },
-      { type: 'text', text: 'A 48×48 gradient.' },
-    ],
-  }));
+  server.registerTool(
+    'image',
+    { title: 'Image', description: 'Returns a small PNG gradient.' },
+    async () => ({
+      content: [
+        { type: 'image', data: png, mimeType: 'image/png' },
+        { type: 'text', text: 'A 48×48 gradient.' },
+      ],
+    }),
+  );
 
   server.registerTool('audio', { title: 'Audio', description: 'Returns a short WAV chirp.' }, async () => ({
     content: [{ type: 'audio', data: wav, mimeType: 'audio/wav' }],
   }));
 
-  server.registerTool('links', { title: 'Resource links', description: 'Returns links to resources.' }, async () => ({
-    content: [
-      { type: 'resource_link', uri: 'https://modelcontextprotocol.io/specification', name: 'MCP specification', mimeType: 'text/html' },
-      { type: 'resource_link', uri: 'demo://notes/readme', name: 'Demo notes', description: 'An in-server resource' },
-    ],
-  }));
+  server.registerTool(
+    'links',
+    { title: 'Resource links', description: 'Returns links to resources.' },
+    async () => ({
+      content: [
+        {
+          type: 'resource_link',
+          uri: 'https://modelcontextprotocol.io/specification',
+          name: 'MCP specification',
+          mimeType: 'text/html',
+        },
+        {
+          type: 'resource_link',
+          uri: 'demo://notes/readme',
+          name: 'Demo notes',
+          description: 'An in-server resource',
+        },
+      ],
+    }),
+  );
 
-  server.registerTool('embedded', { title: 'Embedded resource', description: 'Returns an embedded text resource.' }, async () => ({
-    content: [
-      {
-        type: 'resource',
-        resource: { uri: 'demo://notes/readme', mimeType: 'text/markdown', text: '# Notes\nEverything here is made up.' },
-      },
-    ],
-  }));
+  server.registerTool(
+    'embedded',
+    { title: 'Embedded resource', description: 'Returns an embedded text resource.' },
+    async () => ({
+      content: [
+        {
+          type: 'resource',
+          resource: {
+            uri: 'demo://notes/readme',
+            mimeType: 'text/markdown',
+            text: '# Notes\nEverything here is made up.',
+          },
+        },
+      ],
+    }),
+  );
 
   server.registerTool(
     'countdown',
     {
       title: 'Countdown (progress)',
       description: 'Counts down, reporting progress each step; cancellable.',
-      inputSchema: { steps: z.number().int().min(1).max(100).default(10), delayMs: z.number().int().min(0).max(5000).default(300) },
+      inputSchema: {
+        steps: z.number().int().min(1).max(100).default(10),
+        delayMs: z.number().int().min(0).max(5000).default(300),
+      },
     },
     async ({ steps, delayMs }, extra) => {
       const token = extra._meta?.progressToken;
@@ -95,17 +128,26 @@ export function registerDemoTools(server) {
         if (token !== undefined)
           await extra.sendNotification({
             method: 'notifications/progress',
-            params: { progressToken: token, progress: step, total: steps, message: `step ${step} of ${steps}` },
+            params: {
+              progressToken: token,
+              progress: step,
+              total: steps,
+              message: `step ${step} of ${steps}`,
+            },
           });
       }
       return { content: [{ type: 'text', text: `Counted down ${steps} steps.` }] };
     },
   );
 
-  server.registerTool('fail', { title: 'Fail', description: 'Always fails with a tool error (isError).' }, async () => ({
-    isError: true,
-    content: [{ type: 'text', text: 'The demo tool failed on purpose: nothing was changed.' }],
-  }));
+  server.registerTool(
+    'fail',
+    { title: 'Fail', description: 'Always fails with a tool error (isError).' },
+    async () => ({
+      isError: true,
+      content: [{ type: 'text', text: 'The demo tool failed on purpose: nothing was changed.' }],
+    }),
+  );
 
   server.registerTool(
     'delete_file',
@@ -120,7 +162,10 @@ export function registerDemoTools(server) {
 
   server.registerTool(
     'greet',
-    { title: 'Greet (elicitation)', description: 'Asks for your name through an elicitation form, then greets you.' },
+    {
+      title: 'Greet (elicitation)',
+      description: 'Asks for your name through an elicitation form, then greets you.',
+    },
     async () => {
       const answer = await server.server.elicitInput({
         message: 'What should the demo call you?',
@@ -133,7 +178,8 @@ export function registerDemoTools(server) {
           required: ['name'],
         },
       });
-      if (answer.action !== 'accept') return { content: [{ type: 'text', text: `No greeting: you chose ${answer.action}.` }] };
+      if (answer.action !== 'accept')
+        return { content: [{ type: 'text', text: `No greeting: you chose ${answer.action}.` }] };
       const { name, excited } = answer.content ?? {};
       return { content: [{ type: 'text', text: `Hello, ${name}${excited ? '!' : '.'}` }] };
     },
