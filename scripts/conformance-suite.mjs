@@ -157,7 +157,8 @@ async function main() {
     let verdict = judge(scenario, run);
     let note = '';
     if (!verdict.ok) {
-      console.log(`[suite] ${scenario} failed (${verdict.problems.join('; ')}); retrying once`);
+      const why = scenario === 'sse-retry' ? ' (its 500 ms reconnection timing is sensitive to load)' : '';
+      console.log(`[suite] ${scenario} failed (${verdict.problems.join('; ')}); retrying once${why}`);
       console.log(indent(run.output));
       const first = verdict;
       run = await runCli(node, scenario, env);

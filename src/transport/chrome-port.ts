@@ -107,7 +107,9 @@ export class ChromePortTransport implements Transport {
     const lastError = (this.options.lastError ?? globalLastError)();
     this.detach('disconnected');
     if (lastError)
-      this.onerror?.(new TransportError(this.address, 'unreachable', `${this.label} disconnected: ${lastError}`));
+      this.onerror?.(
+        new TransportError(this.address, 'unreachable', `${this.label} disconnected: ${lastError}`),
+      );
     this.onclose?.();
   };
 

@@ -116,7 +116,8 @@ export function redact(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     // "Bearer abc" may come back as just "abc": redact the whole value and each long part of it.
     const parts = [secret, ...secret.split(/\s+/)].filter((part) => part.length >= MIN_SECRET_CHARS);
-    for (const part of parts.sort((a, b) => b.length - a.length)) result = result.split(part).join('[redacted]');
+    for (const part of parts.sort((a, b) => b.length - a.length))
+      result = result.split(part).join('[redacted]');
   }
   return result;
 }
@@ -165,13 +166,7 @@ export function rpcErrorIn(body: string): BodyRpcError | undefined {
   };
 }
 
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** A fetch that rejected: the server is down, the name does not resolve, or (browser) CORS refused. */
 export function networkFailure(context: FailureContext, error: unknown): TransportError {

@@ -115,7 +115,9 @@ export class MessagePortTransport implements Transport {
       this.started = true;
       this.port.addEventListener('message', this.receive);
       this.port.addEventListener('messageerror', this.receiveUnreadable);
-      // Chromium fires 'close' when the peer's port goes away (its document is destroyed or it closed).
+      // 'close' fires when the peer's port goes away (its document destroyed, or closed) in browsers
+      // that have it; Chromium 156 only behind the MessagePortCloseEvent feature, hence the goodbye
+      // message and the owners' `closed` polling. Node has it.
       this.port.addEventListener('close', this.peerClosed);
       this.port.start();
     }

@@ -104,9 +104,13 @@ export function exactOrigin(origin: string, what = 'origin'): string {
   } catch {
     throw new TypeError(`${what} ${JSON.stringify(origin)} is not an origin such as https://app.example`);
   }
-  if (parsed.origin === OPAQUE_ORIGIN || parsed.origin !== origin)
+  // Node's URL gives non-special schemes (chrome-extension:) an opaque origin where Chromium does not,
+  // so scheme://host is judged by its parts.
+  const spelled =
+    parsed.origin === OPAQUE_ORIGIN && parsed.host ? `${parsed.protocol}//${parsed.host}` : parsed.origin;
+  if (spelled === OPAQUE_ORIGIN || spelled !== origin)
     throw new TypeError(
-      `${what} ${JSON.stringify(origin)} is not an exact origin; did you mean ${JSON.stringify(parsed.origin)}? (scheme, host and port only, no path or trailing slash)`,
+      `${what} ${JSON.stringify(origin)} is not an exact origin; did you mean ${JSON.stringify(spelled)}? (scheme, host and port only, no path or trailing slash)`,
     );
   return origin;
 }

@@ -33,11 +33,22 @@ export interface AcceptPostMessageOptions {
   /** Answer only connects naming this channel (lets several servers share one window). */
   channel?: string;
   /** When given, only these windows may connect (e.g. `[window.parent]`); others are dropped and counted. */
-  allowedSources?: readonly MessageEventSource[];
+  allowedSources?: readonly object[];
   /** Refused or dropped handshakes, and errors thrown by onConnection. */
   onerror?: (error: Error) => void;
+  /** How often to check whether a client's window has closed. Default 500 ms. */
+  peerCheckIntervalMs?: number;
   /** The window to listen on. Default: globalThis. */
   self?: EventTarget;
+}
+
+/** A client window, as far as its `closed` flag goes (readable even across origins). */
+interface ClosableWindow {
+  readonly closed: boolean;
+}
+
+function isClosable(source: unknown): source is ClosableWindow {
+  return typeof (source as { closed?: unknown } | null)?.closed === 'boolean';
 }
 
 /** A running listener: counters for what it turned away, its live connections, and close(). */
@@ -51,6 +62,8 @@ export class PostMessageServer {
 
   private readonly allowed: ReadonlySet<string>;
   private readonly self: EventTarget;
+  private readonly clientWindows = new Map<MessagePortTransport, ClosableWindow>();
+  private poll: ReturnType<typeof setInterval> | undefined;
   private listening = true;
 
   constructor(private readonly options: AcceptPostMessageOptions) {
@@ -80,7 +93,10 @@ export class PostMessageServer {
     if (!isJsonRpcLike(data) && !isControlLike(data)) return;
     const from = event.origin || 'an unknown origin';
     if (!isConnectMessage(data)) {
-      this.drop(from, 'only mcp-connect travels on the window; MCP traffic belongs on the port');
+      this.drop(
+        from,
+        'only a well-formed mcp-connect travels on the window; MCP traffic belongs on the port',
+      );
       return;
     }
     // Exact match, undefined included: a connect for another channel is another listener's business.
@@ -91,7 +107,7 @@ export class PostMessageServer {
       return;
     }
     const sources = this.options.allowedSources;
-    if (sources && !sources.includes(event.source as MessageEventSource)) {
+    if (sources && !(event.source && sources.includes(event.source))) {
       port.close();
       this.drop(from, 'it came from a window this server does not expect');
       return;
@@ -115,15 +131,38 @@ export class PostMessageServer {
     const transport = new MessagePortTransport(port, {
       label: `postMessage client ${event.origin}`,
       peer: event.origin,
-      onended: () => this.connections.delete(transport),
+      onended: () => this.forget(transport),
     });
     this.connections.add(transport);
+    if (isClosable(event.source)) this.watch(transport, event.source);
     const ready: ReadyMessage = { toolgate: 'mcp-ready', version: HANDSHAKE_VERSION };
     port.postMessage(ready);
     try {
       this.options.onConnection(transport, { origin: event.origin, source: event.source });
     } catch (error) {
       this.report(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /**
+   * Polls the client window's `closed` flag: a client that vanishes without its pagehide goodbye
+   * (a crash, a killed tab) is noticed here, because Chromium 156 fires MessagePort 'close' only
+   * behind the MessagePortCloseEvent feature flag.
+   */
+  private watch(transport: MessagePortTransport, client: ClosableWindow): void {
+    this.clientWindows.set(transport, client);
+    this.poll ??= setInterval(() => {
+      for (const [connection, window] of [...this.clientWindows])
+        if (window.closed) connection.end('peer-window-closed');
+    }, this.options.peerCheckIntervalMs ?? 500);
+  }
+
+  private forget(transport: MessagePortTransport): void {
+    this.connections.delete(transport);
+    this.clientWindows.delete(transport);
+    if (this.clientWindows.size === 0 && this.poll !== undefined) {
+      clearInterval(this.poll);
+      this.poll = undefined;
     }
   }
 

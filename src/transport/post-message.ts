@@ -59,6 +59,7 @@ export type PostMessageClientOptions = PostMessagePeer & {
   self?: EventTarget;
 };
 
+/** How long a server has to answer the handshake unless told otherwise. */
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 const DEFAULT_PEER_CHECK_MS = 500;
 /** Delays between handshake attempts: the peer page may still be loading when we first post. */
@@ -109,8 +110,10 @@ export class PostMessageClientTransport implements Transport {
 
   /** Runs the handshake; resolves once the server answered `mcp-ready` on the port. */
   start(): Promise<void> {
+    // A second call gets the first outcome, including the handshake's own informative error.
+    if (this.starting) return this.starting;
     if (this.finished) return Promise.reject(this.closedError());
-    this.starting ??= this.handshake();
+    this.starting = this.handshake();
     return this.starting;
   }
 
@@ -125,7 +128,11 @@ export class PostMessageClientTransport implements Transport {
     if (this.inner) this.inner.end('local');
     else if (this.failHandshake)
       this.failHandshake(
-        new TransportError(this.origin, 'unreachable', `the connection to ${this.label} was closed during the handshake`),
+        new TransportError(
+          this.origin,
+          'unreachable',
+          `the connection to ${this.label} was closed during the handshake`,
+        ),
       );
     else this.finish('local');
     return Promise.resolve();
@@ -158,7 +165,11 @@ export class PostMessageClientTransport implements Transport {
         if (!this.failHandshake) return;
         if (peerWindow.closed) {
           this.failHandshake?.(
-            new TransportError(this.origin, 'unreachable', `${this.label} closed before it answered the handshake`),
+            new TransportError(
+              this.origin,
+              'unreachable',
+              `${this.label} closed before it answered the handshake`,
+            ),
           );
           return;
         }
@@ -226,7 +237,8 @@ export class PostMessageClientTransport implements Transport {
     this.inner = inner;
     void inner.start();
     const every = this.options.peerCheckIntervalMs ?? DEFAULT_PEER_CHECK_MS;
-    // A popup's `closed` is the one sign of its going that needs no cooperation from the server.
+    // The peer window's `closed` (true once a popup closes or an iframe is removed) needs no
+    // cooperation from the server, and no MessagePort 'close' event, which Chromium 156 lacks by default.
     const poll = setInterval(() => {
       if (this.peerWindow?.closed) inner.end('peer-window-closed');
     }, every);
@@ -296,7 +308,11 @@ export class PostMessageClientTransport implements Transport {
           ? `the peer window now has origin ${from}, not ${this.origin}`
           : 'Toolgate traffic travels on the transferred MessagePort, not on the window';
     this.onerror?.(
-      new TransportError(from, 'origin-refused', `ignored a message from ${from} while talking to ${this.label}: ${why}`),
+      new TransportError(
+        from,
+        'origin-refused',
+        `ignored a message from ${from} while talking to ${this.label}: ${why}`,
+      ),
     );
   };
 
@@ -309,10 +325,14 @@ export class PostMessageClientTransport implements Transport {
   private timeoutError(timeoutMs: number): TransportError {
     const me = typeof location === 'undefined' ? 'this page' : location.origin;
     const where =
-      this.origin === OPAQUE_ORIGIN ? 'the sandboxed frame has loaded its document and' : `the page at ${this.origin} is loaded and`;
+      this.origin === OPAQUE_ORIGIN
+        ? 'the sandboxed frame has loaded its document and'
+        : `the page at ${this.origin} is loaded and`;
     const channel = this.options.channel ? `, that it listens on channel "${this.options.channel}"` : '';
     const exact =
-      this.origin === OPAQUE_ORIGIN ? '' : `, and that ${this.origin} is that page's exact origin (scheme, host and port)`;
+      this.origin === OPAQUE_ORIGIN
+        ? ''
+        : `, and that ${this.origin} is that page's exact origin (scheme, host and port)`;
     return new TransportError(
       this.origin,
       'unreachable',

@@ -23,9 +23,13 @@ export interface SseHandlers {
 
 /**
  * Reads an SSE body to its end. Resolves when the server ends the stream; rejects when the connection
- * breaks, the body is aborted, or one event outgrows MAX_EVENT_CHARS.
+ * breaks, the body is aborted, or one event outgrows `maxEventChars`.
  */
-export async function readSse(body: ReadableStream<Uint8Array>, handlers: SseHandlers): Promise<void> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  handlers: SseHandlers,
+  maxEventChars = MAX_EVENT_CHARS,
+): Promise<void> {
   let overflow: Error | undefined;
   const parser = createParser({
     onEvent: handlers.onEvent,
@@ -35,7 +39,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, handlers: SseHan
     onError: (error) => {
       if (error.type === 'max-buffer-size-exceeded') overflow = error;
     },
-    maxBufferSize: MAX_EVENT_CHARS,
+    maxBufferSize: maxEventChars,
   });
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -44,7 +48,7 @@ export async function readSse(body: ReadableStream<Uint8Array>, handlers: SseHan
       const { done, value } = await reader.read();
       if (done) break;
       parser.feed(decoder.decode(value, { stream: true }));
-      if (overflow) throw new Error(`an event exceeded ${MAX_EVENT_CHARS} characters`);
+      if (overflow) throw new Error(`an event exceeded ${maxEventChars} characters`);
     }
     // An event cut off before its blank line is not dispatched (SSE standard), so no final flush.
   } finally {

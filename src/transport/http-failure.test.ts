@@ -1,0 +1,231 @@
+/**
+ * The failure messages on their own: causes, advice and redaction. Pure functions, no servers; the
+ * transports' tests check that real exchanges reach them (hand-written node:http peers there, real SDK
+ * servers in the integration tests elsewhere).
+ */
+
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TransportError } from '../protocol/errors.js';
+import {
+  assertValidHeaders,
+  ERROR_BODY_LIMIT,
+  type FailureContext,
+  mediaTypeOf,
+  networkFailure,
+  notMcp,
+  parseHttpUrl,
+  readBoundedText,
+  redact,
+  rpcErrorIn,
+  snippet,
+  statusFailure,
+  wrongContentType,
+} from './http-failure.js';
+
+const SECRET = 'Bearer tok-0123456789abcdef';
+const context: FailureContext = {
+  url: 'https://mcp.example.com/mcp',
+  headerNames: ['Authorization', 'X-Api-Key'],
+  secrets: [SECRET, 'key-abcdefgh'],
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function fetchFailed(cause?: unknown): TypeError {
+  return new TypeError('fetch failed', cause === undefined ? undefined : { cause });
+}
+
+function withCode(code: string): Error {
+  return Object.assign(new Error(`connect ${code}`), { code });
+}
+
+describe('networkFailure', () => {
+  it('names both likely causes and the CORS headers to allow when fetch gives no detail', () => {
+    const error = networkFailure(context, fetchFailed());
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.failure).toBe('cors-or-network');
+    expect(error.message).toContain('https://mcp.example.com/mcp');
+    expect(error.message).toContain('down or unreachable');
+    expect(error.message).toContain('Access-Control-Allow-Origin');
+    expect(error.message).toContain(
+      'Access-Control-Allow-Headers: content-type, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id, authorization, x-api-key',
+    );
+    expect(error.message).toContain('Access-Control-Expose-Headers: mcp-session-id');
+    expect(error.message).not.toContain('tok-0123456789abcdef');
+    expect(error.message).not.toContain('key-abcdefgh');
+  });
+
+  it("names this page's origin in a browser, and mixed content for a plain-http server", () => {
+    vi.stubGlobal('location', { origin: 'https://app.example', protocol: 'https:' });
+    const remote = networkFailure({ ...context, url: 'http://mcp.example.com/mcp' }, fetchFailed());
+    expect(remote.message).toContain('Access-Control-Allow-Origin: https://app.example');
+    expect(remote.message).toContain('mixed content');
+    // Browsers let secure pages call loopback servers over http.
+    const local = networkFailure({ ...context, url: 'http://127.0.0.1:3000/mcp' }, fetchFailed());
+    expect(local.message).not.toContain('mixed content');
+  });
+
+  it.each([
+    ['ECONNREFUSED', 'is the MCP server running'],
+    ['ENOTFOUND', 'could not be found'],
+    ['EHOSTUNREACH', 'unreachable'],
+  ])('%s in the cause means unreachable', (code, advice) => {
+    const error = networkFailure(context, fetchFailed(withCode(code)));
+    expect(error.failure).toBe('unreachable');
+    expect(error.message).toContain(code);
+    expect(error.message).toContain(advice);
+  });
+
+  it('finds the code inside an AggregateError cause (one error per address tried)', () => {
+    const cause = new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'all failed');
+    expect(networkFailure(context, fetchFailed(cause)).failure).toBe('unreachable');
+  });
+
+  it('keeps other codes as network failures but mentions them', () => {
+    const error = networkFailure(context, fetchFailed(withCode('UNABLE_TO_VERIFY_LEAF_SIGNATURE')));
+    expect(error.failure).toBe('cors-or-network');
+    expect(error.message).toContain('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  });
+});
+
+describe('statusFailure', () => {
+  it('recognises an HTML page by its content type and quotes its title', () => {
+    const error = statusFailure(context, 404, 'text/html', '<html><title>Not Found</title></html>');
+    expect(error.failure).toBe('html-page');
+    expect(error.status).toBe(404);
+    expect(error.message).toBe(
+      'https://mcp.example.com/mcp answered with an HTML page (HTTP 404, "Not Found"), not MCP: ' +
+        "check the URL points at the server's MCP endpoint, often /mcp",
+    );
+  });
+
+  it('recognises an HTML page served with a wrong content type', () => {
+    expect(statusFailure(context, 502, 'text/plain', '  <!doctype html><p>bad gateway').failure).toBe(
+      'html-page',
+    );
+  });
+
+  it('quotes a JSON-RPC error body and advises per status', () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32001, message: 'Unauthorized' },
+    });
+    const error = statusFailure(context, 401, 'application/json', body);
+    expect(error.failure).toBe('http-status');
+    expect(error.status).toBe(401);
+    expect(error.message).toContain('HTTP 401: Unauthorized (MCP error -32001)');
+    expect(error.message).toContain('add an Authorization header');
+  });
+
+  it('keeps a short, single-line snippet of other bodies', () => {
+    const error = statusFailure(context, 500, 'text/plain', `boom\n${'x'.repeat(1_000)}`);
+    expect(error.bodySnippet?.startsWith('boom x')).toBe(true);
+    expect(error.bodySnippet?.length).toBeLessThanOrEqual(301);
+    expect(error.message).toContain('logs');
+  });
+
+  it('redacts header values a server echoed into its body', () => {
+    const error = statusFailure(context, 500, 'text/plain', `you sent ${SECRET} and tok-0123456789abcdef`);
+    expect(`${error.message} ${error.bodySnippet}`).not.toContain('tok-0123456789abcdef');
+    expect(error.bodySnippet).toContain('[redacted]');
+  });
+});
+
+describe('other answers that are not MCP', () => {
+  it('wrong content type names what came and what was expected', () => {
+    const error = wrongContentType(context, 200, 'text/plain', 'hi', [
+      'application/json',
+      'text/event-stream',
+    ]);
+    expect(error.failure).toBe('wrong-content-type');
+    expect(error.message).toContain(
+      'Content-Type text/plain, expected application/json or text/event-stream',
+    );
+  });
+
+  it('wrong content type that is an HTML page says so', () => {
+    expect(wrongContentType(context, 200, 'text/html', '<html></html>', ['text/event-stream']).failure).toBe(
+      'html-page',
+    );
+  });
+
+  it('not-mcp carries the reason and a snippet', () => {
+    const error = notMcp(context, 200, '{"hello":1}', 'no "jsonrpc": "2.0" message');
+    expect(error.failure).toBe('not-mcp');
+    expect(error.message).toContain('no "jsonrpc": "2.0" message');
+    expect(error.bodySnippet).toBe('{"hello":1}');
+  });
+});
+
+describe('helpers', () => {
+  it('redact leaves short values alone (they are likely ordinary words)', () => {
+    expect(redact('value abc here', ['abc'])).toBe('value abc here');
+    expect(redact('token tok-0123456789abcdef', [SECRET])).toBe('token [redacted]');
+  });
+
+  it('snippet collapses whitespace', () => {
+    expect(snippet('a\n\n  b\tc', [])).toBe('a b c');
+  });
+
+  it('rpcErrorIn finds JSON-RPC errors only', () => {
+    expect(rpcErrorIn('{"jsonrpc":"2.0","id":3,"error":{"code":-32022,"message":"no"}}')).toMatchObject({
+      id: 3,
+      code: -32022,
+      message: 'no',
+    });
+    expect(rpcErrorIn('not json')).toBeUndefined();
+    expect(rpcErrorIn('{"jsonrpc":"2.0","id":3,"result":{}}')).toBeUndefined();
+    expect(rpcErrorIn('{"error":{"code":1,"message":"x"}}')).toBeUndefined();
+  });
+
+  it('mediaTypeOf lowercases and drops parameters', () => {
+    const response = new Response('', { headers: { 'content-type': 'Text/Event-Stream; charset=utf-8' } });
+    expect(mediaTypeOf(response)).toBe('text/event-stream');
+    expect(mediaTypeOf(new Response(null))).toBe('');
+  });
+
+  it('readBoundedText stops at the limit and cancels the rest of the body', async () => {
+    let pulls = 0;
+    let cancelled = false;
+    const chunk = new Uint8Array(16 * 1024).fill(0x61);
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const text = await readBoundedText(new Response(endless));
+    expect(text.length).toBe(ERROR_BODY_LIMIT);
+    expect(cancelled).toBe(true);
+    expect(pulls).toBeLessThan(10);
+  });
+
+  it('parseHttpUrl accepts http(s) only and never echoes a password', () => {
+    expect(parseHttpUrl('https://example.com/mcp').href).toBe('https://example.com/mcp');
+    expect(() => parseHttpUrl('ws://example.com/mcp')).toThrow(/ws:\/\/example\.com\/mcp/);
+    expect(() => parseHttpUrl('not a url')).toThrow(TransportError);
+    let error: unknown;
+    try {
+      parseHttpUrl('https://user:hunter2-secret@example.com/mcp');
+    } catch (e) {
+      error = e;
+    }
+    expect((error as TransportError).failure).toBe('bad-endpoint');
+    expect((error as TransportError).message).toContain('https://example.com/mcp');
+    expect((error as TransportError).message).not.toContain('hunter2');
+  });
+
+  it('assertValidHeaders names the bad header without its value', () => {
+    expect(() => assertValidHeaders({ Good: 'fine', 'X-Token': 'abc\r\ndef-secret' }, 'srv')).toThrow(
+      /X-Token/,
+    );
+    expect(() => assertValidHeaders({ 'X-Token': 'abc\r\ndef-secret' }, 'srv')).not.toThrow(/def-secret/);
+    expect(() => assertValidHeaders({ Good: 'fine' }, 'srv')).not.toThrow();
+  });
+});

@@ -1,0 +1,285 @@
+/**
+ * The 2024-11-05 HTTP+SSE transport (deprecated, kept for old servers): one long GET event stream
+ * carries every server message; its first `endpoint` event names the URL the client POSTs to.
+ * Read with fetch rather than EventSource, which cannot send Authorization or other headers.
+ */
+
+import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
+import { isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import {
+  assertValidHeaders,
+  type FailureContext,
+  mediaTypeOf,
+  networkFailure,
+  notMcp,
+  parseHttpUrl,
+  readBoundedText,
+  redact,
+  rpcErrorIn,
+  statusFailure,
+  wrongContentType,
+} from './http-failure.js';
+import { carriesMessage, type EventSourceMessage, parseEventJson, readSse } from './sse-reader.js';
+import type { SendOptions, Transport } from './transport.js';
+
+/** Options of HttpSseTransport. */
+export interface HttpSseOptions {
+  /** Sent with the GET and every POST (Authorization, API keys). Values never appear in errors. */
+  headers?: Record<string, string>;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** How long start() waits for the `endpoint` event. Default 10 s. */
+  endpointTimeoutMs?: number;
+  /** Name for messages; defaults to the URL. */
+  label?: string;
+}
+
+/** MCP over the legacy HTTP+SSE transport (protocol 2024-11-05). */
+export class HttpSseTransport implements Transport {
+  readonly label: string;
+  onmessage?: (message: unknown) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  onresponselost?: (id: RequestId, error: Error) => void;
+
+  private readonly url: URL;
+  private readonly headers: Record<string, string>;
+  private readonly fetchFn: typeof fetch;
+  private readonly endpointTimeoutMs: number;
+  private endpoint: URL | undefined;
+  private stream: AbortController | undefined;
+  /** POSTs in flight, aborted by close(). */
+  private readonly live = new Set<AbortController>();
+  private closed = false;
+  private invalid = 0;
+  private failStart: ((error: Error) => void) | undefined;
+
+  constructor(url: string | URL, options: HttpSseOptions = {}) {
+    this.url = parseHttpUrl(url);
+    this.label = options.label ?? String(url);
+    this.headers = { ...options.headers };
+    assertValidHeaders(this.headers, this.label);
+    // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
+    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.endpointTimeoutMs = options.endpointTimeoutMs ?? 10_000;
+  }
+
+  /** Inbound events dropped because their data was not JSON. */
+  get invalidMessages(): number {
+    return this.invalid;
+  }
+
+  /** Opens the event stream and resolves once the server named its POST endpoint. */
+  start(): Promise<void> {
+    if (this.closed)
+      return Promise.reject(new ConnectionClosedError(`the connection to ${this.label} is closed`));
+    if (this.stream) return Promise.reject(new Error(`the connection to ${this.label} is already started`));
+    const controller = new AbortController();
+    this.stream = controller;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          fail(
+            new TransportError(
+              this.url.href,
+              'not-mcp',
+              `${this.url.href} sent no endpoint event within ${this.endpointTimeoutMs} ms: ` +
+                'it is not a 2024-11-05 HTTP+SSE MCP endpoint (check the URL, often /sse)',
+            ),
+          ),
+        this.endpointTimeoutMs,
+      );
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        this.failStart = undefined;
+        controller.abort();
+        reject(error);
+      };
+      this.failStart = fail;
+      const ready = () => {
+        clearTimeout(timer);
+        this.failStart = undefined;
+        resolve();
+      };
+      this.listen(controller, ready).catch((error: unknown) => {
+        // Aborted (timeout, refused endpoint, close): that path has already said what happened.
+        if (controller.signal.aborted) return;
+        const problem = error instanceof Error ? error : new Error(String(error));
+        if (this.failStart) this.failStart(problem);
+        else this.dropped(problem);
+      });
+    });
+  }
+
+  /** POSTs one message to the endpoint; answers arrive on the event stream. */
+  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+    if (this.closed) throw new ConnectionClosedError(`the connection to ${this.label} is closed`);
+    const endpoint = this.endpoint;
+    if (!endpoint) throw new Error(`the connection to ${this.label} is not open yet: start() first`);
+    if (options.headers) assertValidHeaders(options.headers, this.label);
+    if (options.signal?.aborted) return;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.live.add(controller);
+    const context = this.postContext(endpoint, options.headers);
+    const headers = new Headers({ ...this.headers, ...options.headers });
+    headers.set('content-type', 'application/json');
+    try {
+      let response: Response;
+      try {
+        response = await this.fetchFn(endpoint, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(message),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        throw networkFailure(context, error);
+      }
+      if (response.ok) {
+        // The answer comes on the event stream; the POST's own body ("Accepted") says nothing.
+        await response.body?.cancel().catch(() => undefined);
+        return;
+      }
+      const body = await readBoundedText(response);
+      const rpc = rpcErrorIn(body);
+      if (rpc && isRequest(message) && rpc.id === message.id) {
+        this.onmessage?.(rpc.raw);
+        return;
+      }
+      throw statusFailure(context, response.status, mediaTypeOf(response), body);
+    } catch (error) {
+      // Aborted by the engine or by close(): the caller already has its answer.
+      if (controller.signal.aborted) return;
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      this.live.delete(controller);
+    }
+  }
+
+  /** Closes the event stream and every POST in flight. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.failStart?.(new ConnectionClosedError(`the connection to ${this.label} was closed while opening`));
+    this.stream?.abort();
+    for (const controller of [...this.live]) controller.abort();
+    this.onclose?.();
+  }
+
+  /** GETs the event stream and reads it until it ends; `ready` runs at the endpoint event. */
+  private async listen(controller: AbortController, ready: () => void): Promise<void> {
+    const context = this.context();
+    const headers = new Headers(this.headers);
+    headers.set('accept', 'text/event-stream');
+    let response: Response;
+    try {
+      response = await this.fetchFn(this.url, { method: 'GET', headers, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      throw networkFailure(context, error);
+    }
+    if (!response.ok) {
+      const body = await readBoundedText(response);
+      throw statusFailure(context, response.status, mediaTypeOf(response), body);
+    }
+    const mediaType = mediaTypeOf(response);
+    if (mediaType !== 'text/event-stream' || !response.body) {
+      const body = await readBoundedText(response);
+      throw wrongContentType(context, response.status, mediaType, body, ['text/event-stream']);
+    }
+    let failure: unknown;
+    try {
+      await readSse(response.body, { onEvent: (event) => this.receiveEvent(event, ready) });
+    } catch (error) {
+      failure = error;
+    }
+    if (controller.signal.aborted) return;
+    if (!this.endpoint)
+      throw notMcp(context, response.status, '', 'the event stream ended before its endpoint event');
+    this.dropped(failure);
+  }
+
+  private receiveEvent(event: EventSourceMessage, ready: () => void): void {
+    if (event.event === 'endpoint') {
+      // Only the first endpoint counts: a server must not move our POSTs mid-conversation.
+      if (!this.endpoint) this.acceptEndpoint(event.data.trim(), ready);
+      return;
+    }
+    if (!carriesMessage(event)) return;
+    const parsed = parseEventJson(event.data);
+    if (!parsed.ok) {
+      this.invalid++;
+      this.onerror?.(
+        new TransportError(
+          this.url.href,
+          'not-mcp',
+          `${this.label} sent an event whose data is not JSON (${parsed.reason}); dropped it (${this.invalid} so far)`,
+        ),
+      );
+      return;
+    }
+    try {
+      this.onmessage?.(parsed.value);
+    } catch (error) {
+      // A throwing handler must not end the stream every later message arrives on.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private acceptEndpoint(data: string, ready: () => void): void {
+    let endpoint: URL | undefined;
+    try {
+      endpoint = new URL(data, this.url);
+    } catch {
+      endpoint = undefined;
+    }
+    if (!endpoint || endpoint.origin !== this.url.origin) {
+      // Our POSTs carry the configured credentials: they go only where the user pointed us.
+      this.failStart?.(
+        new TransportError(
+          this.url.href,
+          'bad-endpoint',
+          endpoint
+            ? `${this.url.href} named a message endpoint on another origin (${endpoint.origin}); ` +
+                `Toolgate only posts to ${this.url.origin}`
+            : `${this.url.href} named a message endpoint that is not a URL`,
+        ),
+      );
+      return;
+    }
+    this.endpoint = endpoint;
+    ready();
+  }
+
+  /** The event stream ended after start(): nothing more can arrive, so the connection is over. */
+  private dropped(cause: unknown): void {
+    if (this.closed) return;
+    const why = cause instanceof Error ? ` (${redact(cause.message, this.context().secrets)})` : '';
+    this.onerror?.(
+      new TransportError(
+        this.url.href,
+        'cors-or-network',
+        `the event stream from ${this.label} ended${why}: server messages can no longer arrive; reconnect to continue`,
+      ),
+    );
+    void this.close();
+  }
+
+  private context(extra?: Record<string, string>): FailureContext {
+    const sent = { ...this.headers, ...extra };
+    return { url: this.url.href, headerNames: Object.keys(sent), secrets: Object.values(sent) };
+  }
+
+  private postContext(endpoint: URL, extra?: Record<string, string>): FailureContext {
+    const context = this.context(extra);
+    // The endpoint's query usually holds the session id: keep it out of messages.
+    return {
+      ...context,
+      url: `${endpoint.origin}${endpoint.pathname}`,
+      secrets: [...context.secrets, ...endpoint.searchParams.values()],
+    };
+  }
+}

@@ -1,0 +1,644 @@
+/**
+ * StreamableHttpTransport against hand-written node:http peers on 127.0.0.1. These peers act out edge
+ * cases (dropped streams, odd statuses, resumption) that real servers rarely show on demand; the real
+ * SDK servers are covered by the integration tests elsewhere. Assertions check what the server
+ * actually received wherever the behaviour is on the wire.
+ */
+
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TransportError } from '../protocol/errors.js';
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { readSse } from './sse-reader.js';
+import { encodeHeaderValue, type StreamableHttpOptions, StreamableHttpTransport } from './streamable-http.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Resolves when the client closed (or the server ended) this exchange. */
+  closed: Promise<void>;
+}
+
+type Handler = (request: Seen, response: ServerResponse) => void | Promise<void>;
+
+const servers: Array<() => Promise<void>> = [];
+
+async function serve(handler: Handler): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const closed = new Promise<void>((resolve) => res.on('close', () => resolve()));
+    const request: Seen = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      closed,
+    };
+    seen.push(request);
+    await handler(request, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen };
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((close) => close()));
+});
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function openSse(res: ServerResponse, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+  res.flushHeaders();
+}
+
+function event(message: unknown, id?: string): string {
+  return `${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
+}
+
+function bodyOf(request: Seen): JsonRpcMessage {
+  return JSON.parse(request.body) as JsonRpcMessage;
+}
+
+/** A transport whose every callback is recorded. */
+function transport(url: string, options: StreamableHttpOptions = {}) {
+  const t = new StreamableHttpTransport(url, options);
+  const got: unknown[] = [];
+  const errors: Error[] = [];
+  const lost: Array<{ id: RequestId; error: Error }> = [];
+  let closes = 0;
+  t.onmessage = (message) => got.push(message);
+  t.onerror = (error) => errors.push(error);
+  t.onresponselost = (id, error) => lost.push({ id, error });
+  t.onclose = () => closes++;
+  transports.push(t);
+  return { t, got, errors, lost, closes: () => closes };
+}
+
+const transports: StreamableHttpTransport[] = [];
+afterEach(async () => {
+  await Promise.all(transports.splice(0).map((t) => t.close()));
+});
+
+const call = (id: number, name = 'get_weather'): JsonRpcMessage => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: { location: 'Seattle' } },
+});
+const result = (id: RequestId, text = 'ok') => ({
+  jsonrpc: '2.0',
+  id,
+  result: { content: [{ type: 'text', text }] },
+});
+const progress = (token: number, value: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: token, progress: value },
+});
+const initialize: JsonRpcMessage = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
+
+async function failureOf(promise: Promise<unknown>): Promise<TransportError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(TransportError);
+  return error as TransportError;
+}
+
+describe('encodeHeaderValue (spec Value Encoding table)', () => {
+  it.each([
+    ['us-west1', 'us-west1'],
+    ['Hello, 世界', '=?base64?SGVsbG8sIOS4lueVjA==?='],
+    [' padded ', '=?base64?IHBhZGRlZCA=?='],
+    ['line1\nline2', '=?base64?bGluZTEKbGluZTI=?='],
+    ['=?base64?literal?=', '=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?='],
+  ])('%j → %s', (value, encoded) => {
+    expect(encodeHeaderValue(value)).toBe(encoded);
+  });
+
+  it('keeps inner spaces and punctuation plain, encodes control characters', () => {
+    expect(encodeHeaderValue('a b/c:d')).toBe('a b/c:d');
+    expect(encodeHeaderValue('tab\there')).toBe(`=?base64?${btoa('tab\there')}?=`);
+  });
+});
+
+describe('POST exchanges', () => {
+  it('delivers an application/json answer and sends the required headers', async () => {
+    const { url, seen } = await serve((req, res) =>
+      json(res, 200, result((bodyOf(req) as { id: number }).id)),
+    );
+    const { t, got } = transport(url);
+    await t.send(call(7));
+    expect(got).toEqual([result(7)]);
+    expect(seen).toHaveLength(1);
+    const [request] = seen;
+    expect(request?.method).toBe('POST');
+    expect(request?.headers.accept).toBe('application/json, text/event-stream');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(bodyOf(request as Seen)).toEqual(call(7));
+    // No version header before one is negotiated.
+    expect(request?.headers['mcp-protocol-version']).toBeUndefined();
+  });
+
+  it('resolves at the headers of an SSE answer and delivers progress, then the result', async () => {
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const { url } = await serve(async (_req, res) => {
+      openSse(res);
+      res.write(event(progress(3, 1)));
+      await finished;
+      res.end(event(result(3)));
+    });
+    const { t, got } = transport(url);
+    await t.send(call(3));
+    // send() returned while the server still holds the result back.
+    expect(got).not.toContainEqual(result(3));
+    finish();
+    await vi.waitFor(() => expect(got).toEqual([progress(3, 1), result(3)]), { timeout: 5_000 });
+  });
+
+  it('accepts 202 for a notification', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      res.writeHead(202);
+      res.end();
+    });
+    const { t, got } = transport(url);
+    await t.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(seen.map((r) => bodyOf(r))).toEqual([{ jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect(got).toEqual([]);
+  });
+
+  it('captures the session id, sends it afterwards, and DELETEs it on close (405 tolerated)', async () => {
+    const { url, seen } = await serve((req, res) => {
+      if (req.method === 'DELETE') {
+        res.writeHead(405);
+        res.end();
+      } else if (req.body.includes('"initialize"')) {
+        json(res, 200, result(1), { 'mcp-session-id': 'sess-1' });
+      } else {
+        // A later id must not replace the first one.
+        res.writeHead(202, { 'mcp-session-id': 'other' });
+        res.end();
+      }
+    });
+    const { t, closes } = transport(url);
+    t.setProtocolVersion('2025-11-25');
+    await t.send(initialize);
+    expect(t.sessionId).toBe('sess-1');
+    await t.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await t.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+    await t.close();
+    expect(seen.map((r) => [r.method, r.headers['mcp-session-id']])).toEqual([
+      ['POST', undefined],
+      ['POST', 'sess-1'],
+      ['POST', 'sess-1'],
+      ['DELETE', 'sess-1'],
+    ]);
+    expect(seen[3]?.headers['mcp-protocol-version']).toBe('2025-11-25');
+    expect(closes()).toBe(1);
+    expect(t.sessionId).toBeUndefined();
+  });
+
+  it('turns 404 to a request with a session into session-expired and forgets the session', async () => {
+    const { url, seen } = await serve((req, res) => {
+      if (req.body.includes('"initialize"')) json(res, 200, result(1), { 'mcp-session-id': 'sess-2' });
+      else
+        json(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+    });
+    const { t } = transport(url);
+    t.setProtocolVersion('2025-11-25');
+    await t.send(initialize);
+    const error = await failureOf(t.send(call(2)));
+    expect(error.failure).toBe('session-expired');
+    expect(t.sessionId).toBeUndefined();
+    await failureOf(t.send(call(3)));
+    expect(seen[2]?.headers['mcp-session-id']).toBeUndefined();
+  });
+
+  it('explains an HTML 404 page', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html><head><title>Not Found</title></head><body>Cannot POST /</body></html>');
+    });
+    const { t } = transport(url);
+    const error = await failureOf(t.send(call(1)));
+    expect(error.failure).toBe('html-page');
+    expect(error.status).toBe(404);
+    expect(error.message).toContain(url);
+    expect(error.message).toContain('HTML page (HTTP 404');
+    expect(error.message).toContain('often /mcp');
+  });
+
+  it('rejects a 2xx answer of another content type', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('hello');
+    });
+    const error = await failureOf(transport(url).t.send(call(1)));
+    expect(error.failure).toBe('wrong-content-type');
+    expect(error.status).toBe(200);
+    expect(error.message).toContain('text/plain');
+  });
+
+  it('rejects 2xx JSON that is not JSON-RPC', async () => {
+    const { url } = await serve((_req, res) => json(res, 200, { status: 'ok', version: 3 }));
+    const error = await failureOf(transport(url).t.send(call(1)));
+    expect(error.failure).toBe('not-mcp');
+    expect(error.bodySnippet).toContain('"status":"ok"');
+  });
+
+  it('reports an application/json answer that lacks the response to the request', async () => {
+    const { url } = await serve((_req, res) => json(res, 200, result(999)));
+    const { t, got, lost } = transport(url);
+    await t.send(call(4));
+    expect(got).toEqual([result(999)]);
+    expect(lost.map((l) => l.id)).toEqual([4]);
+  });
+
+  it('delivers a 400 carrying a JSON-RPC error for the request (modern version negotiation)', async () => {
+    const unsupported = {
+      jsonrpc: '2.0',
+      id: 5,
+      error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2025-11-25'] } },
+    };
+    const { url } = await serve((_req, res) => json(res, 400, unsupported));
+    const { t, got } = transport(url);
+    t.setProtocolVersion('2026-07-28');
+    await t.send({ jsonrpc: '2.0', id: 5, method: 'server/discover', params: {} });
+    expect(got).toEqual([unsupported]);
+  });
+
+  it('rejects a 400 whose JSON-RPC error is not for the request, quoting the server', async () => {
+    const { url } = await serve((_req, res) =>
+      json(res, 400, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: 'Bad Request: No valid session ID' },
+      }),
+    );
+    const error = await failureOf(transport(url).t.send(call(6)));
+    expect(error.failure).toBe('http-status');
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('Bad Request: No valid session ID (MCP error -32000)');
+  });
+});
+
+describe('request metadata headers', () => {
+  async function headersFor(version: string, message: JsonRpcMessage): Promise<IncomingHttpHeaders> {
+    const { url, seen } = await serve((_req, res) => json(res, 200, result(1)));
+    const { t } = transport(url, { headers: { 'X-Api-Key': 'key-123456' } });
+    t.setProtocolVersion(version);
+    await t.send(message, { headers: { 'Mcp-Param-Region': 'us-west1' } });
+    return seen[0]?.headers ?? {};
+  }
+
+  it('modern: MCP-Protocol-Version, Mcp-Method and Mcp-Name on tools/call', async () => {
+    const headers = await headersFor('2026-07-28', call(1));
+    expect(headers['mcp-protocol-version']).toBe('2026-07-28');
+    expect(headers['mcp-method']).toBe('tools/call');
+    expect(headers['mcp-name']).toBe('get_weather');
+    expect(headers['mcp-param-region']).toBe('us-west1');
+    expect(headers['x-api-key']).toBe('key-123456');
+  });
+
+  it('modern: Mcp-Name from params.uri for resources/read', async () => {
+    const headers = await headersFor('2026-07-28', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'resources/read',
+      params: { uri: 'file:///projects/myapp/config.json' },
+    });
+    expect(headers['mcp-method']).toBe('resources/read');
+    expect(headers['mcp-name']).toBe('file:///projects/myapp/config.json');
+  });
+
+  it('modern: a non-ASCII prompt name travels as the Base64 sentinel', async () => {
+    const headers = await headersFor('2026-07-28', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'prompts/get',
+      params: { name: 'Hello, 世界' },
+    });
+    expect(headers['mcp-name']).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
+  });
+
+  it('modern: no Mcp-Name where the method has none', async () => {
+    const headers = await headersFor('2026-07-28', { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(headers['mcp-method']).toBe('tools/list');
+    expect(headers['mcp-name']).toBeUndefined();
+  });
+
+  it('legacy: version header only, no Mcp-Method or Mcp-Name (CORS allow-lists)', async () => {
+    const headers = await headersFor('2025-11-25', call(1));
+    expect(headers['mcp-protocol-version']).toBe('2025-11-25');
+    expect(headers['mcp-method']).toBeUndefined();
+    expect(headers['mcp-name']).toBeUndefined();
+  });
+
+  it('modern: ignores a session id the server offers', async () => {
+    const { url, seen } = await serve((_req, res) => json(res, 200, result(1), { 'mcp-session-id': 'nope' }));
+    const { t } = transport(url);
+    t.setProtocolVersion('2026-07-28');
+    await t.send(call(1));
+    await t.send(call(2));
+    expect(t.sessionId).toBeUndefined();
+    expect(seen[1]?.headers['mcp-session-id']).toBeUndefined();
+  });
+});
+
+describe('legacy standalone GET stream', () => {
+  it('resolves quietly when the server offers none (405)', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      res.writeHead(405);
+      res.end();
+    });
+    const { t, errors } = transport(url);
+    t.setProtocolVersion('2025-11-25');
+    await t.openServerStream();
+    expect(seen.map((r) => [r.method, r.headers.accept])).toEqual([['GET', 'text/event-stream']]);
+    expect(errors).toEqual([]);
+  });
+
+  it('opens no GET stream in the modern era', async () => {
+    const { url, seen } = await serve((_req, res) => json(res, 200, {}));
+    const { t } = transport(url);
+    t.setProtocolVersion('2026-07-28');
+    await t.openServerStream();
+    expect(seen).toEqual([]);
+  });
+
+  it('reconnects after the server-given retry with Last-Event-ID, session and version', async () => {
+    const first = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
+    const second = { jsonrpc: '2.0', method: 'notifications/resources/list_changed' };
+    let gets = 0;
+    const { url, seen } = await serve((req, res) => {
+      if (req.method === 'POST') return json(res, 200, result(1), { 'mcp-session-id': 'sess-g' });
+      gets++;
+      openSse(res);
+      if (gets === 1) res.end(`retry: 20\n${event(first, 'g1')}`);
+      else res.write(event(second, 'g2'));
+    });
+    // A backoff this long would time the test out: only the server's retry can make it pass.
+    const { t, got } = transport(url, { reconnect: { initialDelayMs: 60_000 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(initialize);
+    await t.openServerStream();
+    await vi.waitFor(() => expect(got).toContainEqual(second), { timeout: 5_000 });
+    const getRequests = seen.filter((r) => r.method === 'GET');
+    expect(getRequests.map((r) => r.headers['last-event-id'])).toEqual([undefined, 'g1']);
+    for (const r of getRequests) {
+      expect(r.headers['mcp-session-id']).toBe('sess-g');
+      expect(r.headers['mcp-protocol-version']).toBe('2025-11-25');
+    }
+    expect(got).toEqual([result(1), first, second]);
+  });
+
+  it('gives up after maxRetries failed reconnections and reports it', async () => {
+    let gets = 0;
+    const { url, seen } = await serve((_req, res) => {
+      gets++;
+      if (gets > 1) return json(res, 500, { oops: true });
+      openSse(res);
+      res.end(event({ jsonrpc: '2.0', method: 'notifications/message', params: {} }, 'x1'));
+    });
+    const { t, errors } = transport(url, { reconnect: { initialDelayMs: 1, maxRetries: 2 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.openServerStream();
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 5_000 });
+    expect(errors[0]).toBeInstanceOf(TransportError);
+    expect(errors[0]?.message).toContain('2 attempts to reopen it failed');
+    expect(errors[0]?.message).toContain('HTTP 500');
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(3);
+  });
+});
+
+describe('response stream loss and resumption', () => {
+  it('legacy: resumes a POST stream with GET + Last-Event-ID after the retry (sse-retry scenario)', async () => {
+    let resumed: Seen | undefined;
+    const { url, seen } = await serve((req, res) => {
+      if (req.method === 'GET') {
+        resumed = req;
+        openSse(res);
+        // Like the conformance server: priming event, the answer, and the stream left open.
+        res.write('id: ev-2\ndata: \n\n');
+        res.write(event(result(9, 'resumed'), 'ev-3'));
+        return;
+      }
+      if (req.body.includes('"initialize"')) return json(res, 200, result(1), { 'mcp-session-id': 's-r' });
+      openSse(res);
+      res.end('id: ev-1\nretry: 30\ndata: \n\n');
+    });
+    const { t, got, lost } = transport(url, { reconnect: { initialDelayMs: 60_000 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(initialize);
+    await t.send(call(9));
+    await vi.waitFor(() => expect(got).toContainEqual(result(9, 'resumed')), { timeout: 5_000 });
+    expect(lost).toEqual([]);
+    expect(seen.map((r) => r.method)).toEqual(['POST', 'POST', 'GET']);
+    expect(resumed?.headers['last-event-id']).toBe('ev-1');
+    expect(resumed?.headers['mcp-session-id']).toBe('s-r');
+    // Answered: the client closes the resumed stream the server left open.
+    await resumed?.closed;
+  });
+
+  it('legacy: a stream that ends without the answer or an event id is lost at once', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      openSse(res);
+      res.end(event(progress(2, 1)));
+    });
+    const { t, lost } = transport(url, { reconnect: { initialDelayMs: 1 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(call(2));
+    await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
+    expect(lost[0]?.id).toBe(2);
+    expect(lost[0]?.error.message).toContain('no event id');
+    expect(seen.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('legacy: gives the request up when resumption keeps failing', async () => {
+    const { url, seen } = await serve((req, res) => {
+      if (req.method === 'GET') return json(res, 503, {});
+      openSse(res);
+      res.end('id: e1\nretry: 5\ndata: \n\n');
+    });
+    const { t, lost } = transport(url, { reconnect: { maxRetries: 2 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(call(8));
+    await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
+    expect(lost[0]?.id).toBe(8);
+    expect(lost[0]?.error.message).toContain('2 attempts to reopen it failed');
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
+  it('modern: a stream that ends without the answer is lost at once, never resumed', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      openSse(res);
+      // Even an id and a retry must not tempt a modern client into GET resumption.
+      res.end(`retry: 1\n${event(progress(4, 1), 'm1')}`);
+    });
+    const { t, got, lost } = transport(url, { reconnect: { initialDelayMs: 1 } });
+    t.setProtocolVersion('2026-07-28');
+    await t.send(call(4));
+    await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
+    expect(lost[0]?.id).toBe(4);
+    expect(got).toEqual([progress(4, 1)]);
+    expect(seen.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('closes the response stream when the request signal aborts, silently', async () => {
+    let stream: Seen | undefined;
+    const { url } = await serve((req, res) => {
+      stream = req;
+      openSse(res);
+      res.write(event(progress(5, 1)));
+    });
+    const { t, got, errors, lost } = transport(url);
+    t.setProtocolVersion('2026-07-28');
+    const controller = new AbortController();
+    await t.send(call(5), { signal: controller.signal });
+    await vi.waitFor(() => expect(got).toHaveLength(1), { timeout: 5_000 });
+    controller.abort(new Error('user cancelled'));
+    await stream?.closed;
+    expect(errors).toEqual([]);
+    expect(lost).toEqual([]);
+  });
+
+  it('counts and reports event data that is not JSON, and keeps reading', async () => {
+    const { url } = await serve((_req, res) => {
+      openSse(res);
+      res.end(`data: {not json\n\n${event(result(6))}`);
+    });
+    const { t, got, errors } = transport(url);
+    await t.send(call(6));
+    await vi.waitFor(() => expect(got).toEqual([result(6)]), { timeout: 5_000 });
+    expect(t.invalidMessages).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as TransportError).failure).toBe('not-mcp');
+  });
+});
+
+describe('failures a person can act on', () => {
+  it('rejects URLs that are not http(s), naming them', () => {
+    expect(() => new StreamableHttpTransport('ftp://example.com/mcp')).toThrow(TransportError);
+    expect(() => new StreamableHttpTransport('ftp://example.com/mcp')).toThrow(/ftp:\/\/example\.com\/mcp/);
+  });
+
+  it('names the URL and the cause when nothing listens on the port', async () => {
+    const { url } = await serve(() => undefined);
+    await Promise.all(servers.splice(0).map((close) => close()));
+    const error = await failureOf(transport(url).t.send(call(1)));
+    expect(error.failure).toBe('unreachable');
+    expect(error.message).toContain(url);
+    expect(error.message).toContain('ECONNREFUSED');
+  });
+
+  describe('never shows header values', () => {
+    const secret = 'Bearer sekret-token-abcdef';
+    const echo = (req: Seen) => JSON.stringify(req.headers);
+    const cases: Array<[string, Handler]> = [
+      ['an error status', (req, res) => json(res, 500, { echo: echo(req) })],
+      [
+        'an HTML page',
+        (req, res) => {
+          res.writeHead(404, { 'content-type': 'text/html' });
+          res.end(`<html><title>${echo(req)}</title></html>`);
+        },
+      ],
+      ['JSON that is not MCP', (req, res) => json(res, 200, { echo: echo(req) })],
+      [
+        'a wrong content type',
+        (req, res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end(echo(req));
+        },
+      ],
+    ];
+
+    it.each(cases)('in the error for %s', async (_name, handler) => {
+      const { url, seen } = await serve(handler);
+      const error = await failureOf(transport(url, { headers: { Authorization: secret } }).t.send(call(1)));
+      // The server did get (and echo) the value; the error must not carry it anywhere.
+      expect(seen[0]?.headers.authorization).toBe(secret);
+      for (const text of [error.message, error.bodySnippet ?? '', String(error.stack)])
+        expect(text).not.toContain('sekret-token-abcdef');
+    });
+
+    it('in the error for an unreachable server', async () => {
+      const { url } = await serve(() => undefined);
+      await Promise.all(servers.splice(0).map((close) => close()));
+      const error = await failureOf(transport(url, { headers: { Authorization: secret } }).t.send(call(1)));
+      expect(`${error.message} ${String(error.stack)}`).not.toContain('sekret');
+    });
+
+    it('in the TypeError for a header value HTTP refuses', () => {
+      expect(
+        () => new StreamableHttpTransport('http://127.0.0.1:1/mcp', { headers: { 'X-Key': 'sekret\n1' } }),
+      ).toThrow(/X-Key/);
+      expect(
+        () => new StreamableHttpTransport('http://127.0.0.1:1/mcp', { headers: { 'X-Key': 'sekret\n1' } }),
+      ).not.toThrow(/sekret/);
+    });
+  });
+});
+
+describe('readSse', () => {
+  function streamOf(...chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+    return new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+  }
+
+  it('reassembles events and UTF-8 split across chunks, reports retry, drops a cut-off event', async () => {
+    const bytes = new TextEncoder().encode('retry: 250\nid: 1\ndata: {"name":"世界"}\n\ndata: cut off');
+    const split = bytes.indexOf(0xe4) + 1; // inside the first multi-byte character
+    const events: Array<{ id?: string | undefined; data: string }> = [];
+    let retry = 0;
+    await readSse(streamOf(bytes.slice(0, split), bytes.slice(split)), {
+      onEvent: (e) => events.push({ id: e.id, data: e.data }),
+      onRetry: (ms) => {
+        retry = ms;
+      },
+    });
+    expect(events).toEqual([{ id: '1', data: '{"name":"世界"}' }]);
+    expect(retry).toBe(250);
+  });
+
+  it('rejects an event larger than the limit instead of buffering without end', async () => {
+    const huge = new TextEncoder().encode(`data: ${'x'.repeat(2_000)}`);
+    await expect(readSse(streamOf(huge), { onEvent: () => undefined }, 1_000)).rejects.toThrow(
+      /exceeded 1000/,
+    );
+  });
+});

@@ -1,0 +1,591 @@
+/**
+ * Streamable HTTP, both eras. Every message is its own POST; answers come back as JSON or as an SSE
+ * stream scoped to the request.
+ *
+ * Modern (2026-07-28): request metadata headers (Mcp-Method, Mcp-Name), no sessions, no GET stream,
+ * no resumption: a stream that ends without its answer is reported lost at once, and the engine
+ * re-issues the request. Legacy (2025-03-26 .. 2025-11-25): Mcp-Session-Id sessions ended with
+ * DELETE, a standalone GET stream for server-initiated messages, and streams resumed with GET +
+ * Last-Event-ID after the server's `retry` delay.
+ */
+
+import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
+import {
+  isJsonObject,
+  isRequest,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../protocol/jsonrpc.js';
+import { isModernVersion } from '../protocol/versions.js';
+import {
+  assertValidHeaders,
+  type FailureContext,
+  mediaTypeOf,
+  networkFailure,
+  notMcp,
+  parseHttpUrl,
+  readBoundedText,
+  redact,
+  rpcErrorIn,
+  sessionExpired,
+  statusFailure,
+  wrongContentType,
+} from './http-failure.js';
+import { carriesMessage, type EventSourceMessage, parseEventJson, readSse } from './sse-reader.js';
+import type { SendOptions, Transport } from './transport.js';
+
+/** How dropped legacy streams are reopened. */
+export interface ReconnectOptions {
+  /** First wait before reopening when the server set no `retry`; doubles per failed attempt. Default 1 s. */
+  initialDelayMs?: number;
+  /** Longest wait between attempts. Default 30 s. */
+  maxDelayMs?: number;
+  /** Consecutive failed attempts before giving up. Default 3. */
+  maxRetries?: number;
+}
+
+/** Options of StreamableHttpTransport. */
+export interface StreamableHttpOptions {
+  /** Sent with every request (Authorization, API keys). Values never appear in errors. */
+  headers?: Record<string, string>;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** Reopening of dropped legacy streams. */
+  reconnect?: ReconnectOptions;
+  /** Name for messages; defaults to the URL. */
+  label?: string;
+}
+
+const ACCEPT_POST = 'application/json, text/event-stream';
+/** A DELETE that hangs must not hold up close(). */
+const DELETE_TIMEOUT_MS = 5_000;
+/** Which param a modern request mirrors into Mcp-Name. */
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/**
+ * Encodes a value for an Mcp-Name or Mcp-Param-* header: as-is when it is plain visible ASCII or
+ * space without edge whitespace, else the Base64 sentinel `=?base64?…?=` of its UTF-8 bytes.
+ */
+export function encodeHeaderValue(value: string): string {
+  const plain =
+    /^[\x20-\x7e]*$/.test(value) &&
+    !value.startsWith(' ') &&
+    !value.endsWith(' ') &&
+    // A literal value shaped like the sentinel would be decoded by the server: encode it too.
+    !(value.startsWith('=?base64?') && value.endsWith('?='));
+  if (plain) return value;
+  let binary = '';
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
+}
+
+/** One logical SSE stream: a POST's response stream (possibly resumed) or the standalone GET stream. */
+interface StreamState {
+  /** The request this stream answers; undefined for the standalone GET stream. */
+  requestId?: RequestId;
+  /** Aborts every connection of the stream and any wait between them. */
+  controller: AbortController;
+  release: () => void;
+  lastEventId?: string;
+  /** The server's `retry` for this stream, in ms. */
+  retryMs?: number;
+  /** Consecutive reopen attempts that brought no event. */
+  failures: number;
+}
+
+/** MCP over Streamable HTTP (modern and legacy eras). */
+export class StreamableHttpTransport implements Transport {
+  readonly label: string;
+  onmessage?: (message: unknown) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  onresponselost?: (id: RequestId, error: Error) => void;
+
+  private readonly url: URL;
+  private readonly headers: Record<string, string>;
+  private readonly fetchFn: typeof fetch;
+  private readonly reconnect: Required<ReconnectOptions>;
+  private version: string | undefined;
+  private session: string | undefined;
+  private closed = false;
+  private invalid = 0;
+  /** Everything in flight, aborted by close(). */
+  private readonly live = new Set<AbortController>();
+  /** SSE streams still waiting for their request's answer. */
+  private readonly awaiting = new Map<RequestId, StreamState>();
+  private serverStream: StreamState | undefined;
+
+  constructor(url: string | URL, options: StreamableHttpOptions = {}) {
+    this.url = parseHttpUrl(url);
+    this.label = options.label ?? String(url);
+    this.headers = { ...options.headers };
+    assertValidHeaders(this.headers, this.label);
+    // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
+    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.reconnect = {
+      initialDelayMs: options.reconnect?.initialDelayMs ?? 1_000,
+      maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
+      maxRetries: options.reconnect?.maxRetries ?? 3,
+    };
+  }
+
+  /** The legacy session id, once the server assigned one. */
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** Inbound events dropped because their data was not JSON. */
+  get invalidMessages(): number {
+    return this.invalid;
+  }
+
+  /** Nothing to open: each message makes its own request. */
+  async start(): Promise<void> {
+    if (this.closed) throw new ConnectionClosedError(`the connection to ${this.label} is closed`);
+  }
+
+  /** Sets the protocol version sent in MCP-Protocol-Version; a modern version switches the era rules. */
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  /** Forgets the legacy session (the client starts a new one) and drops its server stream. */
+  resetSession(): void {
+    this.session = undefined;
+    this.serverStream?.controller.abort();
+    this.serverStream = undefined;
+  }
+
+  /** POSTs one message; for a request, resolves once the server accepted it (answers go to onmessage). */
+  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+    if (this.closed) throw new ConnectionClosedError(`the connection to ${this.label} is closed`);
+    if (options.headers) assertValidHeaders(options.headers, this.label);
+    const line = this.lifeline(options.signal);
+    // Already aborted: the engine has rejected the caller, so there is nobody to tell.
+    if (!line) return;
+    const context = this.context(options.headers);
+    const headers = this.requestHeaders(ACCEPT_POST, options.headers);
+    headers.set('content-type', 'application/json');
+    if (this.modern && 'method' in message) addMetadataHeaders(headers, message);
+    const requestId = isRequest(message) ? message.id : undefined;
+    const sentSession = this.session;
+    let streaming = false;
+    try {
+      const response = await this.fetchOrFail(
+        context,
+        { method: 'POST', headers, body: JSON.stringify(message) },
+        line.controller,
+      );
+      if (!response) return;
+      this.captureSession(response);
+      if (!response.ok) return await this.refused(context, response, requestId, sentSession);
+      if (requestId === undefined || response.status === 202 || response.status === 204 || !response.body) {
+        await discard(response);
+        return;
+      }
+      const mediaType = mediaTypeOf(response);
+      if (mediaType === 'text/event-stream') {
+        streaming = true;
+        this.spawnFollow({ requestId, ...line, failures: 0 }, response.body);
+        return;
+      }
+      const body = await response.text();
+      if (mediaType !== 'application/json')
+        throw wrongContentType(context, response.status, mediaType, body, [
+          'application/json',
+          'text/event-stream',
+        ]);
+      this.receiveJsonBody(context, response.status, body, requestId);
+    } catch (error) {
+      // Aborted by the engine or by close(): the caller already has its answer.
+      if (line.controller.signal.aborted) return;
+      throw error;
+    } finally {
+      if (!streaming) line.release();
+    }
+  }
+
+  /**
+   * Legacy: opens the standalone GET stream for server-initiated messages. Resolves quietly when the
+   * server offers none (405) or in the modern era, which has no such stream.
+   */
+  async openServerStream(): Promise<void> {
+    if (this.closed || this.modern || this.serverStream) return;
+    const line = this.lifeline();
+    if (!line) return;
+    const state: StreamState = { ...line, failures: 0 };
+    this.serverStream = state;
+    let response: Response | undefined;
+    try {
+      response = await this.openGet(state);
+    } catch (error) {
+      this.endStream(state);
+      if (state.controller.signal.aborted) return;
+      throw error;
+    }
+    if (!response?.body || response.status === 405) {
+      if (response) await discard(response);
+      this.endStream(state);
+      return;
+    }
+    this.spawnFollow(state, response.body);
+  }
+
+  /** Aborts every stream, ends a legacy session with DELETE, then reports the close. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const controller of [...this.live]) controller.abort();
+    this.serverStream = undefined;
+    const session = this.session;
+    this.session = undefined;
+    if (session !== undefined && !this.modern) await this.deleteSession(session);
+    this.onclose?.();
+  }
+
+  private get modern(): boolean {
+    return this.version !== undefined && isModernVersion(this.version);
+  }
+
+  /** A non-2xx answer: a JSON-RPC error for our request is delivered; anything else rejects. */
+  private async refused(
+    context: FailureContext,
+    response: Response,
+    requestId: RequestId | undefined,
+    sentSession: string | undefined,
+  ): Promise<void> {
+    const mediaType = mediaTypeOf(response);
+    const body = await readBoundedText(response);
+    // Legacy rule: 404 to a request with a session id means the session is gone, whatever the body says.
+    if (response.status === 404 && sentSession !== undefined && !this.modern) {
+      if (this.session === sentSession) this.resetSession();
+      throw sessionExpired(context);
+    }
+    // How a modern server's 400 UnsupportedProtocolVersion or 404 MethodNotFound reaches the engine.
+    const rpc = rpcErrorIn(body);
+    if (rpc && requestId !== undefined && rpc.id === requestId) {
+      this.deliver(rpc.raw);
+      return;
+    }
+    throw statusFailure(context, response.status, mediaType, body);
+  }
+
+  private receiveJsonBody(context: FailureContext, status: number, body: string, requestId: RequestId): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      throw notMcp(context, status, body, 'the body is not valid JSON');
+    }
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    if (items.length === 0 || !items.every((item) => isJsonObject(item) && item.jsonrpc === '2.0'))
+      throw notMcp(context, status, body, 'no "jsonrpc": "2.0" message');
+    for (const item of items) this.deliver(item);
+    if (!items.some((item) => answers(item, requestId)))
+      this.onresponselost?.(
+        requestId,
+        new Error(`${this.label} answered the HTTP request without the JSON-RPC response to it`),
+      );
+  }
+
+  /** Follows a stream in the background; nothing it does may reject unobserved. */
+  private spawnFollow(state: StreamState, body: ReadableStream<Uint8Array>): void {
+    this.follow(state, body).catch((error: unknown) =>
+      this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+
+  /** Reads a stream to its end, reopening it while the era and the server allow. */
+  private async follow(state: StreamState, first: ReadableStream<Uint8Array>): Promise<void> {
+    if (state.requestId !== undefined) this.awaiting.set(state.requestId, state);
+    try {
+      let body: ReadableStream<Uint8Array> | undefined = first;
+      while (body) {
+        const { events, error } = await this.readConnection(state, body);
+        if (this.stopped(state)) return;
+        if (events > 0) state.failures = 0;
+        if (!this.resumable(state)) {
+          this.lost(state, this.endedMessage(state, error));
+          return;
+        }
+        body = await this.reopen(state, error);
+      }
+    } finally {
+      state.release();
+      if (state.requestId !== undefined && this.awaiting.get(state.requestId) === state)
+        this.awaiting.delete(state.requestId);
+      if (this.serverStream === state) this.serverStream = undefined;
+    }
+  }
+
+  private async readConnection(
+    state: StreamState,
+    body: ReadableStream<Uint8Array>,
+  ): Promise<{ events: number; error?: unknown }> {
+    let events = 0;
+    try {
+      await readSse(body, {
+        onEvent: (event) => {
+          events++;
+          // An empty id resets the cursor (SSE standard): nothing to resume from.
+          if (event.id !== undefined) state.lastEventId = event.id === '' ? undefined : event.id;
+          this.receiveEvent(event);
+        },
+        onRetry: (milliseconds) => {
+          state.retryMs = milliseconds;
+        },
+      });
+      return { events };
+    } catch (error) {
+      return { events, error };
+    }
+  }
+
+  /** Waits as the server asked, then GETs with Last-Event-ID; undefined once it gave up or stopped. */
+  private async reopen(state: StreamState, cause: unknown): Promise<ReadableStream<Uint8Array> | undefined> {
+    let lastError = cause;
+    for (;;) {
+      if (state.failures >= this.reconnect.maxRetries) {
+        this.lost(state, this.gaveUpMessage(state, lastError));
+        return undefined;
+      }
+      const backoff = this.reconnect.initialDelayMs * 2 ** state.failures;
+      state.failures++;
+      if (
+        !(await sleep(state.retryMs ?? Math.min(backoff, this.reconnect.maxDelayMs), state.controller.signal))
+      )
+        return undefined;
+      try {
+        const response = await this.openGet(state);
+        if (!response) return undefined;
+        if (response.status === 405) {
+          await discard(response);
+          // The standalone stream is optional: a server that stops offering it is not an error.
+          if (state.requestId !== undefined)
+            this.lost(
+              state,
+              `${this.endedMessage(state)}, and the server does not offer resumption (HTTP 405)`,
+            );
+          return undefined;
+        }
+        if (response.body) return response.body;
+      } catch (error) {
+        if (this.stopped(state)) return undefined;
+        if (error instanceof TransportError && error.failure === 'session-expired') {
+          this.lost(state, `${this.endedMessage(state)}: ${error.message}`);
+          return undefined;
+        }
+        lastError = error;
+      }
+    }
+  }
+
+  /** GET on the endpoint for an SSE stream. Undefined when aborted; a 405 response is returned as is. */
+  private async openGet(state: StreamState): Promise<Response | undefined> {
+    const context = this.context();
+    const headers = this.requestHeaders('text/event-stream');
+    if (state.lastEventId !== undefined) headers.set('last-event-id', state.lastEventId);
+    const sentSession = this.session;
+    const response = await this.fetchOrFail(context, { method: 'GET', headers }, state.controller);
+    if (!response) return undefined;
+    this.captureSession(response);
+    if (response.status === 405) return response;
+    if (!response.ok) {
+      const body = await readBoundedText(response);
+      if (response.status === 404 && sentSession !== undefined) {
+        // Only forget the id: the stream asking is the one failing, and it ends itself.
+        if (this.session === sentSession) this.session = undefined;
+        throw sessionExpired(context);
+      }
+      throw statusFailure(context, response.status, mediaTypeOf(response), body);
+    }
+    const mediaType = mediaTypeOf(response);
+    if (mediaType !== 'text/event-stream' || !response.body) {
+      const body = await readBoundedText(response);
+      throw wrongContentType(context, response.status, mediaType, body, ['text/event-stream']);
+    }
+    return response;
+  }
+
+  private resumable(state: StreamState): boolean {
+    if (this.modern) return false;
+    // Without an event id the server cannot tell where to resume a request's stream.
+    return state.requestId === undefined || state.lastEventId !== undefined;
+  }
+
+  private stopped(state: StreamState): boolean {
+    return this.closed || state.controller.signal.aborted;
+  }
+
+  /** Reports a stream that will not deliver its answer (or, for the GET stream, any more messages). */
+  private lost(state: StreamState, message: string): void {
+    if (state.requestId !== undefined) this.onresponselost?.(state.requestId, new Error(message));
+    else this.onerror?.(new TransportError(this.url.href, 'cors-or-network', message));
+  }
+
+  private endedMessage(state: StreamState, error?: unknown): string {
+    const what =
+      state.requestId === undefined
+        ? `the server-to-client stream from ${this.label} ended`
+        : `the response stream from ${this.label} ended before the answer arrived`;
+    const why = error instanceof Error ? ` (${redact(error.message, this.context().secrets)})` : '';
+    const note =
+      state.requestId !== undefined && !this.modern && state.lastEventId === undefined
+        ? '; the server sent no event id, so the stream cannot be resumed'
+        : '';
+    return `${what}${why}${note}`;
+  }
+
+  private gaveUpMessage(state: StreamState, error: unknown): string {
+    const detail = error instanceof Error ? `: ${redact(error.message, this.context().secrets)}` : '';
+    return `${this.endedMessage(state)}, and ${state.failures} attempts to reopen it failed${detail}`;
+  }
+
+  private receiveEvent(event: EventSourceMessage): void {
+    if (!carriesMessage(event)) return;
+    const parsed = parseEventJson(event.data);
+    if (!parsed.ok) {
+      this.invalid++;
+      this.onerror?.(
+        new TransportError(
+          this.url.href,
+          'not-mcp',
+          `${this.label} sent an event whose data is not JSON (${parsed.reason}); dropped it (${this.invalid} so far)`,
+        ),
+      );
+      return;
+    }
+    this.deliver(parsed.value);
+  }
+
+  private deliver(message: unknown): void {
+    if (isJsonObject(message) && ('result' in message || 'error' in message)) {
+      const id = message.id;
+      const state = typeof id === 'string' || typeof id === 'number' ? this.awaiting.get(id) : undefined;
+      // Answered: the stream has nothing more to say; closing it frees the connection.
+      if (state) {
+        this.awaiting.delete(state.requestId as RequestId);
+        state.controller.abort();
+      }
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // A throwing handler must not break the stream that other messages still arrive on.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private captureSession(response: Response): void {
+    if (this.modern || this.session !== undefined) return;
+    const id = response.headers.get('mcp-session-id');
+    if (id) this.session = id;
+  }
+
+  private requestHeaders(accept: string, extra?: Record<string, string>): Headers {
+    const headers = new Headers({ ...this.headers, ...extra });
+    // Set after the caller's headers so that configuration cannot break the protocol's own.
+    headers.set('accept', accept);
+    if (this.version !== undefined) headers.set('mcp-protocol-version', this.version);
+    if (this.session !== undefined && !this.modern) headers.set('mcp-session-id', this.session);
+    return headers;
+  }
+
+  private context(extra?: Record<string, string>): FailureContext {
+    const sent = { ...this.headers, ...extra };
+    return {
+      url: this.url.href,
+      headerNames: Object.keys(sent),
+      secrets: [...Object.values(sent), ...(this.session !== undefined ? [this.session] : [])],
+    };
+  }
+
+  private lifeline(signal?: AbortSignal): { controller: AbortController; release: () => void } | undefined {
+    if (signal?.aborted || this.closed) return undefined;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.live.add(controller);
+    return {
+      controller,
+      release: () => {
+        signal?.removeEventListener('abort', onAbort);
+        this.live.delete(controller);
+      },
+    };
+  }
+
+  private async fetchOrFail(
+    context: FailureContext,
+    init: RequestInit,
+    controller: AbortController,
+  ): Promise<Response | undefined> {
+    try {
+      return await this.fetchFn(this.url, { ...init, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) return undefined;
+      throw networkFailure(context, error);
+    }
+  }
+
+  private async deleteSession(session: string): Promise<void> {
+    const headers = this.requestHeaders(ACCEPT_POST);
+    headers.set('mcp-session-id', session);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
+    try {
+      const response = await this.fetchFn(this.url, { method: 'DELETE', headers, signal: controller.signal });
+      await discard(response);
+    } catch {
+      // Ending the session is a courtesy (405 and failures are allowed): the server expires it anyway.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private endStream(state: StreamState): void {
+    state.release();
+    if (this.serverStream === state) this.serverStream = undefined;
+  }
+}
+
+function addMetadataHeaders(headers: Headers, message: JsonRpcRequest | JsonRpcNotification): void {
+  headers.set('mcp-method', message.method);
+  const source = NAME_SOURCE[message.method];
+  const name = source ? message.params?.[source] : undefined;
+  if (typeof name === 'string') headers.set('mcp-name', encodeHeaderValue(name));
+}
+
+function answers(message: unknown, requestId: RequestId): boolean {
+  return isJsonObject(message) && message.id === requestId && ('result' in message || 'error' in message);
+}
+
+async function discard(response: Response): Promise<void> {
+  // Cancelling an unread body frees the connection; a body that already failed has nothing to free.
+  await response.body?.cancel().catch(() => undefined);
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
