@@ -29,7 +29,7 @@ async function buildOnce(entry: string): Promise<string> {
     },
   });
   const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
-  const chunk = outputs.flatMap((o) => o.output).find((item) => item.type === 'chunk' && item.isEntry);
-  if (!chunk || chunk.type !== 'chunk') throw new Error(`bundling ${entry} produced no entry chunk`);
-  return chunk.code;
+  for (const item of outputs.flatMap((o) => o.output))
+    if (item.type === 'chunk' && item.isEntry) return item.code;
+  throw new Error(`bundling ${entry} produced no entry chunk`);
 }

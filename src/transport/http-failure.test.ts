@@ -67,6 +67,17 @@ describe('networkFailure', () => {
     expect(local.message).not.toContain('mixed content');
   });
 
+  it('explains local network access when a public page cannot reach a loopback or private server', () => {
+    vi.stubGlobal('location', { origin: 'https://app.example', protocol: 'https:' });
+    for (const url of ['http://127.0.0.1:3000/mcp', 'http://192.168.1.20/mcp', 'http://10.0.0.5/mcp'])
+      expect(networkFailure({ ...context, url }, fetchFailed()).message).toContain('local network access');
+    expect(networkFailure(context, fetchFailed()).message).not.toContain('local network access');
+    // A page that is itself local is not subject to the rule.
+    vi.stubGlobal('location', { origin: 'http://127.0.0.1:5174', protocol: 'http:' });
+    const local = networkFailure({ ...context, url: 'http://127.0.0.1:3000/mcp' }, fetchFailed());
+    expect(local.message).not.toContain('local network access');
+  });
+
   it.each([
     ['ECONNREFUSED', 'is the MCP server running'],
     ['ENOTFOUND', 'could not be found'],

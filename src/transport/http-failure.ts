@@ -190,6 +190,10 @@ export function networkFailure(context: FailureContext, error: unknown): Transpo
     pageProtocol() === 'https:' && url.startsWith('http:') && !isLoopbackUrl(url)
       ? ' This page is served over https, so the browser also blocks calls to a plain http server (mixed content): use https.'
       : '';
+  const localNetwork =
+    isLocalNetworkUrl(url) && origin !== undefined && !isLocalNetworkUrl(origin)
+      ? ' The server is on this machine or the local network and the page is not: Chromium lets a public page reach it only from an https page, after the person allows local network access when the browser asks.'
+      : '';
   return new TransportError(
     url,
     'cors-or-network',
@@ -198,7 +202,7 @@ export function networkFailure(context: FailureContext, error: unknown): Transpo
       `If it is running, its responses, including the OPTIONS preflight, must carry ` +
       `Access-Control-Allow-Origin: ${origin ?? "<this page's origin>"}, ` +
       `Access-Control-Allow-Headers: ${allowHeaders.join(', ')}, ` +
-      `and Access-Control-Expose-Headers: mcp-session-id.${mixed}`,
+      `and Access-Control-Expose-Headers: mcp-session-id.${mixed}${localNetwork}`,
   );
 }
 
@@ -311,6 +315,24 @@ function pageOrigin(): string | undefined {
 function pageProtocol(): string | undefined {
   const protocol = (globalThis as { location?: { protocol?: unknown } }).location?.protocol;
   return typeof protocol === 'string' ? protocol : undefined;
+}
+
+/** Loopback or private-range hosts: what Chromium's local network access rules protect. */
+function isLocalNetworkUrl(url: string): boolean {
+  if (isLoopbackUrl(url)) return true;
+  let host = '';
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  return (
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
+    /^169\.254\./.test(host) ||
+    host.endsWith('.local')
+  );
 }
 
 function isLoopbackUrl(url: string): boolean {

@@ -113,6 +113,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly reconnect: Required<ReconnectOptions>;
   private version: string | undefined;
   private session: string | undefined;
+  /** The server stream found the session gone: the next request says so instead of going out without one. */
+  private sessionLost = false;
   private closed = false;
   private invalid = 0;
   /** Everything in flight, aborted by close(). */
@@ -158,6 +160,7 @@ export class StreamableHttpTransport implements Transport {
   /** Forgets the legacy session (the client starts a new one) and drops its server stream. */
   resetSession(): void {
     this.session = undefined;
+    this.sessionLost = false;
     this.serverStream?.controller.abort();
     this.serverStream = undefined;
   }
@@ -166,6 +169,12 @@ export class StreamableHttpTransport implements Transport {
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new ConnectionClosedError(`the connection to ${this.label} is closed`);
     if (options.headers) assertValidHeaders(options.headers, this.label);
+    if (this.sessionLost && 'method' in message) {
+      this.sessionLost = false;
+      // A request without the lost session id would get an opaque 400; the client re-initializes on this.
+      if (isRequest(message) && message.method !== 'initialize')
+        throw sessionExpired(this.context(options.headers));
+    }
     const line = this.lifeline(options.signal);
     // Already aborted: the engine has rejected the caller, so there is nobody to tell.
     if (!line) return;
@@ -399,8 +408,11 @@ export class StreamableHttpTransport implements Transport {
     if (!response.ok) {
       const body = await readBoundedText(response);
       if (response.status === 404 && sentSession !== undefined) {
-        // Only forget the id: the stream asking is the one failing, and it ends itself.
-        if (this.session === sentSession) this.session = undefined;
+        // Forget the id and let the next request report the expiry: the stream asking ends itself.
+        if (this.session === sentSession) {
+          this.session = undefined;
+          this.sessionLost = true;
+        }
         throw sessionExpired(context);
       }
       throw statusFailure(context, response.status, mediaTypeOf(response), body);

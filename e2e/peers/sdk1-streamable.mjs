@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+/**
+ * A legacy-era peer: @modelcontextprotocol/sdk 1.x McpServer over StreamableHTTPServerTransport on
+ * node:http, as the SDK's own examples wire it.
+ *
+ *   --port N       0 = any free port
+ *   --stateless    no sessions: a fresh server and transport per request (GET/DELETE answer 405,
+ *                  and no `elicit` tool: the answer would reach a different instance)
+ *   --json         JSON responses (enableJsonResponse); mid-call messages then go nowhere (SDK rule)
+ *   --no-cors      send no CORS headers (to test the browser's refusal)
+ *
+ * Stateful mode keeps sessions with a resumable event store. Test hooks besides /__events:
+ *   POST /__control/forget-sessions  closes and forgets every session (the next request gets 404)
+ *   POST /__control/add-tool         registers one more tool everywhere (tools/list_changed)
+ */
+
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import {
+  applyCors,
+  createRecorder,
+  listen,
+  peerFlags,
+  readJsonBody,
+  sendJson,
+  serveEvents,
+} from './common.mjs';
+import { ELICIT_FORM, elicitAnswer, registerSharedTools } from './tools.mjs';
+
+const flags = peerFlags();
+const recorder = createRecorder();
+const eventStore = new InMemoryEventStore();
+/** sessionId -> { transport, server } (stateful mode only). */
+const sessions = new Map();
+/** Tools added at run time through /__control/add-tool; every new server gets them too. */
+const extraTools = [];
+
+function registerExtraTool(server, name) {
+  server.registerTool(name, { description: 'Added at run time', inputSchema: z.object({}) }, async () => ({
+    content: [{ type: 'text', text: `${name} ran` }],
+  }));
+}
+
+function registerElicit(server) {
+  server.registerTool(
+    'elicit',
+    { description: 'Asks the user for their name (elicitation/create)', inputSchema: z.object({}) },
+    async (args, extra) => {
+      recorder.call('elicit', args);
+      // A JSON response cannot carry a mid-call request, so in --json mode the question goes out on
+      // the session's standalone GET stream instead of this request's stream.
+      const result = flags.json
+        ? await server.server.elicitInput(ELICIT_FORM)
+        : await extra.sendRequest({ method: 'elicitation/create', params: ELICIT_FORM }, ElicitResultSchema);
+      recorder.elicited('elicit', result);
+      return elicitAnswer(result);
+    },
+  );
+}
+
+function newServer() {
+  const server = new McpServer({ name: 'toolgate-peer-sdk1', version: '1.0.0' });
+  registerSharedTools(server, recorder, (extra) => ({
+    signal: extra.signal,
+    progressToken: extra._meta?.progressToken,
+    notify: (notification) => extra.sendNotification(notification),
+  }));
+  // Stateless, the answer to a server-to-client request would reach another instance: no elicit.
+  if (!flags.stateless) registerElicit(server);
+  for (const name of extraTools) registerExtraTool(server, name);
+  return server;
+}
+
+async function serveStateless(req, res, body) {
+  if (req.method !== 'POST') {
+    // The SDK's stateless examples: no standalone stream and no session to delete.
+    sendJson(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed.' } });
+    return;
+  }
+  const server = newServer();
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: flags.json,
+  });
+  // Closing the server when the client goes away aborts the running handler: that is how a
+  // stateless server notices a cancelled call (notifications/cancelled reaches another instance).
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+async function serveStateful(req, res, body) {
+  const sessionId = req.headers['mcp-session-id'];
+  if (typeof sessionId === 'string') {
+    const session = sessions.get(sessionId);
+    if (!session) {
+      sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
+      return;
+    }
+    await session.transport.handleRequest(req, res, body);
+    return;
+  }
+  if (req.method !== 'POST' || !isInitializeRequest(body)) {
+    sendJson(res, 400, {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+    });
+    return;
+  }
+  const server = newServer();
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: flags.json,
+    eventStore,
+    onsessioninitialized: (id) => {
+      sessions.set(id, { transport, server });
+    },
+    onsessionclosed: (id) => {
+      sessions.delete(id);
+    },
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+async function control(req, res, path) {
+  if (req.method === 'POST' && path === '/__control/forget-sessions') {
+    const all = [...sessions.values()];
+    sessions.clear();
+    for (const { transport } of all) await transport.close();
+    sendJson(res, 200, { forgotten: all.length });
+    return;
+  }
+  if (req.method === 'POST' && path === '/__control/add-tool') {
+    const name = `extra_${extraTools.length + 1}`;
+    extraTools.push(name);
+    // McpServer sends notifications/tools/list_changed itself when a tool is added after connect.
+    for (const { server } of sessions.values()) registerExtraTool(server, name);
+    sendJson(res, 200, { added: name, sessions: sessions.size });
+    return;
+  }
+  sendJson(res, 404, { error: `no such control: ${path}` });
+}
+
+const httpServer = createServer(async (req, res) => {
+  try {
+    if (flags.cors && applyCors(req, res)) return;
+    if (serveEvents(req, res, recorder)) return;
+    const path = new URL(req.url ?? '/', 'http://peer').pathname;
+    if (path.startsWith('/__control/')) return await control(req, res, path);
+    if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
+    const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
+    if (req.method === 'POST' && body === undefined)
+      return sendJson(res, 400, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error' },
+      });
+    recorder.request(req, body);
+    if (flags.stateless) await serveStateless(req, res, body);
+    else await serveStateful(req, res, body);
+  } catch (error) {
+    process.stderr.write(`sdk1-streamable: ${error?.stack ?? error}\n`);
+    if (!res.headersSent)
+      sendJson(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } });
+  }
+});
+
+listen(httpServer, flags.port, '/mcp');

@@ -1,0 +1,253 @@
+/**
+ * Starts real MCP servers as child processes for integration and browser tests: our SDK-built peers
+ * (e2e/peers/*.mjs, which print one READY line) and @modelcontextprotocol/server-everything (which
+ * is ready when its port answers). Every child is killed on stop() and when the test process exits.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { connect as connectTcp, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type PeerKind =
+  | 'sdk1-stateful-sse'
+  | 'sdk1-stateful-json'
+  | 'sdk1-stateless-json'
+  | 'sdk1-stateless-sse'
+  | 'sdk1-legacy-sse'
+  | 'modern'
+  | 'everything-streamable'
+  | 'everything-sse';
+
+export const PEER_KINDS: readonly PeerKind[] = [
+  'sdk1-stateful-sse',
+  'sdk1-stateful-json',
+  'sdk1-stateless-json',
+  'sdk1-stateless-sse',
+  'sdk1-legacy-sse',
+  'modern',
+  'everything-streamable',
+  'everything-sse',
+];
+
+export interface PeerOptions {
+  /** Send CORS headers (default true). Only our own peers can be told not to. */
+  cors?: boolean;
+  /** How long to wait for the server to be ready. Default 20 s (a loaded machine starts node slowly). */
+  readyTimeoutMs?: number;
+}
+
+/** What a peer recorded (GET /__events); see e2e/peers/common.mjs. */
+export interface PeerEvents {
+  messages: {
+    path: string;
+    method: string | null;
+    id: string | number | null;
+    tool?: string | null;
+    protocolVersion?: string;
+    headers: Record<string, string>;
+  }[];
+  streams: { path: string; headers: Record<string, string> }[];
+  calls: { tool: string; arguments: Record<string, unknown> }[];
+  cancellations: {
+    via: 'notification' | 'abort';
+    tool?: string;
+    arguments?: Record<string, unknown>;
+    requestId?: string | number | null;
+    reason: string | null;
+  }[];
+  elicitations: { tool: string; answer: Record<string, unknown> }[];
+}
+
+export interface Peer {
+  kind: PeerKind;
+  /** The MCP endpoint, always on 127.0.0.1. */
+  url: string;
+  /** True for our own peers, which record events and take control requests. */
+  recording: boolean;
+  events(): Promise<PeerEvents>;
+  /** POSTs /__control/<name> (our sdk1-streamable and modern peers only). */
+  control(name: 'forget-sessions' | 'add-tool'): Promise<Record<string, unknown>>;
+  /** What the server wrote on stderr, for failure messages. */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+const PEERS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'peers');
+
+interface Launch {
+  command: string[];
+  env?: Record<string, string>;
+  /** For servers that print no READY line: the path of the endpoint on the chosen port. */
+  path?: string;
+  port?: number;
+}
+
+async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> {
+  const cors = options.cors === false ? ['--no-cors'] : [];
+  const ours = (file: string, ...flags: string[]): Launch => ({
+    command: [join(PEERS_DIR, file), '--port', '0', ...flags, ...cors],
+  });
+  switch (kind) {
+    case 'sdk1-stateful-sse':
+      return ours('sdk1-streamable.mjs');
+    case 'sdk1-stateful-json':
+      return ours('sdk1-streamable.mjs', '--json');
+    case 'sdk1-stateless-json':
+      return ours('sdk1-streamable.mjs', '--stateless', '--json');
+    case 'sdk1-stateless-sse':
+      return ours('sdk1-streamable.mjs', '--stateless');
+    case 'sdk1-legacy-sse':
+      return ours('sdk1-sse.mjs');
+    case 'modern':
+      return ours('modern.mjs');
+    case 'everything-streamable':
+    case 'everything-sse': {
+      if (options.cors === false) throw new Error(`${kind} always sends CORS headers`);
+      const require = createRequire(import.meta.url);
+      const bin = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+      const port = await freePort();
+      const streamable = kind === 'everything-streamable';
+      return {
+        command: [bin, streamable ? 'streamableHttp' : 'sse'],
+        env: { PORT: String(port) },
+        path: streamable ? '/mcp' : '/sse',
+        port,
+      };
+    }
+  }
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // A crashed or interrupted test run must not leave servers holding ports.
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+/** Starts one peer and resolves once it accepts connections. */
+export async function startPeer(kind: PeerKind, options: PeerOptions = {}): Promise<Peer> {
+  installExitHook();
+  const launch = await launchFor(kind, options);
+  const child = spawn(process.execPath, launch.command, {
+    env: { ...process.env, ...launch.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-20_000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  exited.then(() => running.delete(child));
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  let url: string;
+  try {
+    url = await whenReady(child, launch, options.readyTimeoutMs ?? 20_000, () => stderr);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const origin = new URL(url).origin;
+  const recording = launch.port === undefined;
+  return {
+    kind,
+    url,
+    recording,
+    async events() {
+      if (!recording) throw new Error(`${kind} records no events`);
+      const response = await fetch(`${origin}/__events`);
+      return (await response.json()) as PeerEvents;
+    },
+    async control(name) {
+      const response = await fetch(`${origin}/__control/${name}`, { method: 'POST' });
+      if (!response.ok) throw new Error(`${kind}: /__control/${name} answered ${response.status}`);
+      return (await response.json()) as Record<string, unknown>;
+    },
+    stderr: () => stderr,
+    stop,
+  };
+}
+
+function whenReady(
+  child: ChildProcess,
+  launch: Launch,
+  timeoutMs: number,
+  stderr: () => string,
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const name = launch.command.join(' ');
+    const timer = setTimeout(
+      () => finish(new Error(`${name} was not ready within ${timeoutMs} ms; stderr:\n${stderr()}`)),
+      timeoutMs,
+    );
+    let done = false;
+    const finish = (outcome: string | Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (typeof outcome === 'string') resolve(outcome);
+      else reject(outcome);
+    };
+    child.once('exit', (code, signal) =>
+      finish(new Error(`${name} exited (${code ?? signal}) before it was ready; stderr:\n${stderr()}`)),
+    );
+    if (launch.port !== undefined) {
+      const port = launch.port;
+      const url = `http://127.0.0.1:${port}${launch.path ?? ''}`;
+      // server-everything logs to both streams; draining stdout keeps its pipe from filling up.
+      child.stdout?.resume();
+      const poll = () => {
+        if (done) return;
+        portAnswers(port).then((answers) => (answers ? finish(url) : setTimeout(poll, 100)));
+      };
+      poll();
+      return;
+    }
+    let stdout = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /^READY (\S+)$/m.exec(stdout);
+      if (match?.[1]) finish(match[1]);
+    });
+  });
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connectTcp({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A port nobody listens on right now (the OS picks it; a tiny race remains, acceptable in tests). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
