@@ -1,0 +1,185 @@
+/**
+ * The gate's vocabulary: what a call is, who asked, what policy decided, what the person answered,
+ * and the two seams other rooms implement (Approver: the widget; AuditSink: the audit log).
+ */
+
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { CallToolResult, Progress, Tool, ToolAnnotations } from '../protocol/types.js';
+
+/** Who asked for a call. */
+export interface Caller {
+  kind: 'host' | 'person' | 'mcp-app';
+  /** e.g. the host app's name, an MCP App's resource URI. */
+  label?: string;
+}
+
+/** What a caller hands the gate. */
+export interface InvocationRequest {
+  serverId: string;
+  toolName: string;
+  arguments: JsonObject;
+  caller: Caller;
+  signal?: AbortSignal;
+  onprogress?: (progress: Progress) => void;
+  /** Idle timeout, reset by progress. Default 60 s. */
+  timeoutMs?: number;
+  /** Hard limit regardless of progress. Default 10 min. */
+  maxTotalTimeoutMs?: number;
+}
+
+/** Per-server trust, chosen by the person. Untrusted is the default. */
+export type TrustLevel = 'untrusted' | 'trusted';
+
+/** One problem with arguments or a result, at a path a person can read (`items[2].name`, or `(root)`). */
+export interface SchemaIssue {
+  path: string;
+  message: string;
+}
+
+/** Outcome of checking a value against a schema. `skipped` never counts as valid. */
+export type ValidationReport =
+  | { status: 'valid'; engine: ValidatorEngine }
+  | { status: 'invalid'; engine: ValidatorEngine; issues: SchemaIssue[] }
+  | { status: 'skipped'; reason: string };
+
+export type ValidatorEngine = 'ajv' | 'cfworker';
+
+/** A tool's definition as pinned: its hash covers name, title, description, schemas and annotations. */
+export interface PinnedTool {
+  serverId: string;
+  tool: Tool;
+  definitionHash: string;
+}
+
+/** A definition that changed since a remembered approval was given. */
+export interface DefinitionChange {
+  previousHash: string;
+  currentHash: string;
+  /** Human-readable differences (description, schemas, annotations), line by line. */
+  changes: DefinitionDiffLine[];
+}
+
+export interface DefinitionDiffLine {
+  field: string;
+  before?: string;
+  after?: string;
+}
+
+/** Something suspicious in a tool's text (tool poisoning): shown to the person, never hidden. */
+export interface PoisoningFlag {
+  field: string;
+  kind: 'invisible-characters' | 'bidi-controls' | 'instruction-markup' | 'hidden-html';
+  detail: string;
+}
+
+export type Verdict = 'allow' | 'ask' | 'deny';
+
+/** Where a decision came from, for the audit log and the person. */
+export type DecisionSource =
+  | { kind: 'rule'; ruleId: string }
+  | { kind: 'remembered'; scope: 'session' | 'always'; grantId: string }
+  | { kind: 'default'; reason: string }
+  | { kind: 'validation'; reason: string };
+
+export interface Decision {
+  verdict: Verdict;
+  source: DecisionSource;
+  /** One sentence a person can read. */
+  reason: string;
+}
+
+/** How long an approval lasts. */
+export type RememberScope = 'once' | 'session' | 'always';
+
+/** What the approver is shown. `validate` re-checks edited arguments against the same schema. */
+export interface ApprovalRequest {
+  invocationId: string;
+  serverId: string;
+  serverLabel: string;
+  trust: TrustLevel;
+  caller: Caller;
+  pinned: PinnedTool;
+  /** Annotations as the server declared them; `trusted` says whether they may be believed. */
+  annotations: { claims: ToolAnnotations; trusted: boolean };
+  arguments: JsonObject;
+  validation: ValidationReport;
+  decision: Decision;
+  definitionChange?: DefinitionChange;
+  poisoning: PoisoningFlag[];
+  validate: (args: JsonObject) => Promise<ValidationReport>;
+  signal: AbortSignal;
+}
+
+/** The approver's answer. Edited arguments replace the proposed ones after re-validation. */
+export type ApprovalAnswer =
+  | { action: 'allow'; remember: RememberScope; arguments?: JsonObject; decidedBy?: string }
+  | { action: 'deny'; reason?: string; decidedBy?: string };
+
+/** Implemented by the widget (a person) or by host code. */
+export interface Approver {
+  approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+}
+
+/** Final outcome of one invocation, as recorded. */
+export type InvocationOutcome =
+  | 'success'
+  | 'tool-error'
+  | 'protocol-error'
+  | 'denied'
+  | 'cancelled'
+  | 'timed-out'
+  | 'invalid-arguments'
+  | 'invalid-output'
+  | 'interrupted';
+
+/** The first record, committed before the request leaves. */
+export interface PendingRecord {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  definitionHash: string;
+  caller: Caller;
+  proposedArguments: JsonObject;
+  /** The arguments that are sent (after edits). */
+  arguments: JsonObject;
+  decision: Decision;
+  approvedBy?: string;
+  timestamps: { requested: number; decided: number; approved?: number; sent: number };
+}
+
+/** The closing record: how it ended. */
+export interface FinalRecord {
+  invocationId: string;
+  outcome: InvocationOutcome;
+  finishedAt: number;
+  durationMs: number;
+  result?: CallToolResult;
+  outputValidation?: ValidationReport;
+  error?: { kind: string; message: string };
+}
+
+/** A call that never left (denied, invalid arguments): one record. */
+export interface RefusalRecord {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  definitionHash?: string;
+  caller: Caller;
+  proposedArguments: JsonObject;
+  arguments?: JsonObject;
+  decision?: Decision;
+  outcome: 'denied' | 'invalid-arguments' | 'cancelled';
+  reason: string;
+  timestamps: { requested: number; decided?: number };
+  validation?: ValidationReport;
+}
+
+/**
+ * Implemented by the audit log. `pending` must be durable when it resolves; if it rejects, the call
+ * does not leave (nothing unrecorded goes out).
+ */
+export interface AuditSink {
+  pending(record: PendingRecord): Promise<void>;
+  final(record: FinalRecord): Promise<void>;
+  refusal(record: RefusalRecord): Promise<void>;
+}
