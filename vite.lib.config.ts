@@ -10,6 +10,6 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index' },
-    rolldownOptions: { external: ['eventsource-parser'] },
+    rolldownOptions: { external: ['eventsource-parser', 'ajv', /^ajv\//, 'ajv-formats', '@cfworker/json-schema', 'idb-keyval'] },
   },
 });

@@ -85,6 +85,30 @@ describe('RpcEngine', () => {
     expect(cancel).toMatchObject({ params: { requestId: 1, reason: 'timeout' } });
   });
 
+  it('times out each request at its own idle deadline, a shorter one arriving later included', async () => {
+    vi.useFakeTimers();
+    const transport = new ScriptedTransport();
+    const { engine } = engineWith(transport);
+    const outcome = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'resolved',
+        (error: unknown) =>
+          error instanceof RequestTimeoutError ? `timeout after ${error.timeoutMs}` : 'other',
+      );
+    const long = outcome(engine.request('long', {}, { timeoutMs: 1_000 }));
+    const short = outcome(engine.request('short', {}, { timeoutMs: 300 }));
+    const settled: string[] = [];
+    void long.then((what) => settled.push(`long: ${what}`));
+    void short.then((what) => settled.push(`short: ${what}`));
+    await vi.advanceTimersByTimeAsync(301);
+    expect(settled).toEqual(['short: timeout after 300']);
+    await vi.advanceTimersByTimeAsync(698);
+    expect(settled).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(settled).toEqual(['short: timeout after 300', 'long: timeout after 1000']);
+    expect(engine.inFlight).toBe(0);
+  });
+
   it('resets the idle timeout on progress but enforces the maximum total time', async () => {
     vi.useFakeTimers();
     let request: JsonRpcRequest | undefined;

@@ -66,7 +66,8 @@ interface Pending {
   resolve: (result: JsonObject) => void;
   reject: (error: Error) => void;
   controller: AbortController;
-  idleTimer?: ReturnType<typeof setTimeout>;
+  /** When the idle timeout expires (performance.now() ms); undefined without one. */
+  idleDeadline?: number;
   totalTimer?: ReturnType<typeof setTimeout>;
   progressToken?: RequestId;
   reissues: number;
@@ -80,6 +81,13 @@ export class RpcEngine {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private closed = false;
+  /**
+   * One timer for every idle timeout, armed for the earliest deadline. In Chromium a
+   * setTimeout/clearTimeout pair per request cost several microseconds per call, GC included
+   * (bench/: BENCHMARKS.md); a deadline is a plain number, and progress only moves it.
+   */
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleTimerAt = Number.POSITIVE_INFINITY;
   /** Count of inbound messages dropped as malformed or unmatched. */
   violations = 0;
   /** The transport closed (from either side). */
@@ -179,7 +187,7 @@ export class RpcEngine {
       this.progressRoutes.set(id, id);
     }
     this.pending.set(id, entry);
-    this.armIdleTimer(id, entry);
+    this.armIdleTimer(entry);
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method: entry.method, params };
     this.transport
       .send(message, { signal: entry.controller.signal, headers: entry.options.headers })
@@ -190,14 +198,48 @@ export class RpcEngine {
       });
   }
 
-  private armIdleTimer(id: RequestId, entry: Pending): void {
-    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+  private armIdleTimer(entry: Pending): void {
     const timeout = entry.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isFinite(timeout)) return;
-    entry.idleTimer = setTimeout(() => {
-      if (this.pending.get(id) === entry) this.cancel(entry, new RequestTimeoutError(entry.method, timeout));
-    }, timeout);
+    if (!Number.isFinite(timeout)) {
+      entry.idleDeadline = undefined;
+      return;
+    }
+    entry.idleDeadline = performance.now() + timeout;
+    this.scheduleIdleCheck(entry.idleDeadline);
   }
+
+  /** Makes sure the shared timer fires by `at`, and keeps a Node process alive while it must. */
+  private scheduleIdleCheck(at: number): void {
+    if (this.idleTimer !== undefined) {
+      if (this.idleTimerAt <= at) {
+        keepProcessAlive(this.idleTimer, true);
+        return;
+      }
+      clearTimeout(this.idleTimer);
+    }
+    this.idleTimerAt = at;
+    // Rounded up: a timer that fires a fraction early would find nothing expired and re-arm.
+    this.idleTimer = setTimeout(this.checkIdle, Math.max(0, Math.ceil(at - performance.now())));
+  }
+
+  /** Times out every request past its idle deadline, then re-arms for the next one. */
+  private readonly checkIdle = (): void => {
+    this.idleTimer = undefined;
+    this.idleTimerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of [...this.pending.values()]) {
+      const deadline = entry.idleDeadline;
+      if (deadline === undefined) continue;
+      if (deadline <= now)
+        this.cancel(
+          entry,
+          new RequestTimeoutError(entry.method, entry.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        );
+      else if (deadline < next) next = deadline;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.scheduleIdleCheck(next);
+  };
 
   private currentId(entry: Pending): RequestId | undefined {
     for (const [id, candidate] of this.pending) if (candidate === entry) return id;
@@ -223,7 +265,9 @@ export class RpcEngine {
   private settle(id: RequestId, entry: Pending): void {
     this.pending.delete(id);
     if (entry.progressToken !== undefined) this.progressRoutes.delete(entry.progressToken);
-    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    entry.idleDeadline = undefined;
+    // Nothing left to time out: an armed timer must not hold a Node process open (it fires idle).
+    if (this.pending.size === 0 && this.idleTimer !== undefined) keepProcessAlive(this.idleTimer, false);
     if (entry.totalTimer) clearTimeout(entry.totalTimer);
     entry.detachAbort?.();
   }
@@ -316,7 +360,7 @@ export class RpcEngine {
       this.violation('progress for an unknown or finished request dropped', notification);
       return;
     }
-    if (entry.options.resetTimeoutOnProgress !== false) this.armIdleTimer(id, entry);
+    if (entry.options.resetTimeoutOnProgress !== false) this.armIdleTimer(entry);
     entry.options.onprogress?.({
       progress: params.progress,
       ...(typeof params.total === 'number' ? { total: params.total } : {}),
@@ -357,7 +401,17 @@ export class RpcEngine {
       entry.controller.abort(error);
       entry.reject(error);
     }
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    this.idleTimerAt = Number.POSITIVE_INFINITY;
   }
+}
+
+/** Node timers keep the process running unless unref'd; browser timers are numbers and need nothing. */
+function keepProcessAlive(timer: ReturnType<typeof setTimeout>, keep: boolean): void {
+  const handle = timer as unknown as { ref?: () => void; unref?: () => void };
+  if (keep) handle.ref?.();
+  else handle.unref?.();
 }
 
 function failure(id: RequestId, code: number, message: string): JsonRpcFailure {
