@@ -1,0 +1,15 @@
+/** The schema room: the validator facade the gate uses (see validator.ts for how engines are chosen). */
+
+export type { SchemaIssue, ValidationReport, ValidatorEngine } from '../gate/types.js';
+export { type Dialect, dialectOf } from './dialect.js';
+export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
+export { checkToolOutput } from './output.js';
+export {
+  createSchemaValidator,
+  type EngineChoice,
+  type PreparedSchema,
+  type SchemaValidator,
+  type SchemaValidatorOptions,
+  type SchemaValidatorStats,
+  sharedSchemaValidator,
+} from './validator.js';
