@@ -67,7 +67,7 @@ export interface Peer {
   recording: boolean;
   events(): Promise<PeerEvents>;
   /** POSTs /__control/<name> (our sdk1-streamable and modern peers only). */
-  control(name: 'forget-sessions' | 'add-tool'): Promise<Record<string, unknown>>;
+  control(name: 'forget-sessions' | 'add-tool' | 'rug-pull'): Promise<Record<string, unknown>>;
   /** What the server wrote on stderr, for failure messages. */
   stderr(): string;
   stop(): Promise<void>;

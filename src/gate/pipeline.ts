@@ -1,0 +1,337 @@
+/**
+ * The one flow every tool call takes, read top to bottom:
+ *   resolve -> validate -> decide -> approve -> record pending -> send -> check -> record final -> return.
+ * Nothing else in Toolgate calls a tool. Each step is a small function (steps.ts and the modules it
+ * names); this file only wires them and says what is recorded when.
+ */
+
+import type { McpClient } from '../client/client.js';
+import { RequestCancelledError } from '../protocol/errors.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { CallToolResult } from '../protocol/types.js';
+import { checkToolOutput, type SchemaValidator } from '../schema/index.js';
+import { AuditUnavailableError } from './errors.js';
+import { pinTool } from './pins.js';
+import { detectPoisoning } from './poisoning.js';
+import type { Policy } from './policy.js';
+import {
+  assertNotDenied,
+  assertValid,
+  describeError,
+  outcomeOfError,
+  outcomeOfResult,
+  resolveTool,
+  settleApproval,
+} from './steps.js';
+import type {
+  Approver,
+  AuditSink,
+  Decision,
+  InvocationRequest,
+  PendingRecord,
+  RefusalRecord,
+  ValidationReport,
+} from './types.js';
+
+/** Defaults the spec asks for: every call times out. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
+
+export interface GateOptions {
+  /** Connected servers by id (the connection's identity, as in qualified tool names). */
+  servers: ReadonlyMap<string, McpClient>;
+  policy: Policy;
+  approver: Approver;
+  audit: AuditSink;
+  validator: SchemaValidator;
+  /** When the audit log cannot record: refuse the call (default) or send it with a warning. */
+  onAuditFailure?: 'refuse' | 'warn';
+  /** Display name of a server for the approval dialog. */
+  serverLabel?: (serverId: string) => string;
+  now?: () => number;
+  newInvocationId?: () => string;
+}
+
+/** What a caller gets back. Tool execution errors are results (`result.isError`), not exceptions. */
+export interface GateResult {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  result: CallToolResult;
+  /** The outputSchema verdict on structuredContent; undefined when there is nothing to check. */
+  outputValidation?: ValidationReport;
+  /** The arguments that were sent (after any edit). */
+  arguments: JsonObject;
+  decision: Decision;
+  /** Things the caller should show, e.g. an audit write that failed after the call. */
+  warnings: string[];
+}
+
+/** Events for indicators and logs; listeners must not throw (errors are swallowed and reported). */
+export type GateEvent =
+  | { type: 'requested'; invocationId: string; request: InvocationRequest }
+  | { type: 'awaiting-approval'; invocationId: string }
+  | { type: 'sent'; invocationId: string; arguments: JsonObject }
+  | { type: 'progress'; invocationId: string; progress: number; total?: number; message?: string }
+  | { type: 'finished'; invocationId: string; result: GateResult }
+  | { type: 'failed'; invocationId: string; error: Error };
+
+export interface Gate {
+  /** Runs one tool call through the gate. Rejects with a ToolgateError when the call did not complete. */
+  call(request: InvocationRequest): Promise<GateResult>;
+  onEvent(listener: (event: GateEvent) => void): () => void;
+}
+
+export function createGate(options: GateOptions): Gate {
+  const listeners = new Set<(event: GateEvent) => void>();
+  const now = options.now ?? Date.now;
+  const newId = options.newInvocationId ?? (() => crypto.randomUUID());
+  const emit = (event: GateEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken listener must not break a call.
+      }
+    }
+  };
+
+  async function call(request: InvocationRequest): Promise<GateResult> {
+    const invocationId = newId();
+    const { serverId, toolName, caller } = request;
+    // The proposal is copied at once: the caller may reuse or mutate its object while we wait.
+    const proposed = structuredClone(request.arguments);
+    const requestedAt = now();
+    emit({ type: 'requested', invocationId, request });
+    let recordedDecision: Decision | undefined;
+    let decidedAt: number | undefined;
+    let definitionHash: string | undefined;
+    let sent = false;
+
+    const refuse = async (
+      outcome: RefusalRecord['outcome'],
+      reason: string,
+      extra: Partial<RefusalRecord> = {},
+    ) => {
+      await options.audit
+        .refusal({
+          invocationId,
+          serverId,
+          toolName,
+          caller,
+          proposedArguments: proposed,
+          outcome,
+          reason,
+          timestamps: { requested: requestedAt, ...(decidedAt ? { decided: decidedAt } : {}) },
+          ...(definitionHash ? { definitionHash } : {}),
+          ...(recordedDecision ? { decision: recordedDecision } : {}),
+          ...extra,
+        })
+        .catch(() => undefined);
+    };
+
+    try {
+      // 1 resolve: the tool in the catalog, pinned (definition + hash).
+      const { client, entry } = await resolveTool(options.servers, serverId, toolName);
+      const pinned = await pinTool(serverId, entry.tool);
+      definitionHash = pinned.definitionHash;
+
+      // 2 validate: invalid arguments stop here; nothing is sent.
+      const validation = await options.validator.validate(entry.tool.inputSchema, proposed);
+      if (validation.status === 'invalid') {
+        await refuse('invalid-arguments', 'the arguments do not match the input schema', { validation });
+        assertValid(serverId, toolName, validation);
+      }
+
+      // 3 decide: policy over rules, remembered approvals, trust (annotations count only when trusted).
+      const trust = await options.policy.trustOf(serverId);
+      const decided = await options.policy.decide({
+        pinned,
+        serverId,
+        arguments: proposed,
+        validation,
+        trust,
+      });
+      const decision = decided.decision;
+      recordedDecision = decision;
+      decidedAt = now();
+      if (decision.verdict === 'deny') {
+        await refuse('denied', decision.reason);
+        assertNotDenied(serverId, toolName, decision);
+      }
+
+      // 4 approve: ask the person when the policy says so; edits are re-validated.
+      let toSend = proposed;
+      let approvedBy: string | undefined;
+      let approvedAt: number | undefined;
+      if (decision.verdict === 'ask') {
+        emit({ type: 'awaiting-approval', invocationId });
+        const approvalSignal = request.signal ?? new AbortController().signal;
+        const answer = await raceAbort(
+          options.approver.approve({
+            invocationId,
+            serverId,
+            serverLabel:
+              options.serverLabel?.(serverId) ??
+              client.serverInfo?.title ??
+              client.serverInfo?.name ??
+              serverId,
+            trust,
+            caller,
+            pinned,
+            annotations: { claims: entry.tool.annotations ?? {}, trusted: trust === 'trusted' },
+            arguments: structuredClone(proposed),
+            validation,
+            decision,
+            ...(decided.definitionChange ? { definitionChange: decided.definitionChange } : {}),
+            poisoning: detectPoisoning(entry.tool),
+            validate: (args) => options.validator.validate(entry.tool.inputSchema, args),
+            signal: approvalSignal,
+          }),
+          request.signal,
+          `${toolName} on ${serverId} (awaiting approval)`,
+        );
+        const approved = settleApproval(serverId, toolName, proposed, answer);
+        if (approved.edited) {
+          const recheck = await options.validator.validate(entry.tool.inputSchema, approved.arguments);
+          if (recheck.status === 'invalid') {
+            await refuse('invalid-arguments', 'the edited arguments do not match the input schema', {
+              arguments: approved.arguments,
+              validation: recheck,
+            });
+            assertValid(serverId, toolName, recheck);
+          }
+        }
+        toSend = approved.arguments;
+        approvedBy = approved.decidedBy;
+        approvedAt = now();
+        if (approved.remember !== 'once')
+          await options.policy.remember(pinned, approved.remember, approvedBy);
+      }
+
+      // 5 record: the pending entry is durable before anything leaves.
+      const warnings: string[] = [];
+      const pending: PendingRecord = {
+        invocationId,
+        serverId,
+        toolName,
+        definitionHash: pinned.definitionHash,
+        caller,
+        proposedArguments: proposed,
+        arguments: toSend,
+        decision,
+        ...(approvedBy ? { approvedBy } : {}),
+        timestamps: {
+          requested: requestedAt,
+          decided: decidedAt,
+          ...(approvedAt ? { approved: approvedAt } : {}),
+          sent: now(),
+        },
+      };
+      try {
+        await options.audit.pending(pending);
+      } catch (error) {
+        if (options.onAuditFailure !== 'warn') throw new AuditUnavailableError(serverId, toolName, error);
+        warnings.push(`The audit log could not record this call: ${describeError(error).message}`);
+      }
+
+      // 6 send: over the transport, with timeout, progress and cancellation.
+      emit({ type: 'sent', invocationId, arguments: toSend });
+      sent = true;
+      const sentAt = now();
+      let result: CallToolResult;
+      try {
+        result = await client.callTool(toolName, toSend, {
+          timeoutMs: request.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+          maxTotalTimeoutMs: request.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS,
+          ...(request.signal ? { signal: request.signal } : {}),
+          onprogress: (progress) => {
+            emit({ type: 'progress', invocationId, ...progress });
+            request.onprogress?.(progress);
+          },
+        });
+      } catch (error) {
+        const finishedAt = now();
+        await options.audit
+          .final({
+            invocationId,
+            outcome: outcomeOfError(error),
+            finishedAt,
+            durationMs: finishedAt - sentAt,
+            error: describeError(error),
+          })
+          .catch(() => undefined);
+        throw error;
+      }
+
+      // 7 check: structuredContent against outputSchema (tool errors are exempt); reported, not swallowed.
+      const outputValidation = await checkToolOutput(entry.tool, result, options.validator);
+
+      // 8 record: the final entry, in the same chain.
+      const finishedAt = now();
+      try {
+        await options.audit.final({
+          invocationId,
+          outcome: outcomeOfResult(result, outputValidation),
+          finishedAt,
+          durationMs: finishedAt - sentAt,
+          result,
+          ...(outputValidation ? { outputValidation } : {}),
+        });
+      } catch (error) {
+        warnings.push(`The audit log could not record this call's result: ${describeError(error).message}`);
+      }
+
+      const gateResult: GateResult = {
+        invocationId,
+        serverId,
+        toolName,
+        result,
+        ...(outputValidation ? { outputValidation } : {}),
+        arguments: toSend,
+        decision,
+        warnings,
+      };
+      emit({ type: 'finished', invocationId, result: gateResult });
+      return gateResult;
+    } catch (error) {
+      // Cancelled while waiting for the person: the call never left, but the refusal is on record.
+      if (!sent && error instanceof RequestCancelledError)
+        await refuse('cancelled', 'the caller cancelled before the call was approved');
+      emit({
+        type: 'failed',
+        invocationId,
+        error: error instanceof Error ? error : new Error(String(error)),
+      });
+      throw error;
+    }
+  }
+
+  return {
+    call,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Waits for `promise`, or rejects with a cancellation as soon as `signal` aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, label: string): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new RequestCancelledError(label, signal.reason));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * Policy vocabulary beyond types.ts: the rules a person writes, the approvals Toolgate remembers,
+ * and the Policy seam the pipeline calls. Everything stored is plain JSON (it survives structured
+ * clone and IndexedDB).
+ */
+
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { Tool } from '../protocol/types.js';
+import type {
+  Decision,
+  DefinitionChange,
+  PinnedTool,
+  RememberScope,
+  TrustLevel,
+  ValidationReport,
+  Verdict,
+} from './types.js';
+
+/** A JSON value as rules compare it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Matches any server or any tool in a rule. */
+export const ANY = '*';
+
+/** How a condition compares the argument found at its path. */
+export type ConditionOp = 'equals' | 'not-equals' | 'matches' | 'starts-with' | 'in' | 'exists';
+
+/**
+ * A test on one argument value. `path` reads into the arguments (`path`, `options.mode`, `items[0]`,
+ * `["key.with.dots"]`). `matches` is a JavaScript regular expression (flag `u`, searched, not anchored);
+ * `in` takes an array; `exists` takes nothing, or `false` to require the argument to be absent.
+ */
+export interface ArgumentCondition {
+  path: string;
+  op: ConditionOp;
+  value?: JsonValue;
+}
+
+/** A rule the person wrote. `server` and `tool` are exact names or `'*'`; every condition must hold. */
+export interface PolicyRule {
+  id: string;
+  verdict: Verdict;
+  server: string;
+  tool: string;
+  when?: ArgumentCondition[];
+  note?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What saveRule takes: a new rule (no id) or an edit of an existing one (its id). */
+export interface RuleInput {
+  id?: string;
+  verdict: Verdict;
+  server: string;
+  tool: string;
+  when?: ArgumentCondition[];
+  note?: string;
+}
+
+/** One reason a rule cannot be saved, at a field a form can point to (`when[1].value`). */
+export interface RuleIssue {
+  field: string;
+  message: string;
+}
+
+/** A remembered approval: it applies only while server, tool name and definition hash all match. */
+export interface Grant {
+  id: string;
+  serverId: string;
+  toolName: string;
+  definitionHash: string;
+  /** The definition the person approved, kept so a later change can be shown line by line. */
+  definition: Tool;
+  scope: 'session' | 'always';
+  createdAt: number;
+  decidedBy?: string;
+}
+
+/** Per-server trust as stored; servers without a record are untrusted. */
+export interface TrustRecord {
+  serverId: string;
+  level: TrustLevel;
+  updatedAt: number;
+}
+
+/** Tunable defaults. */
+export interface PolicyDefaults {
+  /** What a trusted server's read-only (and not destructive) tools get when no rule or grant applies. */
+  trustedReadOnly: 'allow' | 'ask';
+}
+
+/** Everything decide() looks at for one call. */
+export interface DecisionContext {
+  pinned: PinnedTool;
+  /** Must equal pinned.serverId when given (the pipeline passes both); a mismatch is denied. */
+  serverId?: string;
+  arguments: JsonObject;
+  validation: ValidationReport;
+  trust: TrustLevel;
+}
+
+/** A decision, plus what changed in the definition since a remembered approval (when it no longer applies). */
+export interface PolicyOutcome {
+  decision: Decision;
+  definitionChange?: DefinitionChange;
+}
+
+/** Codes in `DecisionSource` `{ kind: 'default' }` decisions. */
+export type DefaultReasonCode =
+  | 'untrusted-server'
+  | 'trusted-read-only'
+  | 'trusted-read-only-asks'
+  | 'trusted-may-change'
+  | 'definition-changed'
+  | 'server-mismatch'
+  | 'settings-unreadable';
+
+/** What changed, for views that list rules, grants or trust. */
+export type PolicyChange = { kind: 'rules' } | { kind: 'grants' } | { kind: 'trust'; serverId: string };
+
+/** The gate's policy: decisions, remembered approvals, per-server trust and the person's rules. */
+export interface Policy {
+  /** Decides one call; safe to call concurrently; sees every change issued before it was called. */
+  decide(context: DecisionContext): Promise<PolicyOutcome>;
+  /** Remembers an approval for exactly this pinned definition; `once` remembers nothing. */
+  remember(pinned: PinnedTool, scope: RememberScope, decidedBy?: string): Promise<Grant | undefined>;
+  /** The server's trust level (untrusted unless the person chose otherwise). */
+  trustOf(serverId: string): Promise<TrustLevel>;
+  /** Sets a server's trust level. */
+  setTrust(serverId: string, level: TrustLevel): Promise<void>;
+  /** Servers the person trusts. */
+  listTrust(): Promise<TrustRecord[]>;
+  /** Every saved rule, oldest first. */
+  listRules(): Promise<PolicyRule[]>;
+  /** Validates and saves a rule; throws RuleValidationError with readable issues. */
+  saveRule(input: RuleInput): Promise<PolicyRule>;
+  /** Deletes a rule; false when there was none. */
+  deleteRule(id: string): Promise<boolean>;
+  /** Every remembered approval (this session's and the persisted ones), oldest first. */
+  listGrants(): Promise<Grant[]>;
+  /** Revokes a remembered approval at once; false when there was none. */
+  revokeGrant(id: string): Promise<boolean>;
+  /** Subscribes to changes; returns the unsubscribe function. */
+  onChange(listener: (change: PolicyChange) => void): () => void;
+}

@@ -1,0 +1,250 @@
+/**
+ * The policy: decides allow / ask / deny for one call, and keeps what the person chose (rules, trust,
+ * remembered approvals). Decision order:
+ *   1. the most specific matching rule (deny wins among matches; see rules.ts);
+ *   2. a remembered approval of this exact definition -> allow; of an older definition -> ask, with
+ *      what changed;
+ *   3. defaults: a trusted server's tool that claims read-only and not destructive -> allow
+ *      (configurable); anything else -> ask. An untrusted server's annotations never relax anything.
+ *   4. floor: arguments that could not be validated are never allowed without a person.
+ */
+
+import { describeChange } from './definition-diff.js';
+import { GrantBook } from './grants.js';
+import type {
+  DecisionContext,
+  Grant,
+  PolicyChange,
+  PolicyDefaults,
+  PolicyOutcome,
+  PolicyRule,
+  RuleInput,
+  TrustRecord,
+} from './policy-types.js';
+import {
+  type CompiledRule,
+  checkRule,
+  chooseRule,
+  compileRule,
+  describeRule,
+  RuleValidationError,
+} from './rules.js';
+import { newRecordId, type SettingsStore } from './settings-store.js';
+import { listTrust, readTrust, writeTrust } from './trust.js';
+import type { Decision, TrustLevel } from './types.js';
+
+export const RULE_PREFIX = 'rule:';
+
+export interface Policy {
+  decide(context: DecisionContext): Promise<PolicyOutcome>;
+  /** Remembers a person's "allow" for this exact definition. */
+  remember(pinned: DecisionContext['pinned'], scope: 'session' | 'always', decidedBy?: string): Promise<void>;
+  trustOf(serverId: string): Promise<TrustLevel>;
+  setTrust(serverId: string, level: TrustLevel): Promise<void>;
+  listTrust(): Promise<TrustRecord[]>;
+  listRules(): Promise<PolicyRule[]>;
+  /** Saves a new rule or an edit (by id). Throws RuleValidationError with every problem. */
+  saveRule(input: RuleInput): Promise<PolicyRule>;
+  deleteRule(id: string): Promise<void>;
+  listGrants(): Promise<Grant[]>;
+  revokeGrant(id: string): Promise<void>;
+  /** Called after any change made through this policy (or announced by another tab). */
+  onChange(listener: (change: PolicyChange) => void): () => void;
+}
+
+export interface PolicyOptions {
+  store: SettingsStore;
+  defaults?: Partial<PolicyDefaults>;
+  now?: () => number;
+  /** Tabs sharing one IndexedDB hear each other's changes on this BroadcastChannel. */
+  channelName?: string;
+}
+
+export function createPolicy(options: PolicyOptions): Policy {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  const defaults: PolicyDefaults = { trustedReadOnly: 'allow', ...options.defaults };
+  const grants = new GrantBook(store);
+  const listeners = new Set<(change: PolicyChange) => void>();
+  // Rules are read on every decision: keep them compiled, and drop the copy when anything changes.
+  let compiled: Promise<CompiledRule[]> | undefined;
+  const channel =
+    store.persistent && typeof BroadcastChannel !== 'undefined'
+      ? new BroadcastChannel(options.channelName ?? 'toolgate-settings')
+      : undefined;
+
+  const changed = (change: PolicyChange, announce: boolean) => {
+    if (change.kind === 'rules') compiled = undefined;
+    if (announce) channel?.postMessage(change);
+    for (const listener of listeners) listener(change);
+  };
+  channel?.addEventListener('message', (event: MessageEvent<PolicyChange>) => changed(event.data, false));
+
+  const loadRules = async (): Promise<PolicyRule[]> => {
+    const rules: PolicyRule[] = [];
+    for (const [, value] of await store.entries(RULE_PREFIX)) {
+      const checked = checkRule(value);
+      const stored = value as Partial<PolicyRule>;
+      if (checked.ok && typeof stored.id === 'string')
+        rules.push({
+          ...checked.rule,
+          id: stored.id,
+          createdAt: typeof stored.createdAt === 'number' ? stored.createdAt : 0,
+          updatedAt: typeof stored.updatedAt === 'number' ? stored.updatedAt : 0,
+        });
+    }
+    return rules;
+  };
+  const rulesNow = () => {
+    compiled ??= loadRules().then((rules) => rules.map(compileRule));
+    return compiled;
+  };
+
+  async function decide(context: DecisionContext): Promise<PolicyOutcome> {
+    const { pinned, trust, validation } = context;
+    const serverId = pinned.serverId;
+    const toolName = pinned.tool.name;
+    if (context.serverId !== undefined && context.serverId !== serverId)
+      return {
+        decision: {
+          verdict: 'deny',
+          source: { kind: 'default', reason: 'server-mismatch' },
+          reason: `the tool definition belongs to ${serverId}, not ${context.serverId}`,
+        },
+      };
+    const floor = (decision: Decision): Decision =>
+      decision.verdict === 'allow' && validation.status === 'skipped'
+        ? {
+            verdict: 'ask',
+            source: { kind: 'validation', reason: validation.reason },
+            reason: `The arguments could not be checked against the tool's schema (${validation.reason}), so a person must look.`,
+          }
+        : decision;
+
+    // 1 rules
+    const chosen = chooseRule(await rulesNow(), serverId, toolName, context.arguments);
+    if (chosen) {
+      const { rule, cautiously } = chosen;
+      const verb = rule.verdict === 'allow' ? 'allows' : rule.verdict === 'deny' ? 'denies' : 'asks about';
+      return {
+        decision: floor({
+          verdict: rule.verdict,
+          source: { kind: 'rule', ruleId: rule.id },
+          reason: `Your rule ${verb} ${describeRule(rule)}${
+            cautiously ? ' (one of its conditions could not be checked, so it was applied to be safe)' : ''
+          }${rule.note ? ` — ${rule.note}` : ''}.`,
+        }),
+      };
+    }
+
+    // 2 remembered approvals
+    const grant = await grants.find(serverId, toolName);
+    if (grant && grant.definitionHash === pinned.definitionHash)
+      return {
+        decision: floor({
+          verdict: 'allow',
+          source: { kind: 'remembered', scope: grant.scope, grantId: grant.id },
+          reason:
+            grant.scope === 'session'
+              ? `You allowed ${toolName} on ${serverId} for this session.`
+              : `You always allow ${toolName} on ${serverId}.`,
+        }),
+      };
+    if (grant)
+      return {
+        decision: {
+          verdict: 'ask',
+          source: { kind: 'default', reason: 'definition-changed' },
+          reason: `${toolName} on ${serverId} changed since you allowed it: look at what changed before allowing it again.`,
+        },
+        definitionChange: describeChange(
+          { serverId, tool: grant.definition, definitionHash: grant.definitionHash },
+          pinned,
+        ),
+      };
+
+    // 3 defaults
+    const claims = pinned.tool.annotations ?? {};
+    if (trust === 'trusted' && claims.readOnlyHint === true && claims.destructiveHint !== true)
+      return {
+        decision: floor(
+          defaults.trustedReadOnly === 'allow'
+            ? {
+                verdict: 'allow',
+                source: { kind: 'default', reason: 'trusted-read-only' },
+                reason: `${serverId} is trusted and says ${toolName} only reads.`,
+              }
+            : {
+                verdict: 'ask',
+                source: { kind: 'default', reason: 'trusted-read-only-asks' },
+                reason: `${serverId} is trusted and says ${toolName} only reads, but your settings ask for every call.`,
+              },
+        ),
+      };
+    return {
+      decision:
+        trust === 'trusted'
+          ? {
+              verdict: 'ask',
+              source: { kind: 'default', reason: 'trusted-may-change' },
+              reason: `${toolName} may change things (it does not claim to be read-only), so Toolgate asks.`,
+            }
+          : {
+              verdict: 'ask',
+              source: { kind: 'default', reason: 'untrusted-server' },
+              reason: `${serverId} is not trusted, so Toolgate asks before every call; its annotations are only claims.`,
+            },
+    };
+  }
+
+  return {
+    decide,
+    async remember(pinned, scope, decidedBy) {
+      await grants.remember(pinned, scope, now(), decidedBy);
+      changed({ kind: 'grants' }, scope === 'always');
+    },
+    trustOf: (serverId) => readTrust(store, serverId),
+    async setTrust(serverId, level) {
+      await writeTrust(store, serverId, level, now());
+      changed({ kind: 'trust', serverId }, true);
+    },
+    listTrust: () => listTrust(store),
+    async listRules() {
+      return (await rulesNow()).map((c) => c.rule);
+    },
+    async saveRule(input) {
+      const checked = checkRule(input);
+      if (!checked.ok) throw new RuleValidationError(checked.issues);
+      const at = now();
+      let createdAt = at;
+      if (checked.rule.id !== undefined) {
+        const existing = (await store.get(RULE_PREFIX + checked.rule.id)) as Partial<PolicyRule> | undefined;
+        if (!existing)
+          throw new RuleValidationError([{ field: 'id', message: 'names no saved rule (was it deleted?)' }]);
+        createdAt = typeof existing.createdAt === 'number' ? existing.createdAt : at;
+      }
+      const rule: PolicyRule = {
+        ...checked.rule,
+        id: checked.rule.id ?? newRecordId(),
+        createdAt,
+        updatedAt: at,
+      };
+      await store.set(RULE_PREFIX + rule.id, rule);
+      changed({ kind: 'rules' }, true);
+      return rule;
+    },
+    async deleteRule(id) {
+      await store.del(RULE_PREFIX + id);
+      changed({ kind: 'rules' }, true);
+    },
+    listGrants: () => grants.list(),
+    async revokeGrant(id) {
+      await grants.revoke(id);
+      changed({ kind: 'grants' }, true);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

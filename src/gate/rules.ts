@@ -1,0 +1,497 @@
+/**
+ * The person's rules: validation on save (readable issues), safe compilation, matching over server,
+ * tool and argument values, and the choice between several matching rules.
+ *
+ * Choosing: a matching deny rule always wins, however broad. Otherwise the most specific matching
+ * rule decides: an exact tool beats '*', then an exact server beats '*', then a rule with argument
+ * conditions beats one without (so: server+tool+conditions > server+tool > tool on any server >
+ * server-wide > global). At equal specificity the stricter verdict wins: deny > ask > allow.
+ *
+ * A condition that cannot be evaluated (an argument too long to search, a stored rule that no longer
+ * compiles) counts in the cautious direction: it holds for deny and ask rules and fails for allow rules.
+ */
+
+import { canonicalJson } from '../protocol/canonical-json.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import {
+  ANY,
+  type ArgumentCondition,
+  type ConditionOp,
+  type JsonValue,
+  type PolicyRule,
+  type RuleInput,
+  type RuleIssue,
+} from './policy-types.js';
+import type { Verdict } from './types.js';
+
+export const MAX_PATTERN_LENGTH = 200;
+/** Longest string a `matches` condition searches; longer ones are "cannot tell" (see above). */
+export const MAX_MATCH_INPUT = 2000;
+export const MAX_CONDITIONS = 16;
+export const MAX_PATH_LENGTH = 300;
+export const MAX_IN_VALUES = 100;
+export const MAX_NAME_LENGTH = 500;
+export const MAX_NOTE_LENGTH = 500;
+
+const VERDICTS: readonly Verdict[] = ['allow', 'ask', 'deny'];
+const OPS: readonly ConditionOp[] = ['equals', 'not-equals', 'matches', 'starts-with', 'in', 'exists'];
+const RULE_FIELDS = new Set(['id', 'verdict', 'server', 'tool', 'when', 'note', 'createdAt', 'updatedAt']);
+const CONDITION_FIELDS = new Set(['path', 'op', 'value']);
+
+/** Thrown by saveRule: every problem, each at a field a form can point to. */
+export class RuleValidationError extends Error {
+  override readonly name = 'RuleValidationError';
+  constructor(readonly issues: RuleIssue[]) {
+    super(`This rule cannot be saved: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}.`);
+  }
+}
+
+/** Checks a rule as a person (or a form) submitted it; returns the normalized input or every issue. */
+export function checkRule(
+  input: unknown,
+): { ok: true; rule: RuleInput } | { ok: false; issues: RuleIssue[] } {
+  const issues: RuleIssue[] = [];
+  if (!isRecord(input)) return { ok: false, issues: [{ field: 'rule', message: 'must be an object' }] };
+  for (const key of Object.keys(input))
+    if (!RULE_FIELDS.has(key)) issues.push({ field: key, message: 'is not a rule field (typo?)' });
+
+  const { id, verdict, server, tool, when, note } = input;
+  if (id !== undefined && (typeof id !== 'string' || id.length === 0 || id.length > 100))
+    issues.push({ field: 'id', message: 'must be the id of an existing rule, or left out for a new rule' });
+  if (!VERDICTS.includes(verdict as Verdict))
+    issues.push({ field: 'verdict', message: 'must be "allow", "ask" or "deny"' });
+  const serverProblem = nameProblem(server, 'server');
+  if (serverProblem) issues.push({ field: 'server', message: serverProblem });
+  const toolProblem = nameProblem(tool, 'tool');
+  if (toolProblem) issues.push({ field: 'tool', message: toolProblem });
+  if (note !== undefined && (typeof note !== 'string' || note.length > MAX_NOTE_LENGTH))
+    issues.push({ field: 'note', message: `must be text of at most ${MAX_NOTE_LENGTH} characters` });
+
+  const conditions: ArgumentCondition[] = [];
+  if (when !== undefined) {
+    if (!Array.isArray(when)) issues.push({ field: 'when', message: 'must be a list of conditions' });
+    else if (when.length > MAX_CONDITIONS)
+      issues.push({
+        field: 'when',
+        message: `has ${when.length} conditions; the limit is ${MAX_CONDITIONS}`,
+      });
+    else
+      when.forEach((condition, index) => {
+        const checked = checkCondition(condition, `when[${index}]`, issues);
+        if (checked) conditions.push(checked);
+      });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return {
+    ok: true,
+    rule: {
+      ...(typeof id === 'string' ? { id } : {}),
+      verdict: verdict as Verdict,
+      server: server as string,
+      tool: tool as string,
+      ...(conditions.length > 0 ? { when: conditions } : {}),
+      ...(typeof note === 'string' && note.trim() !== '' ? { note } : {}),
+    },
+  };
+}
+
+function nameProblem(name: unknown, what: 'server' | 'tool'): string | undefined {
+  const hint =
+    what === 'server'
+      ? 'a server id as Toolgate shows it, or "*" for every server'
+      : 'a tool name, or "*" for every tool';
+  if (typeof name !== 'string' || name.trim() === '') return `must be ${hint}`;
+  if (name.length > MAX_NAME_LENGTH) return `is longer than ${MAX_NAME_LENGTH} characters`;
+  if (name !== name.trim()) return `has spaces at its ends; names must match exactly (${hint})`;
+  if (name !== ANY && name.includes('*'))
+    return 'contains "*": only "*" on its own (everything) is supported, not partial patterns';
+  return undefined;
+}
+
+function checkCondition(
+  condition: unknown,
+  field: string,
+  issues: RuleIssue[],
+): ArgumentCondition | undefined {
+  if (!isRecord(condition)) {
+    issues.push({ field, message: 'must be an object with path, op and value' });
+    return undefined;
+  }
+  const before = issues.length;
+  for (const key of Object.keys(condition))
+    if (!CONDITION_FIELDS.has(key))
+      issues.push({ field: `${field}.${key}`, message: 'is not a condition field' });
+  const { path, op, value } = condition;
+  const hasValue = 'value' in condition && value !== undefined;
+  if (typeof path !== 'string')
+    issues.push({ field: `${field}.path`, message: 'must name an argument, e.g. "path"' });
+  else {
+    const parsed = parsePath(path);
+    if (typeof parsed === 'string') issues.push({ field: `${field}.path`, message: parsed });
+  }
+  if (!OPS.includes(op as ConditionOp)) {
+    issues.push({ field: `${field}.op`, message: `must be one of ${OPS.map((o) => `"${o}"`).join(', ')}` });
+    return undefined;
+  }
+  const problem = valueProblem(op as ConditionOp, hasValue, value);
+  if (problem) issues.push({ field: `${field}.value`, message: problem });
+  if (issues.length > before) return undefined;
+  return { path: path as string, op: op as ConditionOp, ...(hasValue ? { value: value as JsonValue } : {}) };
+}
+
+function valueProblem(op: ConditionOp, hasValue: boolean, value: unknown): string | undefined {
+  switch (op) {
+    case 'exists':
+      return hasValue && typeof value !== 'boolean'
+        ? 'must be left out (the argument is present), or false (the argument is absent)'
+        : undefined;
+    case 'equals':
+    case 'not-equals':
+      if (!hasValue)
+        return `is needed: what should the argument ${op === 'equals' ? 'equal' : 'differ from'}?`;
+      return isJsonValue(value, 0)
+        ? undefined
+        : 'must be plain JSON (text, number, true/false, null, list, object)';
+    case 'starts-with':
+      return typeof value === 'string' && value !== ''
+        ? undefined
+        : 'must be the text the argument starts with';
+    case 'in':
+      if (!Array.isArray(value) || value.length === 0) return 'must be a non-empty list of allowed values';
+      if (value.length > MAX_IN_VALUES) return `has ${value.length} values; the limit is ${MAX_IN_VALUES}`;
+      return isJsonValue(value, 0) ? undefined : 'must contain only plain JSON values';
+    case 'matches':
+      return typeof value === 'string' ? patternProblem(value) : 'must be a regular expression, as text';
+  }
+}
+
+/**
+ * Why a pattern cannot be used, or undefined. Patterns are length-limited and compiled with the `u`
+ * flag; a repeated group that itself repeats (`(a+)+`, `(\w*)*`) is refused because it can take
+ * exponential time on a crafted argument.
+ */
+export function patternProblem(pattern: string): string | undefined {
+  if (pattern === '') return 'must not be empty (it would match everything)';
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    return `is ${pattern.length} characters long; the limit is ${MAX_PATTERN_LENGTH}`;
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    return `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (hasNestedRepetition(pattern))
+    return 'repeats a group that itself repeats (like (a+)+), which can take exponential time: simplify it';
+  return undefined;
+}
+
+function hasNestedRepetition(pattern: string): boolean {
+  // One flag per open group: does it contain an unbounded repetition?
+  const groups: boolean[] = [false];
+  const mark = () => {
+    groups[groups.length - 1] = true;
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === '\\') i++;
+    else if (char === '[') {
+      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
+    } else if (char === '(') groups.push(false);
+    else if (char === ')') {
+      const inner = groups.length > 1 ? (groups.pop() ?? false) : false;
+      if (inner && repeatsAt(pattern, i + 1)) return true;
+      if (inner) mark();
+    } else if (repeatsAt(pattern, i)) mark();
+  }
+  return false;
+}
+
+/** Whether a quantifier allowing more than one repetition starts at `index`. */
+function repeatsAt(pattern: string, index: number): boolean {
+  const char = pattern[index];
+  if (char === '*' || char === '+') return true;
+  if (char !== '{') return false;
+  const brace = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(index));
+  if (!brace) return false;
+  const least = Number(brace[1]);
+  const most = brace[2] === undefined ? least : brace[3] === '' ? Number.POSITIVE_INFINITY : Number(brace[3]);
+  return most > 1;
+}
+
+/** A path into the arguments, parsed: names and array indexes. */
+export type ArgumentPath = (string | number)[];
+
+/**
+ * Parses `a.b[0]["odd.key"]` into segments, or returns what is wrong with it as a readable phrase.
+ */
+export function parsePath(path: string): ArgumentPath | string {
+  if (path === '') return 'is empty: name an argument, e.g. "path" or "options.mode"';
+  if (path.length > MAX_PATH_LENGTH) return `is longer than ${MAX_PATH_LENGTH} characters`;
+  const segments: ArgumentPath = [];
+  let i = 0;
+  while (i < path.length) {
+    const char = path[i];
+    if (char === '[') {
+      const quote = path[i + 1];
+      if (quote === '"' || quote === "'") {
+        let j = i + 2;
+        let name = '';
+        while (j < path.length && path[j] !== quote) {
+          if (path[j] === '\\') j++;
+          name += path[j] ?? '';
+          j++;
+        }
+        if (path[j] !== quote || path[j + 1] !== ']')
+          return `has an unclosed [${quote}…${quote}] starting at position ${i + 1}`;
+        segments.push(name);
+        i = j + 2;
+      } else {
+        const index = /^\[(\d{1,9})\]/.exec(path.slice(i));
+        if (!index) return `needs a number or a quoted name inside [ ] at position ${i + 1}`;
+        segments.push(Number(index[1]));
+        i += index[0].length;
+      }
+      continue;
+    }
+    if (segments.length > 0) {
+      if (char !== '.') return `expects "." or "[" at position ${i + 1}`;
+      i++;
+    }
+    const name = /^[^.[\]]+/.exec(path.slice(i));
+    if (!name) return `has an empty or malformed name at position ${i + 1}`;
+    segments.push(name[0]);
+    i += name[0].length;
+  }
+  return segments;
+}
+
+/** The value at `path` in `args` (own properties only), or undefined. */
+export function readPath(args: JsonObject, path: ArgumentPath): unknown {
+  let current: unknown = args;
+  for (const segment of path) {
+    if (Array.isArray(current)) {
+      const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+      if (index < 0 || index >= current.length) return undefined;
+      current = current[index];
+    } else if (isRecord(current)) {
+      const key = String(segment);
+      if (!Object.hasOwn(current, key)) return undefined;
+      current = current[key];
+    } else return undefined;
+  }
+  return current;
+}
+
+type Truth = 'yes' | 'no' | 'unknown';
+type Evaluate = (args: JsonObject) => Truth;
+
+/** A rule ready to match. */
+export interface CompiledRule {
+  rule: PolicyRule;
+  specificity: number;
+  conditions: Evaluate[];
+}
+
+/** Compiles a rule (a stored one is re-checked: a condition that no longer compiles evaluates as "unknown"). */
+export function compileRule(rule: PolicyRule): CompiledRule {
+  const conditions = (Array.isArray(rule.when) ? rule.when : rule.when === undefined ? [] : [undefined]).map(
+    compileCondition,
+  );
+  return { rule, specificity: specificity(rule), conditions };
+}
+
+/** 4 for an exact tool, 2 for an exact server, 1 for argument conditions. */
+export function specificity(rule: Pick<PolicyRule, 'server' | 'tool' | 'when'>): number {
+  return (rule.tool !== ANY ? 4 : 0) + (rule.server !== ANY ? 2 : 0) + (rule.when?.length ? 1 : 0);
+}
+
+const unknown: Evaluate = () => 'unknown';
+
+function compileCondition(condition: unknown): Evaluate {
+  const issues: RuleIssue[] = [];
+  const checked = checkCondition(condition, 'condition', issues);
+  if (!checked) return unknown;
+  const path = parsePath(checked.path);
+  if (typeof path === 'string') return unknown;
+  const { op, value } = checked;
+  const at = (args: JsonObject) => readPath(args, path);
+  const same = (expected: string) => (actual: unknown) =>
+    actual !== undefined && canonicalOrNull(actual) === expected;
+  switch (op) {
+    case 'exists': {
+      const wanted = value !== false;
+      return (args) => ((at(args) !== undefined) === wanted ? 'yes' : 'no');
+    }
+    case 'equals': {
+      const equal = same(canonicalJson(value));
+      return (args) => (equal(at(args)) ? 'yes' : 'no');
+    }
+    case 'not-equals': {
+      const equal = same(canonicalJson(value));
+      return (args) => (equal(at(args)) ? 'no' : 'yes');
+    }
+    case 'in': {
+      const allowed = new Set((value as JsonValue[]).map((item) => canonicalJson(item)));
+      return (args) => {
+        const actual = at(args);
+        return actual !== undefined && allowed.has(canonicalOrNull(actual) ?? '') ? 'yes' : 'no';
+      };
+    }
+    case 'starts-with': {
+      const prefix = value as string;
+      return (args) => {
+        const actual = at(args);
+        return typeof actual === 'string' && actual.startsWith(prefix) ? 'yes' : 'no';
+      };
+    }
+    case 'matches': {
+      const pattern = new RegExp(value as string, 'u');
+      return (args) => {
+        const actual = at(args);
+        if (typeof actual !== 'string') return 'no';
+        if (actual.length > MAX_MATCH_INPUT) return 'unknown';
+        return pattern.test(actual) ? 'yes' : 'no';
+      };
+    }
+  }
+}
+
+function canonicalOrNull(value: unknown): string | null {
+  try {
+    return canonicalJson(value);
+  } catch {
+    // Not JSON (a NaN from a host that skipped validation): equal to nothing a rule can name.
+    return null;
+  }
+}
+
+/** How a rule applies to a call: not at all, surely, or only because a condition could not be evaluated. */
+export function ruleApplies(
+  compiled: CompiledRule,
+  serverId: string,
+  toolName: string,
+  args: JsonObject,
+): 'no' | 'yes' | 'cautiously' {
+  const { rule } = compiled;
+  if (rule.server !== ANY && rule.server !== serverId) return 'no';
+  if (rule.tool !== ANY && rule.tool !== toolName) return 'no';
+  let uncertain = false;
+  for (const condition of compiled.conditions) {
+    const truth = condition(args);
+    if (truth === 'no') return 'no';
+    if (truth === 'unknown') uncertain = true;
+  }
+  if (!uncertain) return 'yes';
+  return rule.verdict === 'allow' ? 'no' : 'cautiously';
+}
+
+/** The rule that decides a call, if any (see the file comment for the order). */
+export function chooseRule(
+  rules: readonly CompiledRule[],
+  serverId: string,
+  toolName: string,
+  args: JsonObject,
+): { rule: PolicyRule; cautiously: boolean } | undefined {
+  const matching: { compiled: CompiledRule; cautiously: boolean }[] = [];
+  for (const compiled of rules) {
+    const applies = ruleApplies(compiled, serverId, toolName, args);
+    if (applies !== 'no') matching.push({ compiled, cautiously: applies === 'cautiously' });
+  }
+  const denies = matching.filter((m) => m.compiled.rule.verdict === 'deny');
+  const pool = denies.length > 0 ? denies : matching;
+  pool.sort(
+    (a, b) =>
+      b.compiled.specificity - a.compiled.specificity ||
+      severity(b.compiled.rule.verdict) - severity(a.compiled.rule.verdict) ||
+      a.compiled.rule.createdAt - b.compiled.rule.createdAt ||
+      (a.compiled.rule.id < b.compiled.rule.id ? -1 : 1),
+  );
+  const chosen = pool[0];
+  return chosen ? { rule: chosen.compiled.rule, cautiously: chosen.cautiously } : undefined;
+}
+
+function severity(verdict: Verdict): number {
+  return verdict === 'deny' ? 2 : verdict === 'ask' ? 1 : 0;
+}
+
+/** A rule as a person reads it: `"delete_file" on "files" when path starts with "/etc"`. */
+export function describeRule(rule: Pick<PolicyRule, 'server' | 'tool' | 'when'>): string {
+  const tool = rule.tool === ANY ? 'every tool' : `"${rule.tool}"`;
+  const server = rule.server === ANY ? 'every server' : `"${rule.server}"`;
+  const conditions = Array.isArray(rule.when)
+    ? rule.when.map((c: unknown) =>
+        isRecord(c) ? describeCondition(c as unknown as ArgumentCondition) : 'an unreadable condition',
+      )
+    : [];
+  return `${tool} on ${server}${conditions.length ? ` when ${conditions.join(' and ')}` : ''}`;
+}
+
+function describeCondition(condition: ArgumentCondition): string {
+  const shown = (value: unknown) => {
+    const text = JSON.stringify(value) ?? String(value);
+    return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  };
+  switch (condition.op) {
+    case 'exists':
+      return `${condition.path} is ${condition.value === false ? 'absent' : 'present'}`;
+    case 'equals':
+      return `${condition.path} is ${shown(condition.value)}`;
+    case 'not-equals':
+      return `${condition.path} is not ${shown(condition.value)}`;
+    case 'in':
+      return `${condition.path} is one of ${shown(condition.value)}`;
+    case 'starts-with':
+      return `${condition.path} starts with ${shown(condition.value)}`;
+    case 'matches':
+      return `${condition.path} matches /${String(condition.value)}/`;
+    default:
+      return `${String(condition.path)} (unreadable condition)`;
+  }
+}
+
+/** The sentence a decision by `rule` carries. */
+export function ruleReason(rule: PolicyRule, cautiously: boolean): string {
+  const summary = `${describeRule(rule)}${rule.note ? ` (${rule.note})` : ''}`;
+  const lead =
+    rule.verdict === 'deny'
+      ? 'Denied by your rule'
+      : rule.verdict === 'ask'
+        ? 'Your rule asks a person first'
+        : 'Allowed by your rule';
+  const caution = cautiously
+    ? ', applied to be safe because one of its conditions could not be checked (an argument too long to search, or an unreadable condition)'
+    : '';
+  return `${lead}: ${summary}${caution}.`;
+}
+
+/** Reads a stored rule record back; undefined when it is not recognizably a rule. */
+export function parseStoredRule(value: unknown): PolicyRule | undefined {
+  if (!isRecord(value)) return undefined;
+  const { id, verdict, server, tool, createdAt, updatedAt, when, note } = value;
+  if (typeof id !== 'string' || !VERDICTS.includes(verdict as Verdict)) return undefined;
+  if (typeof server !== 'string' || typeof tool !== 'string') return undefined;
+  return {
+    id,
+    verdict: verdict as Verdict,
+    server,
+    tool,
+    ...(when !== undefined ? { when: when as ArgumentCondition[] } : {}),
+    ...(typeof note === 'string' ? { note } : {}),
+    createdAt: typeof createdAt === 'number' ? createdAt : 0,
+    updatedAt: typeof updatedAt === 'number' ? updatedAt : 0,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isJsonValue(value: unknown, depth: number): value is JsonValue {
+  if (depth > 32) return false;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
+  if (typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).every((item) => isJsonValue(item, depth + 1));
+}
