@@ -1,6 +1,6 @@
 /**
  * Bundles a TypeScript entry into one ES module string for a test page, with Vite's own build API
- * (the same bundler that ships the library). Cached per entry for the life of the test process.
+ * (the same bundler that ships the library), as a single file. Cached per entry for the life of the test process.
  */
 import { resolve } from 'node:path';
 import { build, type Rolldown } from 'vite';
@@ -26,6 +26,8 @@ async function buildOnce(entry: string): Promise<string> {
       minify: false,
       sourcemap: 'inline',
       lib: { entry, formats: ['es'], fileName: 'bundle' },
+      // One file a test can serve: lazily imported modules (Ajv) are inlined rather than split off.
+      rolldownOptions: { output: { inlineDynamicImports: true } },
     },
   });
   const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];

@@ -11,7 +11,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { checkToolOutput, type SchemaValidator } from '../schema/index.js';
 import { AuditUnavailableError } from './errors.js';
-import { pinTool } from './pins.js';
+import { createToolPins, type ToolPins } from './pins.js';
 import { detectPoisoning } from './poisoning.js';
 import type { Policy } from './policy.js';
 import {
@@ -84,6 +84,16 @@ export interface Gate {
 
 export function createGate(options: GateOptions): Gate {
   const listeners = new Set<(event: GateEvent) => void>();
+  // One pin cache per server: a definition is hashed once per catalog listing, not once per call.
+  const pinsByServer = new Map<string, ToolPins>();
+  const pinsOf = (serverId: string): ToolPins => {
+    let pins = pinsByServer.get(serverId);
+    if (!pins) {
+      pins = createToolPins(serverId);
+      pinsByServer.set(serverId, pins);
+    }
+    return pins;
+  };
   const now = options.now ?? Date.now;
   const newId = options.newInvocationId ?? (() => crypto.randomUUID());
   const emit = (event: GateEvent) => {
@@ -133,7 +143,7 @@ export function createGate(options: GateOptions): Gate {
     try {
       // 1 resolve: the tool in the catalog, pinned (definition + hash).
       const { client, entry } = await resolveTool(options.servers, serverId, toolName);
-      const pinned = await pinTool(serverId, entry.tool);
+      const pinned = pinsOf(serverId).pin(entry.tool);
       definitionHash = pinned.definitionHash;
 
       // 2 validate: invalid arguments stop here; nothing is sent.
