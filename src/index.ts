@@ -5,11 +5,46 @@ export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client/c
 export { clearEraCache, connect } from './client/connect.js';
 export type { CallToolOptions, ClientWarning, ConnectOptions, ElicitationHandler } from './client/options.js';
 export { toolNameProblem } from './client/tool-checks.js';
+export { denyAllApprover, programmaticApprover } from './gate/approvers.js';
+export { describeChange, diffDefinitions } from './gate/definition-diff.js';
+export {
+  AuditUnavailableError,
+  DeniedError,
+  InvalidArgumentsError,
+  UnknownToolError,
+} from './gate/errors.js';
+export { MemoryAuditSink } from './gate/memory-audit.js';
+export { errorForModel, type ModelToolResult, resultForModel } from './gate/model-result.js';
+export { createToolPins, definitionOf, hashDefinition } from './gate/pins.js';
+// The gate: the one pipeline every tool call takes, and its parts.
+export {
+  createGate,
+  DEFAULT_CALL_TIMEOUT_MS,
+  type Gate,
+  type GateEvent,
+  type GateOptions,
+  type GateResult,
+} from './gate/pipeline.js';
+export { detectPoisoning, revealInvisible } from './gate/poisoning.js';
+export { createPolicy, type Policy, type PolicyOptions } from './gate/policy.js';
+export type {
+  ArgumentCondition,
+  Grant,
+  PolicyChange,
+  PolicyRule,
+  RuleInput,
+  TrustRecord,
+} from './gate/policy-types.js';
+export { RuleValidationError } from './gate/rules.js';
+export { idbSettingsStore, memorySettingsStore, type SettingsStore } from './gate/settings-store.js';
+export { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from './gate/trust.js';
+export type * from './gate/types.js';
 export { DEFAULT_TIMEOUT_MS, type RequestOptions, RpcEngine } from './protocol/engine.js';
 export * from './protocol/errors.js';
 export type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
 export * from './protocol/types.js';
 export * from './protocol/versions.js';
+export { checkToolOutput, createSchemaValidator } from './schema/index.js';
 export { ChromePortTransport } from './transport/chrome-port.js';
 export { HttpSseTransport } from './transport/http-sse.js';
 export { MessagePortTransport } from './transport/message-port.js';
