@@ -10,6 +10,8 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index' },
-    rolldownOptions: { external: ['eventsource-parser', 'ajv', /^ajv\//, 'ajv-formats', '@cfworker/json-schema', 'idb-keyval'] },
+    rolldownOptions: {
+      external: ['eventsource-parser', 'ajv', /^ajv\//, 'ajv-formats', '@cfworker/json-schema', 'idb-keyval'],
+    },
   },
 });

@@ -12,7 +12,8 @@ export function canonicalJson(value: unknown): string {
 function write(value: unknown, ancestors: Set<object>): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError('canonical JSON has no representation for NaN or Infinity');
+    if (!Number.isFinite(value))
+      throw new TypeError('canonical JSON has no representation for NaN or Infinity');
     return JSON.stringify(value);
   }
   if (typeof value !== 'object') throw new TypeError(`canonical JSON cannot encode a ${typeof value}`);
