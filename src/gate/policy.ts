@@ -13,13 +13,11 @@ import { describeChange } from './definition-diff.js';
 import { GrantBook } from './grants.js';
 import type {
   DecisionContext,
-  Grant,
+  Policy,
   PolicyChange,
   PolicyDefaults,
   PolicyOutcome,
   PolicyRule,
-  RuleInput,
-  TrustRecord,
 } from './policy-types.js';
 import {
   type CompiledRule,
@@ -31,26 +29,11 @@ import {
 } from './rules.js';
 import { newRecordId, type SettingsStore } from './settings-store.js';
 import { listTrust, readTrust, writeTrust } from './trust.js';
-import type { Decision, TrustLevel } from './types.js';
+import type { Decision } from './types.js';
 
 export const RULE_PREFIX = 'rule:';
 
-export interface Policy {
-  decide(context: DecisionContext): Promise<PolicyOutcome>;
-  /** Remembers a person's "allow" for this exact definition. */
-  remember(pinned: DecisionContext['pinned'], scope: 'session' | 'always', decidedBy?: string): Promise<void>;
-  trustOf(serverId: string): Promise<TrustLevel>;
-  setTrust(serverId: string, level: TrustLevel): Promise<void>;
-  listTrust(): Promise<TrustRecord[]>;
-  listRules(): Promise<PolicyRule[]>;
-  /** Saves a new rule or an edit (by id). Throws RuleValidationError with every problem. */
-  saveRule(input: RuleInput): Promise<PolicyRule>;
-  deleteRule(id: string): Promise<void>;
-  listGrants(): Promise<Grant[]>;
-  revokeGrant(id: string): Promise<void>;
-  /** Called after any change made through this policy (or announced by another tab). */
-  onChange(listener: (change: PolicyChange) => void): () => void;
-}
+export type { Policy };
 
 export interface PolicyOptions {
   store: SettingsStore;
@@ -200,8 +183,10 @@ export function createPolicy(options: PolicyOptions): Policy {
   return {
     decide,
     async remember(pinned, scope, decidedBy) {
-      await grants.remember(pinned, scope, now(), decidedBy);
+      if (scope === 'once') return undefined;
+      const grant = await grants.remember(pinned, scope, now(), decidedBy);
       changed({ kind: 'grants' }, scope === 'always');
+      return grant;
     },
     trustOf: (serverId) => readTrust(store, serverId),
     async setTrust(serverId, level) {
@@ -234,13 +219,16 @@ export function createPolicy(options: PolicyOptions): Policy {
       return rule;
     },
     async deleteRule(id) {
+      if ((await store.get(RULE_PREFIX + id)) === undefined) return false;
       await store.del(RULE_PREFIX + id);
       changed({ kind: 'rules' }, true);
+      return true;
     },
     listGrants: () => grants.list(),
     async revokeGrant(id) {
-      await grants.revoke(id);
-      changed({ kind: 'grants' }, true);
+      const revoked = await grants.revoke(id);
+      if (revoked) changed({ kind: 'grants' }, true);
+      return revoked;
     },
     onChange(listener) {
       listeners.add(listener);
