@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { CHROMIUM, CHROMIUM_ARGS as E2E_CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
 import { formatFigures, summarize } from './summary.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,17 +38,9 @@ const { values: flags } = parseArgs({
   strict: true,
 });
 
-/** Same browser and flags as the e2e suite (e2e/support/chromium.ts), minus Playwright. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The e2e suite's browser and flags (e2e/support/chromium.ts), plus what benchmarks need. */
 const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
+  ...E2E_CHROMIUM_ARGS,
   '--headless=new',
   // A headless window is never "visible": keep its timers and renderer at full speed anyway.
   '--disable-background-timer-throttling',
