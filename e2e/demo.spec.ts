@@ -35,6 +35,12 @@ test.afterAll(() => {
 test('the demo page connects to the bundled server, lists tools, calls one with progress', async ({
   page,
 }) => {
+  // The gate asks before each call; here the person says yes, after reading what will be sent.
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.accept();
+  });
   await page.goto(demoUrl);
   await expect(page.locator('#server-url')).toHaveValue(new URL('/mcp', demoUrl).href);
   await page.getByRole('button', { name: 'Connect' }).click();
@@ -47,6 +53,9 @@ test('the demo page connects to the bundled server, lists tools, calls one with 
   // The progress bar moves before the result arrives.
   await expect(page.locator('#progress')).toHaveAttribute('value', /[1-3]/);
   await expect(page.locator('#result')).toContainText('Counted down 4 steps.');
+  expect(asked[0]).toContain('Allow "countdown"');
+  expect(asked[0]).toContain('"steps": 4');
+  expect(asked[0]).toContain('not trusted');
 
   await page.locator('#tool').selectOption('fail');
   await page.locator('#args').fill('{}');
@@ -64,4 +73,32 @@ test('the demo page says clearly when arguments are not JSON, and sends nothing'
   await page.getByRole('button', { name: 'Call' }).click();
   await expect(page.locator('#status')).toContainText('not valid JSON');
   await expect(page.locator('#result')).toHaveText('');
+});
+
+test('through the gate: a denial returns the reason and no result; invalid arguments never reach the dialog', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(demoUrl);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.locator('#status')).toContainText('Connected');
+  await page.locator('#tool').selectOption('delete_file');
+  await page.locator('#args').fill('{"path": "/tmp/important"}');
+  await page.getByRole('button', { name: 'Call' }).click();
+  await expect(page.locator('#status')).toContainText(
+    'The person denied delete_file on demo: the visitor said no',
+  );
+  expect(asked[0]).toContain('claims (unverified): destructiveHint');
+  await expect(page.locator('#result')).toHaveText('');
+
+  await page.locator('#tool').selectOption('weather');
+  await page.locator('#args').fill('{"unit": "kelvin"}');
+  await page.getByRole('button', { name: 'Call' }).click();
+  await expect(page.locator('#status')).toContainText('weather on demo was not called');
+  await expect(page.locator('#status')).toContainText('city: is required');
+  expect(asked).toHaveLength(1);
 });

@@ -1,8 +1,45 @@
 /**
- * The bare demo page: connect, list, call. The widget (a later issue) replaces this; it stays small
- * and renders server text only through textContent.
+ * The bare demo page: connect, list, call through the gate. The widget (a later issue) replaces the
+ * browser confirm() used here as the approver; server text is rendered only through textContent.
  */
-import { connect, type McpClient, type Tool } from '../index.js';
+import {
+  type ApprovalRequest,
+  connect,
+  createGate,
+  createPolicy,
+  createSchemaValidator,
+  type Gate,
+  idbSettingsStore,
+  type McpClient,
+  MemoryAuditSink,
+  programmaticApprover,
+  revealInvisible,
+  type Tool,
+} from '../index.js';
+
+const SERVER_ID = 'demo';
+
+/** Shows what will be sent, and why the gate asks, in the browser's own dialog. */
+function askThePerson(request: ApprovalRequest) {
+  const lines = [
+    `Allow "${revealInvisible(request.pinned.tool.name)}" on ${request.serverLabel}?`,
+    '',
+    `Arguments: ${JSON.stringify(request.arguments, null, 2)}`,
+    '',
+    request.decision.reason,
+  ];
+  const claims = Object.entries(request.annotations.claims).filter(([, value]) => value === true);
+  if (claims.length > 0)
+    lines.push(
+      `The server ${request.annotations.trusted ? 'says' : 'claims (unverified)'}: ${claims.map(([k]) => k).join(', ')}`,
+    );
+  for (const flag of request.poisoning) lines.push(`Warning (${flag.field}): ${flag.detail}`);
+  for (const change of request.definitionChange?.changes ?? [])
+    lines.push(`Changed ${change.field}: ${change.before ?? '(none)'} -> ${change.after ?? '(none)'}`);
+  return window.confirm(lines.join('\n'))
+    ? ({ action: 'allow', remember: 'once', decidedBy: 'demo page visitor' } as const)
+    : ({ action: 'deny', reason: 'the visitor said no' } as const);
+}
 
 const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const urlInput = byId<HTMLInputElement>('server-url');
@@ -18,6 +55,7 @@ const cancelButton = byId<HTMLButtonElement>('cancel');
 urlInput.value = new URLSearchParams(location.search).get('server') ?? new URL('/mcp', location.href).href;
 
 let client: McpClient | undefined;
+let gate: Gate | undefined;
 let tools: Tool[] = [];
 let running: AbortController | undefined;
 
@@ -33,12 +71,20 @@ byId<HTMLFormElement>('connect-form').addEventListener('submit', async (event) =
   try {
     client = await connect({
       url: urlInput.value,
+      id: SERVER_ID,
       onElicit: async (request) => {
         const answer = prompt(request.message);
         return answer === null
           ? { action: 'decline' }
           : { action: 'accept', content: answer ? { name: answer } : {} };
       },
+    });
+    gate = createGate({
+      servers: new Map([[SERVER_ID, client]]),
+      policy: createPolicy({ store: idbSettingsStore() }),
+      validator: createSchemaValidator(),
+      audit: new MemoryAuditSink(),
+      approver: programmaticApprover(askThePerson),
     });
     tools = await client.listTools();
     toolSelect.replaceChildren(
@@ -66,7 +112,7 @@ toolSelect.addEventListener('change', showTool);
 
 byId<HTMLFormElement>('call-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  if (!client) return;
+  if (!gate) return;
   let args: Record<string, unknown>;
   try {
     args = JSON.parse(argsInput.value || '{}');
@@ -81,7 +127,11 @@ byId<HTMLFormElement>('call-form').addEventListener('submit', async (event) => {
   resultView.textContent = '';
   say(`Calling ${toolSelect.value}…`);
   try {
-    const result = await client.callTool(toolSelect.value, args, {
+    const { result, outputValidation } = await gate.call({
+      serverId: SERVER_ID,
+      toolName: toolSelect.value,
+      arguments: args,
+      caller: { kind: 'person', label: 'demo page' },
       signal: running.signal,
       onprogress: ({ progress, total }) => {
         if (total) {
@@ -90,7 +140,11 @@ byId<HTMLFormElement>('call-form').addEventListener('submit', async (event) => {
         }
       },
     });
-    resultView.textContent = JSON.stringify(result, null, 2);
+    resultView.textContent = JSON.stringify(
+      { ...result, ...(outputValidation ? { outputValidation } : {}) },
+      null,
+      2,
+    );
     say(
       result.isError ? `${toolSelect.value} reported an error.` : `${toolSelect.value} finished.`,
       result.isError,
