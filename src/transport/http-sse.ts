@@ -19,7 +19,7 @@ import {
   statusFailure,
   wrongContentType,
 } from './http-failure.js';
-import { carriesMessage, type EventSourceMessage, parseEventJson, readSse } from './sse-reader.js';
+import { type EventSourceMessage, messageOfEvent, readSse } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
 
 /** Options of HttpSseTransport. */
@@ -208,21 +208,19 @@ export class HttpSseTransport implements Transport {
       if (!this.endpoint) this.acceptEndpoint(event.data.trim(), ready);
       return;
     }
-    if (!carriesMessage(event)) return;
-    const parsed = parseEventJson(event.data);
-    if (!parsed.ok) {
+    const decoded = messageOfEvent(event, {
+      url: this.url.href,
+      label: this.label,
+      droppedSoFar: this.invalid,
+    });
+    if (!decoded) return;
+    if ('error' in decoded) {
       this.invalid++;
-      this.onerror?.(
-        new TransportError(
-          this.url.href,
-          'not-mcp',
-          `${this.label} sent an event whose data is not JSON (${parsed.reason}); dropped it (${this.invalid} so far)`,
-        ),
-      );
+      this.onerror?.(decoded.error);
       return;
     }
     try {
-      this.onmessage?.(parsed.value);
+      this.onmessage?.(decoded.value);
     } catch (error) {
       // A throwing handler must not end the stream every later message arrives on.
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));

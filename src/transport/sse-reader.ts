@@ -4,6 +4,7 @@
  */
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { TransportError } from '../protocol/errors.js';
 
 export type { EventSourceMessage };
 
@@ -73,4 +74,24 @@ export function parseEventJson(data: string): SseJson {
 export function carriesMessage(event: EventSourceMessage): boolean {
   // Empty data is a priming event (an id and maybe a retry) or a keep-alive, not a message.
   return (event.event === undefined || event.event === 'message') && event.data.trim() !== '';
+}
+
+/**
+ * The JSON-RPC payload an event carries: undefined for events that carry none (priming, keep-alive,
+ * other event types); an error, for the caller to count and report, when its data is not JSON.
+ */
+export function messageOfEvent(
+  event: EventSourceMessage,
+  source: { url: string; label: string; droppedSoFar: number },
+): { value: unknown } | { error: TransportError } | undefined {
+  if (!carriesMessage(event)) return undefined;
+  const parsed = parseEventJson(event.data);
+  if (parsed.ok) return { value: parsed.value };
+  return {
+    error: new TransportError(
+      source.url,
+      'not-mcp',
+      `${source.label} sent an event whose data is not JSON (${parsed.reason}); dropped it (${source.droppedSoFar + 1} so far)`,
+    ),
+  };
 }

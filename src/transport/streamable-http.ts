@@ -33,7 +33,7 @@ import {
   statusFailure,
   wrongContentType,
 } from './http-failure.js';
-import { carriesMessage, type EventSourceMessage, parseEventJson, readSse } from './sse-reader.js';
+import { type EventSourceMessage, messageOfEvent, readSse } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
 
 /** How dropped legacy streams are reopened. */
@@ -460,20 +460,18 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private receiveEvent(event: EventSourceMessage): void {
-    if (!carriesMessage(event)) return;
-    const parsed = parseEventJson(event.data);
-    if (!parsed.ok) {
+    const decoded = messageOfEvent(event, {
+      url: this.url.href,
+      label: this.label,
+      droppedSoFar: this.invalid,
+    });
+    if (!decoded) return;
+    if ('error' in decoded) {
       this.invalid++;
-      this.onerror?.(
-        new TransportError(
-          this.url.href,
-          'not-mcp',
-          `${this.label} sent an event whose data is not JSON (${parsed.reason}); dropped it (${this.invalid} so far)`,
-        ),
-      );
+      this.onerror?.(decoded.error);
       return;
     }
-    this.deliver(parsed.value);
+    this.deliver(decoded.value);
   }
 
   private deliver(message: unknown): void {
