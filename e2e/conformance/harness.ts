@@ -32,8 +32,6 @@ declare global {
 
 /** The page's own budget; the Node side and the runner (30 s) have longer ones, so this one reports. */
 const SCENARIO_DEADLINE_MS = 20_000;
-/** How long to wait for the standalone GET stream before calling a tool that elicits over it. */
-const SERVER_STREAM_WAIT_MS = 5_000;
 
 type Step = (ctx: ScenarioContext) => Promise<void>;
 
@@ -90,16 +88,13 @@ const SCENARIOS: Record<string, Step> = {
   async 'elicitation-sep1034-client-defaults'(ctx) {
     const client = await open(ctx);
     // The server sends elicitation/create on the standalone GET stream, and a server built on the
-    // official SDK drops it when that stream is not open yet: wait for it rather than race it.
-    const opened = await Promise.race([
+    // official SDK drops it when that stream is not open yet: connect() must return only once it is.
+    const openAtConnect = await Promise.race([
       ctx.serverStreamOpen.then(() => true),
-      delay(SERVER_STREAM_WAIT_MS).then(() => false),
+      delay(0).then(() => false),
     ]);
-    ctx.log(
-      opened
-        ? 'server-to-client GET stream is open'
-        : `no GET event stream within ${SERVER_STREAM_WAIT_MS} ms`,
-    );
+    if (!openAtConnect) throw new Error('connect() returned before the server-to-client GET stream was open');
+    ctx.log('server-to-client GET stream was open when connect() returned');
     await callExpecting(ctx, client, 'test_client_elicitation_defaults', {}, /^Elicitation completed/);
     if (ctx.elicitations !== 1) throw new Error(`expected one elicitation, got ${ctx.elicitations}`);
   },

@@ -25,6 +25,8 @@ import { type ConnectOptions, DEFAULT_CLIENT_INFO } from './options.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+/** How long connect() waits for a legacy server's GET stream before returning anyway. */
+const SERVER_STREAM_WAIT_MS = 1_000;
 
 /** Era per endpoint, as the spec suggests (a property of the server, not of one request). */
 const eraCache = new Map<string, Era | 'sse'>();
@@ -127,13 +129,15 @@ async function openOverHttp(
   try {
     const session = await initializeLegacy(engine, intro, options.protocolVersion);
     eraCache.set(cacheKey, 'legacy');
-    void transport.openServerStream().catch((error: unknown) =>
+    const stream = transport.openServerStream().catch((error: unknown) =>
       options.onWarning?.({
         serverId: options.id ?? transport.label,
         code: 'server-stream',
         message: `could not open the server-to-client stream: ${(error as Error).message}`,
       }),
     );
+    // Wait (briefly) until the server can reach us: SDK servers drop requests sent before the stream opens.
+    await Promise.race([stream, new Promise((resolve) => setTimeout(resolve, SERVER_STREAM_WAIT_MS))]);
     return { engine, session };
   } catch (error) {
     await engine.close().catch(() => undefined);
