@@ -27,7 +27,7 @@ async function buildOnce(entry: string): Promise<string> {
       sourcemap: 'inline',
       lib: { entry, formats: ['es'], fileName: 'bundle' },
       // One file a test can serve: lazily imported modules (Ajv) are inlined rather than split off.
-      rolldownOptions: { output: { inlineDynamicImports: true } },
+      rolldownOptions: { output: { codeSplitting: false } },
     },
   });
   const outputs = (Array.isArray(output) ? output : [output]) as Rolldown.RolldownOutput[];
