@@ -36,26 +36,43 @@ if (!file) {
   console.error('usage: node scripts/verify-audit-export.mjs <export.ndjson>');
   process.exit(2);
 }
-const lines = readFileSync(file, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '');
+const text = readFileSync(file, 'utf8');
 const fail = (line, message) => {
   console.log(`broken at line ${line}: ${message}`);
   process.exit(1);
 };
+// Two forms: NDJSON (a header line, then one event per line) and JSON (the header's fields plus an
+// `events` array). In the JSON form "line" below means the event's position, counting the header as 1.
 let header;
-try {
-  header = JSON.parse(lines[0] ?? '');
-} catch {
-  fail(1, 'not a Toolgate audit export (no JSON header)');
+let records;
+const firstLine = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')).trimEnd();
+if (firstLine.endsWith('[')) {
+  let document;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    fail(1, `not valid JSON (${error.message})`);
+  }
+  const { events, ...rest } = document;
+  header = rest;
+  if (!Array.isArray(events)) fail(1, 'the JSON export has no events array');
+  records = events.map((event) => () => event);
+} else {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  try {
+    header = JSON.parse(lines[0] ?? '');
+  } catch {
+    fail(1, 'not a Toolgate audit export (no JSON header)');
+  }
+  records = lines.slice(1).map((line) => () => JSON.parse(line));
 }
 if (header?.format !== 'toolgate-audit-export' || header.version !== 1)
   fail(1, 'not a Toolgate audit export, version 1');
 let previous = header.anchor;
-for (let i = 1; i < lines.length; i++) {
+for (let i = 1; i <= records.length; i++) {
   let event;
   try {
-    event = JSON.parse(lines[i]);
+    event = records[i - 1]();
   } catch {
     fail(i + 1, 'not JSON');
   }
@@ -73,4 +90,4 @@ for (let i = 1; i < lines.length; i++) {
   if (expected !== event.hash) fail(i + 1, `${where}: its content does not match its hash`);
   previous = { seq: event.seq, hash: event.hash };
 }
-console.log(`ok: ${lines.length - 1} events, head ${previous.seq} ${previous.hash}`);
+console.log(`ok: ${records.length} events, head ${previous.seq} ${previous.hash}`);

@@ -1,5 +1,21 @@
 /** Toolgate's library entry: the headless MCP client (no UI). */
 
+export { type ChainAnchor, type ChainEvent, GENESIS, type Verification, verifyChain } from './audit/chain.js';
+export type { AuditEntry, EntryOutcome } from './audit/entry.js';
+export { AuditContentionError, AuditStorageFullError, AuditWriteError } from './audit/errors.js';
+export { type ExportFormat, parseExport } from './audit/export-format.js';
+export { AuditImportError, type ImportedAudit, readAuditExport } from './audit/import.js';
+export {
+  ALL_OUTCOMES,
+  type AuditChange,
+  type AuditLog,
+  type AuditLogOptions,
+  createAuditLog,
+  type ExportProgress,
+} from './audit/log.js';
+export type { AuditPage, AuditQuery } from './audit/query.js';
+export { DEFAULT_SECRET_KEYS, REDACTED, redactSecrets } from './audit/redaction.js';
+export type { PruneReport, RetentionPolicy } from './audit/retention.js';
 export { type CatalogEntry, type CatalogSnapshot, qualifyToolName, ToolCatalog } from './client/catalog.js';
 export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client/client.js';
 export { clearEraCache, connect } from './client/connect.js';

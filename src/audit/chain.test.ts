@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ChainEvent, GENESIS, sealEvents, verifyChain } from './chain.js';
-import { exportLines, parseExport } from './export-format.js';
+import { exportChunks, exportLines, parseExport } from './export-format.js';
 
 async function sampleChain(count = 6): Promise<ChainEvent[]> {
   const events = [];
@@ -109,6 +109,19 @@ describe('exports', () => {
     const result = runScript([...exportLines(GENESIS, events)].join(''));
     expect(result.code).toBe(1);
     expect(result.out).toContain('broken at line 4: event 3 (invocation inv-1)');
+  });
+
+  it('the JSON form streams, parses back and verifies with the script, tampering included', async () => {
+    const events = await sampleChain();
+    let text = '';
+    for await (const chunk of exportChunks(GENESIS, events, 'json', new Date(0))) text += chunk;
+    expect(JSON.parse(text)).toMatchObject({ format: 'toolgate-audit-export', events: expect.any(Array) });
+    const parsed = parseExport(text);
+    expect('events' in parsed && parsed.events).toEqual(events);
+    expect(runScript(text)).toEqual({ code: 0, out: `ok: 6 events, head 6 ${events[5]!.hash}\n` });
+    const tampered = text.replace('hi 4', 'hi 9');
+    expect(runScript(tampered).code).toBe(1);
+    expect(runScript(tampered).out).toContain('event 5 (invocation inv-2): its content does not match');
   });
 
   it('refuses files that are not exports', () => {

@@ -16,6 +16,38 @@ export interface ExportHeader {
   anchor: ChainAnchor;
 }
 
+export type ExportFormat = 'ndjson' | 'json';
+
+function headerOf(anchor: ChainAnchor, now: Date): ExportHeader {
+  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: now.toISOString(), anchor };
+}
+
+/**
+ * Streams an export from events read lazily. NDJSON: a header line, then one event per line. JSON:
+ * the header's fields plus `events: [...]`, written piece by piece so a large log never becomes one
+ * string in memory.
+ */
+export async function* exportChunks(
+  anchor: ChainAnchor,
+  events: AsyncIterable<ChainEvent> | Iterable<ChainEvent>,
+  format: ExportFormat,
+  now = new Date(),
+): AsyncGenerator<string> {
+  const header = headerOf(anchor, now);
+  if (format === 'ndjson') {
+    yield `${JSON.stringify(header)}\n`;
+    for await (const event of events) yield `${JSON.stringify(event)}\n`;
+    return;
+  }
+  yield `${JSON.stringify(header).slice(0, -1)},"events":[`;
+  let first = true;
+  for await (const event of events) {
+    yield `${first ? '\n' : ',\n'}${JSON.stringify(event)}`;
+    first = false;
+  }
+  yield '\n]}\n';
+}
+
 /** Yields the export's lines (each ends with a newline), for streaming to a file or a Blob. */
 export function* exportLines(
   anchor: ChainAnchor,
@@ -38,6 +70,7 @@ export function parseExport(
 ): { header: ExportHeader; events: ChainEvent[] } | { error: string } {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   if (lines.length === 0) return { error: 'the file is empty' };
+  if (lines.length > 1 && !lines[0]!.trimEnd().endsWith('}')) return parseJsonExport(text);
   let header: ExportHeader;
   try {
     header = JSON.parse(lines[0]!) as ExportHeader;
@@ -57,4 +90,22 @@ export function parseExport(
     }
   }
   return { header, events };
+}
+
+/** The JSON form: one object with the header's fields and an `events` array. */
+function parseJsonExport(text: string): { header: ExportHeader; events: ChainEvent[] } | { error: string } {
+  let document: ExportHeader & { events?: unknown };
+  try {
+    document = JSON.parse(text) as ExportHeader & { events?: unknown };
+  } catch (error) {
+    return {
+      error: `the file is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  if (document.format !== EXPORT_FORMAT) return { error: 'this is not a Toolgate audit export' };
+  if (document.version !== EXPORT_VERSION)
+    return { error: `export version ${String(document.version)} is not supported` };
+  if (!Array.isArray(document.events)) return { error: 'the export has no events array' };
+  const { events, ...header } = document;
+  return { header, events: events as ChainEvent[] };
 }

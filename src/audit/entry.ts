@@ -1,0 +1,232 @@
+/**
+ * One invocation as the log shows it: a summary folded from its chain events (pending, final or
+ * refusal, interrupted). The events are the evidence; the entry is the index a person searches.
+ */
+
+import type {
+  Caller,
+  Decision,
+  FinalRecord,
+  InvocationOutcome,
+  PendingRecord,
+  RefusalRecord,
+  ValidationReport,
+} from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { CallToolResult } from '../protocol/types.js';
+import type { ChainEvent } from './chain.js';
+
+/** 'pending' while the call is out; every other value is final. */
+export type EntryOutcome = InvocationOutcome | 'pending';
+
+export interface AuditEntry {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  definitionHash?: string;
+  caller: Caller;
+  /** When the call was requested (ms since epoch): the log's time order. */
+  startedAt: number;
+  outcome: EntryOutcome;
+  decision?: Decision;
+  approvedBy?: string;
+  /** As the caller proposed them (redacted). */
+  proposedArguments: JsonObject;
+  /** As sent, when the person edited them (redacted). */
+  arguments?: JsonObject;
+  edited: boolean;
+  timestamps: { requested: number; decided?: number; approved?: number; sent?: number; finished?: number };
+  durationMs?: number;
+  /** A line of the result for lists; the full (possibly truncated) result is in the final event. */
+  resultSummary?: string;
+  isError?: boolean;
+  outputValidation?: ValidationReport['status'];
+  error?: { kind: string; message: string };
+  /** Why it was refused, interrupted or denied. */
+  reason?: string;
+  /** Paths whose values were redacted before storage. */
+  redactedPaths: string[];
+  /** Set only while pending: the log session that sent it (for "interrupted" after a reload). */
+  pendingSession?: string;
+  /** The chain events of this invocation, in order. */
+  seqs: number[];
+  /** seqs[0], indexed: retention finds the oldest evidence a kept entry needs. */
+  firstSeq: number;
+  /** Lower-case tool name, server and arguments: what free-text search looks at. */
+  search: string;
+}
+
+/** The body a pending event stores: the record (redacted) plus the sending log session. */
+export interface PendingBody extends PendingRecord {
+  sessionId: string;
+  redactedPaths: string[];
+}
+
+export interface RefusalBody extends RefusalRecord {
+  redactedPaths: string[];
+}
+
+export interface FinalBody extends Omit<FinalRecord, 'result'> {
+  /** The result as stored: possibly truncated (see truncation.ts). */
+  result?: CallToolResult | JsonObject;
+  redactedPaths: string[];
+}
+
+export interface InterruptedBody {
+  invocationId: string;
+  reason: string;
+  detectedAt: number;
+}
+
+/** Folds one event into the entry it belongs to (undefined for the first event of an invocation). */
+export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): AuditEntry {
+  const body = event.body as unknown;
+  switch (event.kind) {
+    case 'pending': {
+      const pending = body as PendingBody;
+      return {
+        invocationId: pending.invocationId,
+        serverId: pending.serverId,
+        toolName: pending.toolName,
+        definitionHash: pending.definitionHash,
+        caller: pending.caller,
+        startedAt: pending.timestamps.requested,
+        outcome: entry && entry.outcome !== 'pending' ? entry.outcome : 'pending',
+        decision: pending.decision,
+        ...(pending.approvedBy ? { approvedBy: pending.approvedBy } : {}),
+        proposedArguments: pending.proposedArguments,
+        ...(edited(pending) ? { arguments: pending.arguments } : {}),
+        edited: edited(pending),
+        timestamps: { ...pending.timestamps },
+        redactedPaths: pending.redactedPaths ?? [],
+        pendingSession: pending.sessionId,
+        seqs: [...(entry?.seqs ?? []), event.seq],
+        firstSeq: entry?.firstSeq ?? event.seq,
+        search: searchText(pending.toolName, pending.serverId, pending.arguments),
+      };
+    }
+    case 'refusal': {
+      const refusal = body as RefusalBody;
+      return {
+        invocationId: refusal.invocationId,
+        serverId: refusal.serverId,
+        toolName: refusal.toolName,
+        ...(refusal.definitionHash ? { definitionHash: refusal.definitionHash } : {}),
+        caller: refusal.caller,
+        startedAt: refusal.timestamps.requested,
+        outcome: refusal.outcome,
+        ...(refusal.decision ? { decision: refusal.decision } : {}),
+        proposedArguments: refusal.proposedArguments,
+        ...(refusal.arguments ? { arguments: refusal.arguments } : {}),
+        edited: refusal.arguments !== undefined && !sameJson(refusal.arguments, refusal.proposedArguments),
+        timestamps: { ...refusal.timestamps },
+        reason: refusal.reason,
+        redactedPaths: refusal.redactedPaths ?? [],
+        seqs: [...(entry?.seqs ?? []), event.seq],
+        firstSeq: entry?.firstSeq ?? event.seq,
+        search: searchText(
+          refusal.toolName,
+          refusal.serverId,
+          refusal.arguments ?? refusal.proposedArguments,
+        ),
+      };
+    }
+    case 'final': {
+      const final = body as FinalBody;
+      const base = entry ?? orphan(final.invocationId, event);
+      const { pendingSession: _sent, ...rest } = base;
+      const result = final.result as CallToolResult | undefined;
+      return {
+        ...rest,
+        outcome: final.outcome,
+        timestamps: { ...base.timestamps, finished: final.finishedAt },
+        durationMs: final.durationMs,
+        ...(result ? { resultSummary: summarizeResult(result), isError: result.isError === true } : {}),
+        ...(final.outputValidation ? { outputValidation: final.outputValidation.status } : {}),
+        ...(final.error ? { error: final.error } : {}),
+        redactedPaths: [
+          ...base.redactedPaths,
+          ...(final.redactedPaths ?? []).map((path) => `result.${path}`),
+        ],
+        seqs: [...base.seqs, event.seq],
+        firstSeq: base.seqs.length > 0 ? base.firstSeq : event.seq,
+      };
+    }
+    case 'interrupted': {
+      const interrupted = body as unknown as InterruptedBody;
+      const base = entry ?? orphan(interrupted.invocationId, event);
+      const { pendingSession: _sent, ...rest } = base;
+      return {
+        ...rest,
+        outcome: 'interrupted',
+        reason: interrupted.reason,
+        timestamps: { ...base.timestamps, finished: interrupted.detectedAt },
+        seqs: [...base.seqs, event.seq],
+        firstSeq: base.seqs.length > 0 ? base.firstSeq : event.seq,
+      };
+    }
+  }
+}
+
+/** Folds a run of events (an import, or a rebuild) into entries, newest first. */
+export function entriesOf(events: Iterable<ChainEvent>): AuditEntry[] {
+  const byId = new Map<string, AuditEntry>();
+  for (const event of events) byId.set(event.invocationId, applyEvent(byId.get(event.invocationId), event));
+  return [...byId.values()].sort(newestFirst);
+}
+
+export function newestFirst(a: AuditEntry, b: AuditEntry): number {
+  return (
+    b.startedAt - a.startedAt ||
+    (a.invocationId < b.invocationId ? 1 : a.invocationId > b.invocationId ? -1 : 0)
+  );
+}
+
+/** A final or interrupted event whose pending event was pruned away: keep what is known. */
+function orphan(invocationId: string, event: ChainEvent): AuditEntry {
+  return {
+    invocationId,
+    serverId: '(pruned)',
+    toolName: '(pruned)',
+    caller: { kind: 'host' },
+    startedAt: event.at,
+    outcome: 'pending',
+    proposedArguments: {},
+    edited: false,
+    timestamps: { requested: event.at },
+    redactedPaths: [],
+    seqs: [],
+    firstSeq: event.seq,
+    search: '',
+  };
+}
+
+function edited(pending: PendingRecord): boolean {
+  return !sameJson(pending.arguments, pending.proposedArguments);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function searchText(toolName: string, serverId: string, args: JsonObject): string {
+  let text: string;
+  try {
+    text = JSON.stringify(args);
+  } catch {
+    text = '';
+  }
+  return `${toolName}\n${serverId}\n${text.slice(0, 4096)}`.toLowerCase();
+}
+
+/** The first text block, or a count of the content, in at most 200 characters. */
+export function summarizeResult(result: CallToolResult | JsonObject): string {
+  if ('truncated' in result && result.truncated === true)
+    return `(large result: ${String(result.originalBytes)} bytes, stored truncated)`;
+  const content = Array.isArray(result.content) ? (result.content as CallToolResult['content']) : [];
+  const text = content.find((block) => block.type === 'text');
+  if (text && text.type === 'text') return text.text.length > 200 ? `${text.text.slice(0, 199)}…` : text.text;
+  if (content.length > 0) return content.map((block) => block.type).join(', ');
+  if (result.structuredContent !== undefined) return JSON.stringify(result.structuredContent).slice(0, 200);
+  return '(empty result)';
+}

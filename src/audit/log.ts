@@ -1,0 +1,333 @@
+/**
+ * The audit log: an AuditSink for the gate, backed by its own IndexedDB database, and everything a
+ * viewer needs (query, counts, verify, export, import, retention, live updates across contexts).
+ *
+ * Every record becomes one chain event; a pending event is committed before the gate sends the call.
+ * Each log instance is a "session" that holds a Web Lock while it lives: a pending entry whose
+ * session lock is gone was interrupted (reload, tab closed, worker stopped) and is marked so.
+ */
+
+import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord } from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { Appender, type EventDraft } from './appender.js';
+import { type ChainAnchor, type ChainEvent, type Verification, verifyChain } from './chain.js';
+import { openAuditDatabase, PENDING_INDEX, STORE } from './database.js';
+import type {
+  AuditEntry,
+  EntryOutcome,
+  FinalBody,
+  InterruptedBody,
+  PendingBody,
+  RefusalBody,
+} from './entry.js';
+import { readBounds, readEvents, readEventsBySeq } from './events-reader.js';
+import { type ExportFormat, exportChunks } from './export-format.js';
+import { requestResult } from './idb.js';
+import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
+import { type AuditPage, type AuditQuery, countByOutcome, queryEntries } from './query.js';
+import { DEFAULT_SECRET_KEYS, redactSecrets } from './redaction.js';
+import { type PruneReport, pruneLog, type RetentionPolicy } from './retention.js';
+import { DEFAULT_MAX_RECORDED_BYTES, truncateForAudit } from './truncation.js';
+
+export interface AuditLogOptions {
+  /** The database name; one log per name per origin. Default 'toolgate-audit'. */
+  name?: string;
+  /** Keys whose values are redacted before storage. Default DEFAULT_SECRET_KEYS. */
+  secretKeys?: readonly RegExp[];
+  /** Results larger than this (canonical JSON, UTF-8 bytes) are stored truncated. Default 64 KiB. */
+  maxRecordedBytes?: number;
+  /**
+   * IndexedDB durability of each write. 'strict' flushes to disk before the pending write resolves
+   * (survives a power cut, costs milliseconds); the default survives tab and browser crashes.
+   */
+  durability?: IDBTransactionDurability;
+  /**
+   * Without Web Locks, a pending call from another session counts as interrupted after this long
+   * (with them, liveness is known exactly). Default 15 minutes (beyond the gate's 10-minute cap).
+   */
+  staleAfterMs?: number;
+  /** Applied after appends, at most once a minute. */
+  retention?: RetentionPolicy;
+  indexedDB?: IDBFactory;
+  now?: () => number;
+}
+
+/** What viewers hear, from this context or another one. */
+export type AuditChange =
+  | { type: 'appended'; invocationIds: string[]; headSeq: number }
+  | { type: 'pruned'; checkpointSeq: number }
+  | { type: 'storage-full'; message: string };
+
+export interface ExportProgress {
+  written: number;
+  total: number;
+}
+
+export interface AuditLog extends AuditSink {
+  readonly name: string;
+  readonly sessionId: string;
+  query(query?: AuditQuery): Promise<AuditPage>;
+  get(invocationId: string): Promise<AuditEntry | undefined>;
+  /** The chain events of one invocation: the evidence behind an entry. */
+  eventsOf(invocationId: string): Promise<ChainEvent[]>;
+  countByOutcome(range?: { from?: number; to?: number }): Promise<Record<EntryOutcome, number>>;
+  count(): Promise<number>;
+  /** Walks the whole chain from the checkpoint; reports the first break. */
+  verify(onProgress?: (checked: number, total: number) => void): Promise<Verification>;
+  /** The export, streamed (NDJSON or JSON). */
+  exportStream(
+    format?: ExportFormat,
+    onProgress?: (progress: ExportProgress) => void,
+  ): AsyncGenerator<string>;
+  /** The export as a Blob for a download link. */
+  exportBlob(format?: ExportFormat, onProgress?: (progress: ExportProgress) => void): Promise<Blob>;
+  /** Marks calls whose sending session is gone as interrupted; returns how many. */
+  markInterrupted(): Promise<number>;
+  prune(policy: RetentionPolicy): Promise<PruneReport>;
+  subscribe(listener: (change: AuditChange) => void): () => void;
+  close(): void;
+}
+
+export const ALL_OUTCOMES: readonly EntryOutcome[] = [
+  'pending',
+  'success',
+  'tool-error',
+  'protocol-error',
+  'denied',
+  'cancelled',
+  'timed-out',
+  'invalid-arguments',
+  'invalid-output',
+  'interrupted',
+];
+
+const DEFAULT_STALE_MS = 15 * 60_000;
+
+export async function createAuditLog(options: AuditLogOptions = {}): Promise<AuditLog> {
+  const name = options.name ?? 'toolgate-audit';
+  const secretKeys = options.secretKeys ?? DEFAULT_SECRET_KEYS;
+  const maxBytes = options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES;
+  const now = options.now ?? Date.now;
+  const database = await openAuditDatabase(name, options.indexedDB);
+  const sessionId = crypto.randomUUID();
+  const sessionLockPrefix = `toolgate-audit-session:${name}:`;
+  const session = holdSessionLock(`${sessionLockPrefix}${sessionId}`);
+  await session.granted;
+
+  const listeners = new Set<(change: AuditChange) => void>();
+  const channel =
+    typeof BroadcastChannel === 'function' ? new BroadcastChannel(`toolgate-audit:${name}`) : undefined;
+  const tell = (change: AuditChange, broadcast = true) => {
+    for (const listener of listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A viewer's error must not break logging.
+      }
+    }
+    if (broadcast) channel?.postMessage(change);
+  };
+  if (channel) channel.onmessage = (event: MessageEvent<AuditChange>) => tell(event.data, false);
+
+  const appender = new Appender({
+    database,
+    logName: name,
+    exclusive: createExclusive(`toolgate-audit-append:${name}`),
+    durability: options.durability ?? 'default',
+    onCommitted: (events) =>
+      tell({
+        type: 'appended',
+        invocationIds: [...new Set(events.map((event) => event.invocationId))],
+        headSeq: events.at(-1)!.seq,
+      }),
+  });
+
+  const append = async (draft: EventDraft): Promise<void> => {
+    try {
+      await appender.append(draft);
+    } catch (error) {
+      if (error instanceof Error && error.name === 'AuditStorageFullError')
+        tell({ type: 'storage-full', message: error.message });
+      throw error;
+    }
+    scheduleRetention();
+  };
+
+  let lastRetention = 0;
+  const scheduleRetention = () => {
+    if (!options.retention || now() - lastRetention < 60_000) return;
+    lastRetention = now();
+    void prune(options.retention).catch(() => undefined);
+  };
+
+  const redact = <T>(value: T) => redactSecrets(value, secretKeys);
+
+  const sink: AuditSink = {
+    async pending(record: PendingRecord) {
+      const proposed = redact(record.proposedArguments);
+      const sent = redact(record.arguments);
+      const body: PendingBody = {
+        ...record,
+        proposedArguments: proposed.value,
+        arguments: sent.value,
+        sessionId,
+        redactedPaths: [...new Set([...proposed.paths, ...sent.paths])],
+      };
+      await append({ invocationId: record.invocationId, kind: 'pending', at: now(), body: toJson(body) });
+    },
+    async final(record: FinalRecord) {
+      const { result, ...rest } = record;
+      const redacted = result ? redact(result) : undefined;
+      const stored = redacted
+        ? ((await truncateForAudit(redacted.value, maxBytes)) as FinalBody['result'])
+        : undefined;
+      const body: FinalBody = {
+        ...rest,
+        ...(stored ? { result: stored } : {}),
+        redactedPaths: redacted?.paths ?? [],
+      };
+      await append({ invocationId: record.invocationId, kind: 'final', at: now(), body: toJson(body) });
+    },
+    async refusal(record: RefusalRecord) {
+      const proposed = redact(record.proposedArguments);
+      const edited = record.arguments ? redact(record.arguments) : undefined;
+      const body: RefusalBody = {
+        ...record,
+        proposedArguments: proposed.value,
+        ...(edited ? { arguments: edited.value } : {}),
+        redactedPaths: [...new Set([...proposed.paths, ...(edited?.paths ?? [])])],
+      };
+      await append({ invocationId: record.invocationId, kind: 'refusal', at: now(), body: toJson(body) });
+    },
+  };
+
+  async function markInterrupted(): Promise<number> {
+    return appender.exclusive(async (appendNow) => {
+      const transaction = database.transaction(STORE.entries, 'readonly');
+      const pending = (await requestResult(
+        transaction.objectStore(STORE.entries).index(PENDING_INDEX).getAll(),
+      )) as AuditEntry[];
+      const held = await heldLockNames();
+      const gone = pending.filter((entry) => {
+        if (entry.pendingSession === sessionId || entry.pendingSession === undefined) return false;
+        if (held) return !held.has(`${sessionLockPrefix}${entry.pendingSession}`);
+        return (
+          now() - (entry.timestamps.sent ?? entry.startedAt) > (options.staleAfterMs ?? DEFAULT_STALE_MS)
+        );
+      });
+      if (gone.length === 0) return 0;
+      const detectedAt = now();
+      await appendNow(
+        gone.map((entry) => {
+          const body: InterruptedBody = {
+            invocationId: entry.invocationId,
+            reason: 'The page or worker that sent this call closed before its result was recorded.',
+            detectedAt,
+          };
+          return {
+            invocationId: entry.invocationId,
+            kind: 'interrupted',
+            at: detectedAt,
+            body: toJson(body),
+          };
+        }),
+      );
+      return gone.length;
+    });
+  }
+
+  async function prune(policy: RetentionPolicy): Promise<PruneReport> {
+    const report = await appender.exclusive(() => pruneLog(database, policy, now()));
+    appender.invalidateHead();
+    if (report.removedEntries > 0) tell({ type: 'pruned', checkpointSeq: report.checkpoint.seq });
+    return report;
+  }
+
+  async function* exportStream(
+    format: ExportFormat = 'ndjson',
+    onProgress?: (progress: ExportProgress) => void,
+  ): AsyncGenerator<string> {
+    const { anchor, head } = await readBounds(database);
+    const total = head.seq - anchor.seq;
+    let written = 0;
+    async function* counted(): AsyncGenerator<ChainEvent> {
+      for await (const event of readEvents(database, anchor.seq, head.seq)) {
+        yield event;
+        written++;
+        if (onProgress && (written % 500 === 0 || written === total)) onProgress({ written, total });
+      }
+    }
+    if (total === 0) onProgress?.({ written: 0, total: 0 });
+    yield* exportChunks(anchor, counted(), format, new Date(now()));
+  }
+
+  const log: AuditLog = {
+    ...sink,
+    name,
+    sessionId,
+    query: (query = {}) => queryEntries(database, query),
+    get: async (invocationId) => {
+      const transaction = database.transaction(STORE.entries, 'readonly');
+      return (await requestResult(transaction.objectStore(STORE.entries).get(invocationId))) as
+        | AuditEntry
+        | undefined;
+    },
+    eventsOf: async (invocationId) => {
+      const entry = await log.get(invocationId);
+      return entry ? readEventsBySeq(database, entry.seqs) : [];
+    },
+    countByOutcome: (range) => countByOutcome(database, ALL_OUTCOMES, range),
+    count: async () => {
+      const transaction = database.transaction(STORE.entries, 'readonly');
+      return requestResult(transaction.objectStore(STORE.entries).count());
+    },
+    verify: async (onProgress) => {
+      const { anchor, head } = await readBounds(database);
+      const total = head.seq - anchor.seq;
+      const verification = await verifyChain(
+        readEvents(database, anchor.seq, head.seq),
+        anchor,
+        onProgress ? (checked) => onProgress(checked, total) : undefined,
+      );
+      return verification.ok ? tailCheck(verification, head) : verification;
+    },
+    exportStream,
+    exportBlob: async (format = 'ndjson', onProgress) => {
+      const parts: string[] = [];
+      for await (const chunk of exportStream(format, onProgress)) parts.push(chunk);
+      return new Blob(parts, { type: format === 'ndjson' ? 'application/x-ndjson' : 'application/json' });
+    },
+    markInterrupted,
+    prune,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => {
+      session.release();
+      channel?.close();
+      database.close();
+      listeners.clear();
+    },
+  };
+
+  // Calls left pending by a closed page are settled as soon as any log opens.
+  await markInterrupted();
+  return log;
+}
+
+/** A chain that verifies but ends before the recorded head lost its newest events. */
+function tailCheck(verification: Extract<Verification, { ok: true }>, head: ChainAnchor): Verification {
+  if (verification.head.seq === head.seq && verification.head.hash === head.hash) return verification;
+  return {
+    ok: false,
+    seq: verification.head.seq + 1,
+    reason: `the chain ends at event ${verification.head.seq} but the log's head is event ${head.seq}: newer events were removed`,
+    checked: verification.count,
+  };
+}
+
+/** Records are JSON already; this drops undefined members and gives the chain a plain object. */
+function toJson(value: object): JsonObject {
+  return JSON.parse(JSON.stringify(value)) as JsonObject;
+}

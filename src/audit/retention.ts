@@ -1,0 +1,86 @@
+/**
+ * Retention: drop the oldest entries beyond a count or an age, with their chain events, leaving a
+ * checkpoint (the last removed event's seq and hash) so the rest of the chain still verifies.
+ *
+ * The cut is made in chain order and only at a clean point: every removed entry has all its events
+ * below the cut and every kept entry all of its events above it, so no kept entry loses evidence.
+ * Calls still pending are never removed (their final event is yet to come). When calls overlap a
+ * clean point can fall short of the target; the next pruning catches up.
+ */
+
+import { type ChainAnchor, type ChainEvent, GENESIS } from './chain.js';
+import { FIRST_SEQ_INDEX, META_KEY, STORE } from './database.js';
+import type { AuditEntry } from './entry.js';
+import { requestResult, transactionDone } from './idb.js';
+
+export interface RetentionPolicy {
+  /** Keep at most this many entries (the newest). */
+  maxEntries?: number;
+  /** Remove entries that started longer ago than this. */
+  maxAgeMs?: number;
+}
+
+export interface PruneReport {
+  removedEntries: number;
+  removedEvents: number;
+  checkpoint: ChainAnchor;
+}
+
+/** Runs under the append lock: nothing appends while the cut is computed and applied. */
+export async function pruneLog(
+  database: IDBDatabase,
+  policy: RetentionPolicy,
+  now: number,
+): Promise<PruneReport> {
+  const read = database.transaction([STORE.entries, STORE.meta], 'readonly');
+  const entries = read.objectStore(STORE.entries);
+  const total = await requestResult(entries.count());
+  const checkpoint =
+    ((await requestResult(read.objectStore(STORE.meta).get(META_KEY.checkpoint))) as
+      | ChainAnchor
+      | undefined) ?? GENESIS;
+  const overCount = policy.maxEntries !== undefined ? Math.max(0, total - policy.maxEntries) : 0;
+  const cutoffTime = policy.maxAgeMs !== undefined ? now - policy.maxAgeMs : Number.NEGATIVE_INFINITY;
+  const removable = (entry: AuditEntry, index: number) =>
+    entry.outcome !== 'pending' && (index < overCount || entry.startedAt < cutoffTime);
+
+  const { removing, cutSeq } = await new Promise<{ removing: string[]; cutSeq: number }>(
+    (resolve, reject) => {
+      const walked: string[] = [];
+      let clean = { removing: [] as string[], cutSeq: checkpoint.seq };
+      let maxLast = checkpoint.seq;
+      const request = entries.index(FIRST_SEQ_INDEX).openCursor();
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        const cursor = request.result;
+        const entry = cursor?.value as AuditEntry | undefined;
+        // Before taking the next entry: is the cut after the ones walked so far clean?
+        const nextFirst = entry ? entry.firstSeq : Number.POSITIVE_INFINITY;
+        if (walked.length > 0 && maxLast < nextFirst) clean = { removing: [...walked], cutSeq: maxLast };
+        if (!cursor || !entry || !removable(entry, walked.length)) return resolve(clean);
+        walked.push(entry.invocationId);
+        maxLast = Math.max(maxLast, ...entry.seqs);
+        cursor.continue();
+      };
+    },
+  );
+  if (removing.length === 0 || cutSeq <= checkpoint.seq)
+    return { removedEntries: 0, removedEvents: 0, checkpoint };
+
+  const write = database.transaction([STORE.events, STORE.entries, STORE.meta], 'readwrite');
+  const events = write.objectStore(STORE.events);
+  const cutEvent = (await requestResult(events.get(cutSeq))) as ChainEvent | undefined;
+  if (!cutEvent) {
+    write.abort();
+    throw new Error(
+      `Audit event ${cutSeq} is missing, so the log cannot be pruned safely. Verify the log first.`,
+    );
+  }
+  const next: ChainAnchor = { seq: cutEvent.seq, hash: cutEvent.hash };
+  events.delete(IDBKeyRange.bound(checkpoint.seq + 1, cutSeq));
+  const store = write.objectStore(STORE.entries);
+  for (const invocationId of removing) store.delete(invocationId);
+  write.objectStore(STORE.meta).put(next, META_KEY.checkpoint);
+  await transactionDone(write);
+  return { removedEntries: removing.length, removedEvents: cutSeq - checkpoint.seq, checkpoint: next };
+}
