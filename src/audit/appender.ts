@@ -11,7 +11,7 @@
 
 import { type ChainAnchor, type ChainEvent, GENESIS, sealEvents } from './chain.js';
 import { META_KEY, STORE } from './database.js';
-import { type AuditEntry, applyEvent } from './entry.js';
+import { type AuditEntry, applyEvent, type OutcomeCounts } from './entry.js';
 import { AuditContentionError, AuditStorageFullError, AuditWriteError, isQuotaError } from './errors.js';
 import { requestResult, transactionDone } from './idb.js';
 import type { Exclusive } from './lock.js';
@@ -36,14 +36,36 @@ export interface AppenderOptions {
 }
 
 const MAX_ATTEMPTS = 20;
+const CONTENTION_MEMORY_MS = 2000;
+const MAX_KNOWN = 10_000;
+/** Event kinds that begin an invocation's entry (nothing to fold into). */
+const STARTS_AN_ENTRY: ReadonlySet<ChainEvent['kind']> = new Set(['pending', 'refusal']);
+
+/**
+ * The head as stored, with the running counts (one record: one write per batch). Pruning bumps
+ * `generation`, so a cached head goes stale after a prune too.
+ */
+export interface HeadRecord extends ChainAnchor {
+  generation?: number;
+  counts?: OutcomeCounts;
+}
+
+interface LogState {
+  head: HeadRecord;
+  counts: OutcomeCounts;
+}
 
 class HeadMoved extends Error {}
 
 export class Appender {
   private queue: Queued[] = [];
   private draining = false;
-  /** The head as we last wrote or read it; verified inside every write transaction. */
-  private head: ChainAnchor | undefined;
+  /** The head and counts as we last wrote or read them; the head is verified in every write. */
+  private state: LogState | undefined;
+  /** Entries this context wrote as pending, so their final event needs no read. */
+  private readonly known = new Map<string, AuditEntry>();
+  /** Until then, batches take the Web Lock first: another context was appending recently. */
+  private contendedUntil = 0;
 
   constructor(private readonly options: AppenderOptions) {}
 
@@ -60,7 +82,8 @@ export class Appender {
 
   /** Forget the cached head (after pruning or an import changed the store underneath). */
   invalidateHead(): void {
-    this.head = undefined;
+    this.state = undefined;
+    this.known.clear();
   }
 
   /** Runs `work` while holding the append lock, with a way to append without re-locking. */
@@ -74,7 +97,14 @@ export class Appender {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, maxBatch);
         try {
-          const sealed = await this.options.exclusive(() => this.writeBatch(batch.map((item) => item.draft)));
+          const drafts = batch.map((item) => item.draft);
+          // Optimistic first: the transaction's head check alone keeps the chain whole, and skipping
+          // the lock saves a round trip to the browser process on every call. Once another context
+          // is seen appending, batches queue on the Web Lock for a while instead of retrying.
+          const sealed =
+            performance.now() < this.contendedUntil
+              ? await this.options.exclusive(() => this.writeBatch(drafts))
+              : await this.writeBatch(drafts);
           for (const [index, item] of batch.entries()) item.resolve(sealed[index]!);
         } catch (error) {
           for (const item of batch) item.reject(error);
@@ -88,31 +118,92 @@ export class Appender {
   private async writeBatch(drafts: EventDraft[]): Promise<ChainEvent[]> {
     if (drafts.length === 0) return [];
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const head = this.head ?? (await this.readHead());
-      const sealed = await sealEvents(head, drafts);
+      const state = this.state ?? (await this.readState());
+      const sealed = await sealEvents(state.head, drafts);
+      const { entries, counts } = await this.fold(sealed, state.counts);
       try {
-        const entries = await this.commit(head, sealed);
-        this.head = { seq: sealed.at(-1)!.seq, hash: sealed.at(-1)!.hash };
-        this.options.onCommitted(sealed, entries);
-        return sealed;
+        await this.commit(state.head, sealed, entries, counts);
       } catch (error) {
-        this.head = undefined;
+        this.state = undefined;
+        this.known.clear();
         if (!(error instanceof HeadMoved)) throw this.describe(error);
+        this.contendedUntil = performance.now() + CONTENTION_MEMORY_MS;
         // Another context appended first: back off a little (more each time) and re-seal.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
+        continue;
       }
+      const last = sealed.at(-1)!;
+      this.state = { head: { ...state.head, seq: last.seq, hash: last.hash, counts }, counts };
+      for (const entry of entries) {
+        if (entry.outcome === 'pending' && this.known.size < MAX_KNOWN)
+          this.known.set(entry.invocationId, entry);
+        else this.known.delete(entry.invocationId);
+      }
+      this.options.onCommitted(sealed, entries);
+      return sealed;
     }
     throw new AuditContentionError(this.options.logName);
   }
 
-  private async readHead(): Promise<ChainAnchor> {
+  /** The head and the running counts, read together. */
+  private async readState(): Promise<LogState> {
     const transaction = this.options.database.transaction(STORE.meta, 'readonly');
-    const head = await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.head));
-    return (head as ChainAnchor | undefined) ?? GENESIS;
+    const head = (await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.head))) as
+      | HeadRecord
+      | undefined;
+    return { head: head ?? GENESIS, counts: head?.counts ?? {} };
   }
 
-  /** One transaction: check the head, add the events, fold them into their entries, move the head. */
-  private commit(expected: ChainAnchor, sealed: ChainEvent[]): Promise<AuditEntry[]> {
+  /**
+   * The entries after this batch, and the counts. An entry this context wrote as pending is taken
+   * from memory (valid: the head check proves nobody else wrote since); others are read first.
+   */
+  private async fold(
+    sealed: ChainEvent[],
+    countsBefore: OutcomeCounts,
+  ): Promise<{ entries: AuditEntry[]; counts: OutcomeCounts }> {
+    const byInvocation = new Map<string, ChainEvent[]>();
+    for (const event of sealed) {
+      const list = byInvocation.get(event.invocationId);
+      if (list) list.push(event);
+      else byInvocation.set(event.invocationId, [event]);
+    }
+    const unknown = [...byInvocation]
+      .filter(([id, list]) => !this.known.has(id) && !STARTS_AN_ENTRY.has(list[0]!.kind))
+      .map(([id]) => id);
+    const read = new Map<string, AuditEntry>();
+    if (unknown.length > 0) {
+      const store = this.options.database.transaction(STORE.entries, 'readonly').objectStore(STORE.entries);
+      const found = await Promise.all(unknown.map((id) => requestResult(store.get(id))));
+      for (const [i, entry] of found.entries()) if (entry) read.set(unknown[i]!, entry as AuditEntry);
+    }
+    const counts: OutcomeCounts = { ...countsBefore };
+    const entries: AuditEntry[] = [];
+    for (const [id, list] of byInvocation) {
+      const before = this.known.get(id) ?? read.get(id);
+      let entry = STARTS_AN_ENTRY.has(list[0]!.kind) ? undefined : before;
+      for (const event of list) entry = applyEvent(entry, event);
+      if (!entry) continue;
+      entries.push(entry);
+      if (before && !STARTS_AN_ENTRY.has(list[0]!.kind))
+        counts[before.outcome] = Math.max(0, (counts[before.outcome] ?? 0) - 1);
+      counts[entry.outcome] = (counts[entry.outcome] ?? 0) + 1;
+    }
+    return { entries, counts };
+  }
+
+  /**
+   * One transaction, every request issued at once (one round trip to the storage backend): check
+   * the head, add the events, put the entries, counts and new head. The head check aborts the lot if
+   * another context appended or pruned since this batch was sealed; adding an existing seq would
+   * fail the transaction too.
+   */
+  private commit(
+    expected: HeadRecord,
+    sealed: ChainEvent[],
+    entries: AuditEntry[],
+    counts: OutcomeCounts,
+  ): Promise<void> {
     const transaction = this.options.database.transaction(
       [STORE.events, STORE.entries, STORE.meta],
       'readwrite',
@@ -120,46 +211,31 @@ export class Appender {
         durability: this.options.durability,
       },
     );
-    const events = transaction.objectStore(STORE.events);
-    const entries = transaction.objectStore(STORE.entries);
     const meta = transaction.objectStore(STORE.meta);
-    const updated: AuditEntry[] = [];
     let moved = false;
     const headRequest = meta.get(META_KEY.head);
     headRequest.onsuccess = () => {
-      const current = (headRequest.result as ChainAnchor | undefined) ?? GENESIS;
-      if (current.seq !== expected.seq || current.hash !== expected.hash) {
+      const current: HeadRecord = (headRequest.result as HeadRecord | undefined) ?? GENESIS;
+      if (
+        current.seq !== expected.seq ||
+        current.hash !== expected.hash ||
+        (current.generation ?? 0) !== (expected.generation ?? 0)
+      ) {
         moved = true;
         transaction.abort();
-        return;
       }
-      for (const event of sealed) events.add(event);
-      const byInvocation = new Map<string, ChainEvent[]>();
-      for (const event of sealed) {
-        const list = byInvocation.get(event.invocationId) ?? [];
-        list.push(event);
-        byInvocation.set(event.invocationId, list);
-      }
-      for (const [invocationId, list] of byInvocation) {
-        const entryRequest = entries.get(invocationId);
-        entryRequest.onsuccess = () => {
-          let entry = entryRequest.result as AuditEntry | undefined;
-          for (const event of list) entry = applyEvent(entry, event);
-          if (entry) {
-            entries.put(entry);
-            updated.push(entry);
-          }
-        };
-      }
-      const last = sealed.at(-1)!;
-      meta.put({ seq: last.seq, hash: last.hash } satisfies ChainAnchor, META_KEY.head);
     };
-    return transactionDone(transaction).then(
-      () => updated,
-      (error: unknown) => {
-        throw moved ? new HeadMoved() : error;
-      },
-    );
+    const events = transaction.objectStore(STORE.events);
+    for (const event of sealed) events.add(event);
+    const store = transaction.objectStore(STORE.entries);
+    for (const entry of entries) store.put(entry);
+    const last = sealed.at(-1)!;
+    meta.put({ ...expected, seq: last.seq, hash: last.hash, counts } satisfies HeadRecord, META_KEY.head);
+    return transactionDone(transaction).catch((error: unknown) => {
+      throw moved || (error instanceof DOMException && error.name === 'ConstraintError')
+        ? new HeadMoved()
+        : error;
+    });
   }
 
   private describe(error: unknown): Error {

@@ -66,30 +66,46 @@ export async function verifyChain(
 ): Promise<Verification> {
   let previous = anchor;
   let checked = 0;
-  for await (const event of events) {
-    const fail = (reason: string): Verification => ({
-      ok: false,
-      seq: typeof event.seq === 'number' ? event.seq : previous.seq + 1,
-      ...(typeof event.invocationId === 'string' ? { invocationId: event.invocationId } : {}),
-      reason,
-      checked,
-    });
-    if (event.seq !== previous.seq + 1)
-      return fail(
-        `expected event ${previous.seq + 1} but found ${String(event.seq)}: events are missing or reordered`,
-      );
-    if (event.prevHash !== previous.hash)
-      return fail('its link to the previous event does not match: an earlier event was changed or removed');
-    let expected: string;
-    try {
-      expected = await hashEvent(event);
-    } catch (error) {
-      return fail(`it cannot be hashed (${error instanceof Error ? error.message : String(error)})`);
+  let chunk: ChainEvent[] = [];
+  // Hashes are computed a chunk at a time, concurrently (each WebCrypto digest is a round trip to
+  // another thread); the links are then checked strictly in order.
+  const check = async (): Promise<Verification | undefined> => {
+    const expected = await Promise.all(
+      chunk.map((event) => hashEvent(event).catch((error: unknown) => error)),
+    );
+    for (const [i, event] of chunk.entries()) {
+      const fail = (reason: string): Verification => ({
+        ok: false,
+        seq: typeof event.seq === 'number' ? event.seq : previous.seq + 1,
+        ...(typeof event.invocationId === 'string' ? { invocationId: event.invocationId } : {}),
+        reason,
+        checked,
+      });
+      if (event.seq !== previous.seq + 1)
+        return fail(
+          `expected event ${previous.seq + 1} but found ${String(event.seq)}: events are missing or reordered`,
+        );
+      if (event.prevHash !== previous.hash)
+        return fail('its link to the previous event does not match: an earlier event was changed or removed');
+      const hash = expected[i];
+      if (typeof hash !== 'string')
+        return fail(`it cannot be hashed (${hash instanceof Error ? hash.message : String(hash)})`);
+      if (hash !== event.hash) return fail('its content does not match its hash: the event was changed');
+      previous = { seq: event.seq, hash: event.hash };
+      checked++;
+      if (onProgress && checked % 1000 === 0) onProgress(checked);
     }
-    if (expected !== event.hash) return fail('its content does not match its hash: the event was changed');
-    previous = { seq: event.seq, hash: event.hash };
-    checked++;
-    if (onProgress && checked % 1000 === 0) onProgress(checked);
+    chunk = [];
+    return undefined;
+  };
+  for await (const event of events) {
+    chunk.push(event);
+    if (chunk.length >= 500) {
+      const failure = await check();
+      if (failure) return failure;
+    }
   }
+  const failure = await check();
+  if (failure) return failure;
   return { ok: true, count: checked, head: previous };
 }

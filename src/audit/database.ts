@@ -16,7 +16,6 @@ export const ENTRY_INDEXES = {
   time: [],
   server: ['serverId'],
   tool: ['toolName'],
-  'server-tool': ['serverId', 'toolName'],
   outcome: ['outcome'],
 } as const satisfies Record<string, readonly string[]>;
 

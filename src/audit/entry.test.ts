@@ -20,7 +20,7 @@ function pending(id: string, requested: number, edited = false) {
       toolName: 'Write_File',
       definitionHash: 'sha256:d',
       caller,
-      proposedArguments: { path: '/a' },
+      ...(edited ? { proposedArguments: { path: '/a' } } : {}),
       arguments: edited ? { path: '/b' } : { path: '/a' },
       decision,
       approvedBy: 'Ada',
@@ -57,6 +57,7 @@ describe('folding chain events into entries', () => {
     expect(first).toMatchObject({ outcome: 'pending', pendingSession: 's1', edited: true, firstSeq: 1 });
     expect(first.search).toContain('write_file');
     expect(first.search).toContain('/b');
+    expect(first.argumentsPreview).toBe('{"path":"/b"}');
     const done = applyEvent(first, events[1]!);
     expect(done).toMatchObject({
       outcome: 'success',
@@ -65,7 +66,6 @@ describe('folding chain events into entries', () => {
       isError: false,
       seqs: [1, 2],
       firstSeq: 1,
-      arguments: { path: '/b' },
       redactedPaths: ['result.content[0].token'],
     });
     expect(done.pendingSession).toBeUndefined();
@@ -85,7 +85,7 @@ describe('folding chain events into entries', () => {
     expect(entry).toMatchObject({
       outcome: 'interrupted',
       reason: 'tab closed',
-      proposedArguments: { path: '/a' },
+      argumentsPreview: '{"path":"/a"}',
     });
     expect(entry?.edited).toBe(false);
     expect(entry?.timestamps.finished).toBe(9000);

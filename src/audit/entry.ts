@@ -19,6 +19,9 @@ import type { ChainEvent } from './chain.js';
 /** 'pending' while the call is out; every other value is final. */
 export type EntryOutcome = InvocationOutcome | 'pending';
 
+/** Entries per outcome, kept up to date by every append and pruning. */
+export type OutcomeCounts = Partial<Record<EntryOutcome, number>>;
+
 export interface AuditEntry {
   invocationId: string;
   serverId: string;
@@ -30,10 +33,12 @@ export interface AuditEntry {
   outcome: EntryOutcome;
   decision?: Decision;
   approvedBy?: string;
-  /** As the caller proposed them (redacted). */
-  proposedArguments: JsonObject;
-  /** As sent, when the person edited them (redacted). */
-  arguments?: JsonObject;
+  /**
+   * The first characters of the arguments' JSON (as sent, or as proposed when the call never left;
+   * redacted), for lists and search. The full arguments, and the proposal when the person edited
+   * it, are in the chain events (eventsOf). Keeping entries small keeps appends fast.
+   */
+  argumentsPreview: string;
   edited: boolean;
   timestamps: { requested: number; decided?: number; approved?: number; sent?: number; finished?: number };
   durationMs?: number;
@@ -52,12 +57,16 @@ export interface AuditEntry {
   seqs: number[];
   /** seqs[0], indexed: retention finds the oldest evidence a kept entry needs. */
   firstSeq: number;
-  /** Lower-case tool name, server and arguments: what free-text search looks at. */
+  /** Lower-case tool name, server and arguments preview: what free-text search looks at. */
   search: string;
 }
 
-/** The body a pending event stores: the record (redacted) plus the sending log session. */
-export interface PendingBody extends PendingRecord {
+/**
+ * The body a pending event stores: the record (redacted) plus the sending log session.
+ * `proposedArguments` is left out when it equals `arguments` (the usual case): half the bytes.
+ */
+export interface PendingBody extends Omit<PendingRecord, 'proposedArguments'> {
+  proposedArguments?: JsonObject;
   sessionId: string;
   redactedPaths: string[];
 }
@@ -94,9 +103,8 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
         outcome: entry && entry.outcome !== 'pending' ? entry.outcome : 'pending',
         decision: pending.decision,
         ...(pending.approvedBy ? { approvedBy: pending.approvedBy } : {}),
-        proposedArguments: pending.proposedArguments,
-        ...(edited(pending) ? { arguments: pending.arguments } : {}),
-        edited: edited(pending),
+        argumentsPreview: previewOf(pending.arguments),
+        edited: pending.proposedArguments !== undefined,
         timestamps: { ...pending.timestamps },
         redactedPaths: pending.redactedPaths ?? [],
         pendingSession: pending.sessionId,
@@ -116,8 +124,7 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
         startedAt: refusal.timestamps.requested,
         outcome: refusal.outcome,
         ...(refusal.decision ? { decision: refusal.decision } : {}),
-        proposedArguments: refusal.proposedArguments,
-        ...(refusal.arguments ? { arguments: refusal.arguments } : {}),
+        argumentsPreview: previewOf(refusal.arguments ?? refusal.proposedArguments),
         edited: refusal.arguments !== undefined && !sameJson(refusal.arguments, refusal.proposedArguments),
         timestamps: { ...refusal.timestamps },
         reason: refusal.reason,
@@ -191,7 +198,7 @@ function orphan(invocationId: string, event: ChainEvent): AuditEntry {
     caller: { kind: 'host' },
     startedAt: event.at,
     outcome: 'pending',
-    proposedArguments: {},
+    argumentsPreview: '',
     edited: false,
     timestamps: { requested: event.at },
     redactedPaths: [],
@@ -201,22 +208,25 @@ function orphan(invocationId: string, event: ChainEvent): AuditEntry {
   };
 }
 
-function edited(pending: PendingRecord): boolean {
-  return !sameJson(pending.arguments, pending.proposedArguments);
-}
-
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function searchText(toolName: string, serverId: string, args: JsonObject): string {
+/** How much of the arguments' JSON an entry keeps for lists and free-text search. */
+export const ARGUMENTS_PREVIEW_CHARS = 512;
+
+function previewOf(args: JsonObject): string {
   let text: string;
   try {
     text = JSON.stringify(args);
   } catch {
-    text = '';
+    return '';
   }
-  return `${toolName}\n${serverId}\n${text.slice(0, 4096)}`.toLowerCase();
+  return text.length > ARGUMENTS_PREVIEW_CHARS ? `${text.slice(0, ARGUMENTS_PREVIEW_CHARS - 1)}…` : text;
+}
+
+function searchText(toolName: string, serverId: string, args: JsonObject): string {
+  return `${toolName}\n${serverId}\n${previewOf(args)}`.toLowerCase();
 }
 
 /** The first text block, or a count of the content, in at most 200 characters. */

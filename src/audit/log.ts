@@ -9,14 +9,15 @@
 
 import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import { Appender, type EventDraft } from './appender.js';
+import { Appender, type EventDraft, type HeadRecord } from './appender.js';
 import { type ChainAnchor, type ChainEvent, type Verification, verifyChain } from './chain.js';
-import { openAuditDatabase, PENDING_INDEX, STORE } from './database.js';
+import { META_KEY, openAuditDatabase, PENDING_INDEX, STORE } from './database.js';
 import type {
   AuditEntry,
   EntryOutcome,
   FinalBody,
   InterruptedBody,
+  OutcomeCounts,
   PendingBody,
   RefusalBody,
 } from './entry.js';
@@ -164,16 +165,19 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
 
   const sink: AuditSink = {
     async pending(record: PendingRecord) {
-      const proposed = redact(record.proposedArguments);
+      // Usually nobody edited the arguments: redact once.
+      const edited = JSON.stringify(record.proposedArguments) !== JSON.stringify(record.arguments);
       const sent = redact(record.arguments);
+      const proposed = edited ? redact(record.proposedArguments) : sent;
+      const { proposedArguments: _proposed, ...rest } = record;
       const body: PendingBody = {
-        ...record,
-        proposedArguments: proposed.value,
+        ...rest,
+        ...(edited ? { proposedArguments: proposed.value } : {}),
         arguments: sent.value,
         sessionId,
         redactedPaths: [...new Set([...proposed.paths, ...sent.paths])],
       };
-      await append({ invocationId: record.invocationId, kind: 'pending', at: now(), body: toJson(body) });
+      await append({ invocationId: record.invocationId, kind: 'pending', at: now(), body: asJson(body) });
     },
     async final(record: FinalRecord) {
       const { result, ...rest } = record;
@@ -186,7 +190,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         ...(stored ? { result: stored } : {}),
         redactedPaths: redacted?.paths ?? [],
       };
-      await append({ invocationId: record.invocationId, kind: 'final', at: now(), body: toJson(body) });
+      await append({ invocationId: record.invocationId, kind: 'final', at: now(), body: asJson(body) });
     },
     async refusal(record: RefusalRecord) {
       const proposed = redact(record.proposedArguments);
@@ -197,7 +201,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         ...(edited ? { arguments: edited.value } : {}),
         redactedPaths: [...new Set([...proposed.paths, ...(edited?.paths ?? [])])],
       };
-      await append({ invocationId: record.invocationId, kind: 'refusal', at: now(), body: toJson(body) });
+      await append({ invocationId: record.invocationId, kind: 'refusal', at: now(), body: asJson(body) });
     },
   };
 
@@ -228,7 +232,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
             invocationId: entry.invocationId,
             kind: 'interrupted',
             at: detectedAt,
-            body: toJson(body),
+            body: asJson(body),
           };
         }),
       );
@@ -276,7 +280,20 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
       const entry = await log.get(invocationId);
       return entry ? readEventsBySeq(database, entry.seqs) : [];
     },
-    countByOutcome: (range) => countByOutcome(database, ALL_OUTCOMES, range),
+    countByOutcome: async (range) => {
+      if (range?.from !== undefined || range?.to !== undefined)
+        return countByOutcome(database, ALL_OUTCOMES, range);
+      // The whole log: running totals kept by every append, instead of counting 100,000 index keys.
+      const transaction = database.transaction(STORE.meta, 'readonly');
+      const head = (await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.head))) as
+        | HeadRecord
+        | undefined;
+      const kept: OutcomeCounts = head?.counts ?? {};
+      return Object.fromEntries(ALL_OUTCOMES.map((outcome) => [outcome, kept[outcome] ?? 0])) as Record<
+        EntryOutcome,
+        number
+      >;
+    },
     count: async () => {
       const transaction = database.transaction(STORE.entries, 'readonly');
       return requestResult(transaction.objectStore(STORE.entries).count());
@@ -327,7 +344,10 @@ function tailCheck(verification: Extract<Verification, { ok: true }>, head: Chai
   };
 }
 
-/** Records are JSON already; this drops undefined members and gives the chain a plain object. */
-function toJson(value: object): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
+/**
+ * Records are JSON already (the gate builds them from JSON). No copy: an undefined member is left out
+ * by canonical JSON and by the export alike, so hashes agree before and after.
+ */
+function asJson(value: object): JsonObject {
+  return value as JsonObject;
 }

@@ -43,10 +43,8 @@ export function planQuery(query: AuditQuery): Plan {
   const text = query.text?.trim().toLowerCase() ?? '';
   let index: EntryIndexName = 'time';
   let prefix: IDBValidKey[] = [];
-  if (query.serverId !== undefined && query.toolName !== undefined) {
-    index = 'server-tool';
-    prefix = [query.serverId, query.toolName];
-  } else if (query.toolName !== undefined) {
+  // Tool names are selective (and rarely shared across servers); the server is then checked per entry.
+  if (query.toolName !== undefined) {
     index = 'tool';
     prefix = [query.toolName];
   } else if (query.serverId !== undefined) {
@@ -58,6 +56,10 @@ export function planQuery(query: AuditQuery): Plan {
   }
   const checkOutcome = outcomes.length > 0 && index !== 'outcome';
   const checks: ((entry: AuditEntry) => boolean)[] = [];
+  if (query.serverId !== undefined && index !== 'server') {
+    const serverId = query.serverId;
+    checks.push((entry) => entry.serverId === serverId);
+  }
   if (checkOutcome) checks.push((entry) => outcomes.includes(entry.outcome));
   if (text) checks.push((entry) => entry.search.includes(text));
   return {
@@ -118,17 +120,51 @@ export async function queryEntries(database: IDBDatabase, query: AuditQuery): Pr
   const range = rangeOf(plan.prefix, query);
   // One more than asked tells us whether another page exists.
   const wanted = limit + 1;
+  const hasRecords = 'getAllRecords' in index;
   let found: AuditEntry[];
-  if (!plan.hasResidual && 'getAllRecords' in index) {
+  if (!plan.hasResidual && hasRecords) {
     const records = await requestResult(
       (index as unknown as RecordsIndex).getAllRecords({ query: range, count: wanted, direction: 'prev' }),
     );
     found = records.map((record) => record.value as AuditEntry);
+  } else if (hasRecords) {
+    found = await scanPages(index as unknown as RecordsIndex, plan.prefix, query, wanted, plan.residual);
   } else {
     found = await walk(index.openCursor(range, 'prev'), wanted, plan.residual);
   }
   const entries = found.slice(0, limit);
   return found.length > limit ? { entries, cursor: encodeCursor(entries.at(-1)!) } : { entries };
+}
+
+/**
+ * Filtering scan in pages of records, newest first: one request per page instead of one per entry
+ * (a cursor step costs a round trip each). Each page continues below the last key seen.
+ */
+async function scanPages(
+  index: RecordsIndex,
+  prefix: IDBValidKey[],
+  query: AuditQuery,
+  wanted: number,
+  keep: (entry: AuditEntry) => boolean,
+): Promise<AuditEntry[]> {
+  const found: AuditEntry[] = [];
+  let page = 200;
+  let cursor = query.cursor;
+  for (;;) {
+    const records = await requestResult(
+      index.getAllRecords({ query: rangeOf(prefix, { ...query, cursor }), count: page, direction: 'prev' }),
+    );
+    for (const record of records) {
+      const entry = record.value as AuditEntry;
+      if (keep(entry)) found.push(entry);
+      if (found.length >= wanted) return found;
+    }
+    if (records.length < page) return found;
+    const last = records.at(-1)!.value as AuditEntry;
+    cursor = encodeCursor(last);
+    // Rare matches: read further per request.
+    page = Math.min(page * 2, 2000);
+  }
 }
 
 function walk(

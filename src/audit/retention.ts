@@ -8,9 +8,10 @@
  * clean point can fall short of the target; the next pruning catches up.
  */
 
+import type { HeadRecord } from './appender.js';
 import { type ChainAnchor, type ChainEvent, GENESIS } from './chain.js';
 import { FIRST_SEQ_INDEX, META_KEY, STORE } from './database.js';
-import type { AuditEntry } from './entry.js';
+import type { AuditEntry, OutcomeCounts } from './entry.js';
 import { requestResult, transactionDone } from './idb.js';
 
 export interface RetentionPolicy {
@@ -44,10 +45,10 @@ export async function pruneLog(
   const removable = (entry: AuditEntry, index: number) =>
     entry.outcome !== 'pending' && (index < overCount || entry.startedAt < cutoffTime);
 
-  const { removing, cutSeq } = await new Promise<{ removing: string[]; cutSeq: number }>(
+  const { removing, cutSeq } = await new Promise<{ removing: AuditEntry[]; cutSeq: number }>(
     (resolve, reject) => {
-      const walked: string[] = [];
-      let clean = { removing: [] as string[], cutSeq: checkpoint.seq };
+      const walked: AuditEntry[] = [];
+      let clean = { removing: [] as AuditEntry[], cutSeq: checkpoint.seq };
       let maxLast = checkpoint.seq;
       const request = entries.index(FIRST_SEQ_INDEX).openCursor();
       request.onerror = () => reject(request.error);
@@ -58,7 +59,7 @@ export async function pruneLog(
         const nextFirst = entry ? entry.firstSeq : Number.POSITIVE_INFINITY;
         if (walked.length > 0 && maxLast < nextFirst) clean = { removing: [...walked], cutSeq: maxLast };
         if (!cursor || !entry || !removable(entry, walked.length)) return resolve(clean);
-        walked.push(entry.invocationId);
+        walked.push(entry);
         maxLast = Math.max(maxLast, ...entry.seqs);
         cursor.continue();
       };
@@ -79,8 +80,15 @@ export async function pruneLog(
   const next: ChainAnchor = { seq: cutEvent.seq, hash: cutEvent.hash };
   events.delete(IDBKeyRange.bound(checkpoint.seq + 1, cutSeq));
   const store = write.objectStore(STORE.entries);
-  for (const invocationId of removing) store.delete(invocationId);
-  write.objectStore(STORE.meta).put(next, META_KEY.checkpoint);
+  for (const entry of removing) store.delete(entry.invocationId);
+  const meta = write.objectStore(STORE.meta);
+  meta.put(next, META_KEY.checkpoint);
+  // New counts, and a new generation so every context's cached head (and counts) goes stale.
+  const head: HeadRecord =
+    ((await requestResult(meta.get(META_KEY.head))) as HeadRecord | undefined) ?? GENESIS;
+  const counts: OutcomeCounts = { ...(head.counts ?? {}) };
+  for (const entry of removing) counts[entry.outcome] = Math.max(0, (counts[entry.outcome] ?? 0) - 1);
+  meta.put({ ...head, counts, generation: (head.generation ?? 0) + 1 } satisfies HeadRecord, META_KEY.head);
   await transactionDone(write);
   return { removedEntries: removing.length, removedEvents: cutSeq - checkpoint.seq, checkpoint: next };
 }

@@ -5,13 +5,13 @@
 import {
   type ApprovalRequest,
   connect,
+  createAuditLog,
   createGate,
   createPolicy,
   createSchemaValidator,
   type Gate,
   idbSettingsStore,
   type McpClient,
-  MemoryAuditSink,
   programmaticApprover,
   revealInvisible,
   type Tool,
@@ -83,7 +83,7 @@ byId<HTMLFormElement>('connect-form').addEventListener('submit', async (event) =
       servers: new Map([[SERVER_ID, client]]),
       policy: createPolicy({ store: idbSettingsStore() }),
       validator: createSchemaValidator(),
-      audit: new MemoryAuditSink(),
+      audit: await createAuditLog({ name: 'toolgate-demo-audit' }),
       approver: programmaticApprover(askThePerson),
     });
     tools = await client.listTools();
