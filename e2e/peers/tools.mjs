@@ -65,6 +65,23 @@ export function registerSharedTools(server, recorder, adapt) {
     },
   );
 
+  // Server text that would run script if a client put it through innerHTML, and a link that would
+  // run script if a client opened any scheme: the widget must render both inert.
+  server.registerTool(
+    'hostile',
+    { description: 'Returns markup and a javascript: link', inputSchema: z.object({}) },
+    async (args) => {
+      recorder.call('hostile', args);
+      return {
+        content: [
+          { type: 'text', text: '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>' },
+          { type: 'resource_link', uri: 'javascript:window.__xss=3', name: 'click me' },
+          { type: 'resource_link', uri: 'https://example.com/doc', name: 'a safe link' },
+        ],
+      };
+    },
+  );
+
   server.registerTool(
     'add',
     { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }) },
@@ -148,7 +165,7 @@ export const ELICIT_FORM = {
   message: 'What is your name?',
   requestedSchema: {
     type: 'object',
-    properties: { name: { type: 'string', title: 'Name' } },
+    properties: { name: { type: 'string', title: 'Name', default: 'Ada' } },
     required: ['name'],
   },
 };

@@ -1,0 +1,246 @@
+/**
+ * The widget in Chromium against real servers (our SDK 1.x server and server-everything): connect,
+ * list, call with approval, edit then approve, deny with a reason, cancel a call with a moving
+ * progress bar, hostile content rendered inert, elicitation with defaults, the audit viewer, axe on
+ * each screen, and the approve/deny flow with the keyboard alone. Screenshots go to
+ * test-results/screenshots/ for a reviewer.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { bundle } from './support/bundle.js';
+import { type Peer, startPeer } from './support/peers.js';
+
+const ORIGIN = 'https://widget.test';
+test.use({ permissions: ['local-network-access'] });
+test.describe.configure({ mode: 'serial' });
+
+let sdk: Peer;
+let everything: Peer;
+test.beforeAll(async () => {
+  [sdk, everything] = await Promise.all([startPeer('sdk1-stateful-sse'), startPeer('everything-streamable')]);
+});
+test.afterAll(async () => {
+  await Promise.all([sdk?.stop(), everything?.stop()]);
+});
+
+async function openPanel(page: Page, servers: { url: string; id: string }[]): Promise<void> {
+  const script = await bundle('e2e/fixtures/widget/page.ts');
+  await page.route(`${ORIGIN}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/page.js'
+      ? route.fulfill({ contentType: 'application/javascript', body: script })
+      : route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><html lang="en"><title>Toolgate widget</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
+        }),
+  );
+  const query = servers.map((s) => `server=${encodeURIComponent(s.url)}&id=${s.id}`).join('&');
+  await page.goto(`${ORIGIN}/?${query}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  for (const s of servers)
+    await expect(page.locator(`[data-server="${s.id}"]`)).toContainText('connected', { timeout: 20_000 });
+}
+
+async function axe(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${screen}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+async function callFromToolsTab(page: Page, tool: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.getByLabel('Search tools').fill(tool);
+  await page
+    .locator('.tg-tool-button', { hasText: new RegExp(`^${tool}\\b`) })
+    .first()
+    .click();
+}
+
+test('connect, list, call with approval after editing the arguments; deny with a reason', async ({
+  page,
+}) => {
+  await openPanel(page, [
+    { url: sdk.url, id: 'sdk' },
+    { url: everything.url, id: 'everything' },
+  ]);
+  await axe(page, 'servers');
+  await shot(page, 'servers');
+
+  await callFromToolsTab(page, 'echo');
+  await expect(page.getByRole('heading', { name: 'echo', level: 3 })).toBeVisible();
+  await axe(page, 'tools');
+  await shot(page, 'tools');
+  await page.locator('.tg-try').getByLabel('message (required)').fill('first draft');
+  await page
+    .locator('.tg-try')
+    .getByRole('button', { name: /^Call / })
+    .click();
+
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Allow');
+  await axe(page, 'approval');
+  await shot(page, 'approval');
+  await dialog.getByRole('button', { name: 'JSON' }).click();
+  await dialog.getByLabel('Arguments as JSON').fill('{"message": 42}');
+  await expect(dialog.getByRole('status')).toContainText('message');
+  await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeDisabled();
+  await dialog.getByLabel('Arguments as JSON').fill('{"message": "edited by a person"}');
+  await expect(dialog.getByRole('status')).toContainText('(edited)');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  await expect(page.locator('.tg-finished-call').first()).toContainText('Echo: edited by a person');
+  expect((await sdk.events()).calls).toContainEqual({
+    tool: 'echo',
+    arguments: { message: 'edited by a person' },
+  });
+  await axe(page, 'activity');
+  await shot(page, 'activity');
+
+  await callFromToolsTab(page, 'add');
+  await page.locator('.tg-try').getByLabel('a (required)').fill('1');
+  await page.locator('.tg-try').getByLabel('b (required)').fill('2');
+  await page
+    .locator('.tg-try')
+    .getByRole('button', { name: /^Call / })
+    .click();
+  await page
+    .getByRole('dialog')
+    .getByLabel(/Reason if you deny/)
+    .fill('not today');
+  await page.getByRole('dialog').getByRole('button', { name: 'Deny' }).click();
+  await expect(page.locator('.tg-try [role=status]')).toContainText('not today');
+  expect((await sdk.events()).calls.map((c) => c.tool)).not.toContain('add');
+});
+
+test('the whole approve and deny flow with the keyboard alone; Enter in a field never approves', async ({
+  page,
+}) => {
+  await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
+  const controller = 'window.toolgate';
+  // The host app asks (no mouse involved from here on).
+  await page.evaluate(
+    `void ${controller}.call('sdk', 'echo', { message: 'keyboard' }, { kind: 'host', label: 'e2e' }).catch(() => {})`,
+  );
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeFocused();
+  // Into the deny-reason field, then Enter: nothing is approved.
+  await page
+    .getByRole('dialog')
+    .getByLabel(/Reason if you deny/)
+    .focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  // Tab to "Allow once" and press Enter.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect
+    .poll(async () => (await sdk.events()).calls.map((c) => (c.arguments as { message?: string }).message))
+    .toContain('keyboard');
+
+  // Escape denies.
+  const denied = page.evaluate(
+    `${controller}.call('sdk', 'echo', { message: 'escape' }).then(() => 'sent', (e) => e.name)`,
+  );
+  await expect(dialog).toBeFocused();
+  await page.keyboard.press('Escape');
+  expect(await denied).toBe('DeniedError');
+  // Focus stays in the dialog: Shift+Tab from the dialog wraps to its last button.
+  void page.evaluate(`${controller}.call('sdk', 'echo', { message: 'trap' }).catch(() => {})`);
+  await expect(dialog).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(dialog.getByRole('button', { name: 'Always allow this tool' })).toBeFocused();
+  await page.keyboard.press('Escape');
+});
+
+test('a long call shows a moving progress bar and can be cancelled', async ({ page }) => {
+  await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
+  void page.evaluate(`window.toolgate.call('sdk', 'slow', { steps: 100, delayMs: 200 }).catch(() => {})`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  const bar = page.getByRole('progressbar', { name: 'slow progress' });
+  await expect.poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(1);
+  const first = Number(await bar.getAttribute('value'));
+  await expect.poll(async () => Number(await bar.getAttribute('value'))).toBeGreaterThan(first);
+  await shot(page, 'progress');
+  await page.locator('.tg-running-call').getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('.tg-running-call')).toHaveCount(0);
+  await expect(page.locator('.tg-finished-call').first()).toContainText(/cancel/i);
+  await expect.poll(async () => (await sdk.events()).cancellations.map((c) => c.tool)).toContain('slow');
+});
+
+test('hostile server text and links render inert; images render; no script runs', async ({ page }) => {
+  await openPanel(page, [
+    { url: sdk.url, id: 'sdk' },
+    { url: everything.url, id: 'everything' },
+  ]);
+  void page.evaluate(`window.toolgate.call('sdk', 'hostile', {}).catch(() => {})`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  void page.evaluate(`window.toolgate.call('everything', 'get-tiny-image', {}).catch(() => {})`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  const hostile = page.locator('.tg-finished-call', { hasText: 'hostile' });
+  await expect(hostile.locator('.tg-text')).toContainText('<img src=x onerror=');
+  await expect(hostile.locator('img')).toHaveCount(0);
+  await expect(hostile.locator('a[href^="javascript:"]')).toHaveCount(0);
+  await expect(hostile.locator('code', { hasText: 'javascript:' })).toBeVisible();
+  await expect(hostile.getByRole('link', { name: 'a safe link' })).toHaveAttribute(
+    'rel',
+    'noopener noreferrer',
+  );
+  await hostile.locator('code', { hasText: 'javascript:' }).click();
+  const image = page.locator('.tg-finished-call', { hasText: 'get-tiny-image' }).locator('img.tg-image');
+  await expect(image).toHaveAttribute('src', /^data:image\/png;base64,/);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  await shot(page, 'results');
+});
+
+test('elicitation: the form opens with its defaults and the answer reaches the server', async ({ page }) => {
+  await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
+  const result = page.evaluate(
+    `window.toolgate.call('sdk', 'elicit', {}).then((r) => r.result.content[0].text)`,
+  );
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  const form = page.getByRole('dialog', { name: /asks for input/ });
+  await expect(form).toBeVisible();
+  await axe(page, 'elicitation');
+  await shot(page, 'elicitation');
+  await expect(form.getByLabel(/Name/)).toHaveValue('Ada');
+  await form.getByRole('button', { name: 'Accept' }).click();
+  const text = await result;
+  const elicited = (await sdk.events()).elicitations.at(-1);
+  expect(elicited?.answer).toMatchObject({ action: 'accept' });
+  expect(text).toBe('Hello, Ada!');
+});
+
+test('the audit viewer lists, filters, verifies and exports', async ({ page }) => {
+  await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
+  void page.evaluate(`window.toolgate.call('sdk', 'echo', { message: 'for the log' }).catch(() => {})`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByRole('tab', { name: 'Audit log' }).click();
+  const rows = page.locator('.tg-log-table tbody tr');
+  await expect(rows.first()).toContainText('echo');
+  await expect(rows.first()).toContainText('success');
+  await page.getByRole('button', { name: 'Verify chain' }).click();
+  await expect(page.locator('.tg-verify')).toContainText('Chain verified');
+  await page.getByRole('combobox', { name: 'Outcome' }).selectOption('denied');
+  await expect(rows).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Outcome' }).selectOption('');
+  await expect(rows).toHaveCount(1);
+  await rows
+    .first()
+    .getByRole('button', { name: /Details/ })
+    .click();
+  await expect(page.locator('.tg-entry-detail')).toContainText('Chain events');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export NDJSON' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^toolgate-audit-.*\.ndjson$/);
+  await axe(page, 'audit log');
+  await shot(page, 'audit-log');
+});

@@ -1,0 +1,47 @@
+/**
+ * <toolgate-panel>: the widget as a custom element. Attributes: `servers` (space-separated MCP
+ * endpoint URLs), `shape` ("panel" or "overlay"), `theme` ("light", "dark"; default follows the
+ * system), `audit-name` (the IndexedDB log's name). Or set the `options` property before it is
+ * connected. The `ready` property resolves to the controller once mounted.
+ */
+
+import type { Controller } from '../ui/controller.js';
+import type { PanelShape } from '../ui/panel.js';
+import { type Mounted, type MountOptions, mount } from './mount.js';
+
+export class ToolgatePanelElement extends HTMLElement {
+  options: MountOptions = {};
+  private mounted: Mounted | undefined;
+  private resolveReady: (controller: Controller) => void = () => undefined;
+  readonly ready: Promise<Controller> = new Promise((resolve) => {
+    this.resolveReady = resolve;
+  });
+
+  get controller(): Controller | undefined {
+    return this.mounted?.controller;
+  }
+
+  async connectedCallback(): Promise<void> {
+    if (this.mounted) return;
+    const urls = (this.getAttribute('servers') ?? '').split(/\s+/).filter(Boolean);
+    const shape = (this.getAttribute('shape') ?? this.options.shape ?? 'panel') as PanelShape;
+    const auditName = this.getAttribute('audit-name') ?? this.options.auditName;
+    this.mounted = await mount(this, {
+      ...this.options,
+      shape,
+      ...(auditName ? { auditName } : {}),
+      servers: [...(this.options.servers ?? []), ...urls.map((url) => ({ url }))],
+    });
+    this.resolveReady(this.mounted.controller);
+  }
+
+  disconnectedCallback(): void {
+    this.mounted?.unmount();
+    this.mounted = undefined;
+  }
+}
+
+/** Registers <toolgate-panel> once (safe to call again, e.g. from two bundles). */
+export function defineToolgatePanel(name = 'toolgate-panel'): void {
+  if (!customElements.get(name)) customElements.define(name, ToolgatePanelElement);
+}

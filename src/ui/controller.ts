@@ -1,0 +1,371 @@
+/**
+ * The widget's state and actions, independent of any view: servers and their connections, the
+ * approval queue (the widget is the gate's Approver), running calls with progress and cancel,
+ * recent results, elicitations, and the audit log. Views read the signals and call the actions.
+ */
+
+import { type Signal, signal } from '@preact/signals';
+import { type AuditLog, createAuditLog } from '../audit/log.js';
+import type { McpClient } from '../client/client.js';
+import { connect } from '../client/connect.js';
+import { createGate, type Gate, type GateResult } from '../gate/pipeline.js';
+import { createPolicy } from '../gate/policy.js';
+import type { Policy } from '../gate/policy-types.js';
+import { idbSettingsStore } from '../gate/settings-store.js';
+import type { ApprovalAnswer, ApprovalRequest, AuditSink, Caller, TrustLevel } from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
+import { createSchemaValidator } from '../schema/index.js';
+import type { Transport } from '../transport/transport.js';
+import { describeConnectError } from './connect-errors.js';
+
+export interface ServerConfig {
+  /** Stable id (qualifies tool names); defaults to the URL's host and path. */
+  id?: string;
+  /** A Streamable HTTP or legacy HTTP+SSE endpoint (the transport is chosen automatically). */
+  url?: string;
+  /** Or a ready transport (postMessage to an iframe, window or extension port). */
+  transport?: Transport;
+  label?: string;
+  /** Sent with every request (e.g. Authorization). Kept in memory only, never logged. */
+  headers?: Record<string, string>;
+}
+
+export type ConnectionState = 'connecting' | 'connected' | 'failed' | 'closed';
+
+export interface ServerState {
+  id: string;
+  label: string;
+  config: ServerConfig;
+  state: ConnectionState;
+  /** A sentence that says what went wrong and what to do. */
+  error?: string;
+  trust: TrustLevel;
+  tools: Tool[];
+  /** Tools the person switched off (a deny rule in the policy, so the gate enforces it). */
+  disabled: ReadonlySet<string>;
+  era?: string;
+}
+
+export interface PendingApproval {
+  request: ApprovalRequest;
+  receivedAt: number;
+  answer: (answer: ApprovalAnswer) => void;
+}
+
+export interface RunningCall {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  caller: Caller;
+  startedAt: number;
+  /** When the call was sent (after approval); the timeout runs from here. */
+  sentAt?: number;
+  timeoutMs: number;
+  progress?: { progress: number; total?: number; message?: string };
+  cancel: () => void;
+}
+
+export interface FinishedCall {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  finishedAt: number;
+  outcome: { ok: true; result: GateResult } | { ok: false; error: string; kind: string };
+}
+
+export interface PendingElicitation {
+  id: string;
+  serverId: string;
+  request: ElicitRequestParams;
+  answer: (result: ElicitResult) => void;
+}
+
+export interface ControllerOptions {
+  servers?: ServerConfig[];
+  /** The audit log: 'indexeddb' (default: the origin's log), an AuditSink of the host's, or 'memory'. */
+  audit?: 'indexeddb' | AuditLog | AuditSink;
+  auditName?: string;
+  policy?: Policy;
+  /** Who the calls made from the panel come from. */
+  personLabel?: string;
+  defaultTimeoutMs?: number;
+}
+
+export interface Controller {
+  readonly servers: Signal<ServerState[]>;
+  readonly approvals: Signal<PendingApproval[]>;
+  readonly running: Signal<RunningCall[]>;
+  readonly finished: Signal<FinishedCall[]>;
+  readonly elicitations: Signal<PendingElicitation[]>;
+  readonly auditLog: AuditLog | undefined;
+  readonly gate: Gate;
+  readonly policy: Policy;
+  addServer(config: ServerConfig): Promise<ServerState>;
+  removeServer(id: string): Promise<void>;
+  retry(id: string): Promise<ServerState>;
+  setTrust(id: string, trust: TrustLevel): Promise<void>;
+  setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void>;
+  call(
+    serverId: string,
+    toolName: string,
+    args: JsonObject,
+    caller?: Caller,
+    signal?: AbortSignal,
+  ): Promise<GateResult>;
+  cancel(invocationId: string): void;
+  close(): Promise<void>;
+}
+
+const DISABLED_NOTE = 'switched off in the Toolgate panel';
+const KEEP_FINISHED = 50;
+
+export async function createController(options: ControllerOptions = {}): Promise<Controller> {
+  const servers = signal<ServerState[]>([]);
+  const approvals = signal<PendingApproval[]>([]);
+  const running = signal<RunningCall[]>([]);
+  const finished = signal<FinishedCall[]>([]);
+  const elicitations = signal<PendingElicitation[]>([]);
+  const clients = new Map<string, McpClient>();
+  const policy = options.policy ?? createPolicy({ store: idbSettingsStore() });
+  let auditLog: AuditLog | undefined;
+  let audit: AuditSink;
+  if (options.audit === undefined || options.audit === 'indexeddb') {
+    auditLog = await createAuditLog({ name: options.auditName ?? 'toolgate-audit' });
+    audit = auditLog;
+  } else {
+    audit = options.audit;
+    if ('query' in options.audit) auditLog = options.audit as AuditLog;
+  }
+
+  const update = (id: string, change: Partial<ServerState>) => {
+    servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
+  };
+
+  const approver = {
+    approve: (request: ApprovalRequest) =>
+      new Promise<ApprovalAnswer>((resolve) => {
+        const remove = () => {
+          approvals.value = approvals.value.filter(
+            (item) => item.request.invocationId !== request.invocationId,
+          );
+        };
+        // The caller gave up (cancelled) while the person was looking: take it off the queue.
+        request.signal.addEventListener('abort', () => {
+          remove();
+          resolve({ action: 'deny', reason: 'the caller cancelled the call', decidedBy: 'toolgate' });
+        });
+        approvals.value = [
+          ...approvals.value,
+          {
+            request,
+            receivedAt: Date.now(),
+            answer: (answer) => {
+              remove();
+              resolve(answer);
+            },
+          },
+        ];
+      }),
+  };
+
+  const gate = createGate({ servers: clients, policy, approver, audit, validator: createSchemaValidator() });
+  gate.onEvent((event) => {
+    if (event.type === 'sent')
+      running.value = running.value.map((call) =>
+        call.invocationId === event.invocationId ? { ...call, sentAt: Date.now() } : call,
+      );
+    if (event.type === 'progress')
+      running.value = running.value.map((call) =>
+        call.invocationId === event.invocationId
+          ? { ...call, progress: { progress: event.progress, total: event.total, message: event.message } }
+          : call,
+      );
+  });
+
+  const disabledOf = async (serverId: string): Promise<Set<string>> =>
+    new Set(
+      (await policy.listRules())
+        .filter((rule) => rule.server === serverId && rule.verdict === 'deny' && rule.note === DISABLED_NOTE)
+        .map((rule) => rule.tool),
+    );
+
+  async function open(state: ServerState): Promise<ServerState> {
+    update(state.id, { state: 'connecting', error: undefined });
+    const { config } = state;
+    try {
+      const client = await connect({
+        ...(config.url ? { url: config.url } : {}),
+        ...(config.transport ? { transport: config.transport } : {}),
+        ...(config.headers ? { headers: config.headers } : {}),
+        id: state.id,
+        onElicit: (request) =>
+          new Promise<ElicitResult>((resolve) => {
+            const id = crypto.randomUUID();
+            elicitations.value = [
+              ...elicitations.value,
+              {
+                id,
+                serverId: state.id,
+                request,
+                answer: (result) => {
+                  elicitations.value = elicitations.value.filter((item) => item.id !== id);
+                  resolve(result);
+                },
+              },
+            ];
+          }),
+      });
+      clients.set(state.id, client);
+      const tools = await client.listTools();
+      client.onToolsChanged((snapshot) =>
+        update(state.id, { tools: snapshot.entries.map((entry) => entry.tool) }),
+      );
+      update(state.id, {
+        state: 'connected',
+        tools,
+        era: client.era,
+        label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
+        disabled: await disabledOf(state.id),
+      });
+    } catch (error) {
+      update(state.id, { state: 'failed', error: describeConnectError(state.label, error) });
+    }
+    return servers.value.find((server) => server.id === state.id)!;
+  }
+
+  const controller: Controller = {
+    servers,
+    approvals,
+    running,
+    finished,
+    elicitations,
+    auditLog,
+    gate,
+    policy,
+    async addServer(config) {
+      const id = config.id ?? idFor(config);
+      if (servers.value.some((server) => server.id === id))
+        throw new Error(`A server with the id "${id}" is already in the panel.`);
+      const state: ServerState = {
+        id,
+        label: config.label ?? id,
+        config,
+        state: 'connecting',
+        trust: await policy.trustOf(id),
+        tools: [],
+        disabled: new Set(),
+      };
+      servers.value = [...servers.value, state];
+      return open(state);
+    },
+    async removeServer(id) {
+      const client = clients.get(id);
+      clients.delete(id);
+      servers.value = servers.value.filter((server) => server.id !== id);
+      await client?.close().catch(() => undefined);
+    },
+    async retry(id) {
+      const state = servers.value.find((server) => server.id === id);
+      if (!state) throw new Error(`No server "${id}" in the panel.`);
+      await clients
+        .get(id)
+        ?.close()
+        .catch(() => undefined);
+      clients.delete(id);
+      return open(state);
+    },
+    async setTrust(id, trust) {
+      await policy.setTrust(id, trust);
+      update(id, { trust });
+    },
+    async setToolEnabled(id, toolName, enabled) {
+      if (enabled) {
+        for (const rule of await policy.listRules())
+          if (rule.server === id && rule.tool === toolName && rule.note === DISABLED_NOTE)
+            await policy.deleteRule(rule.id);
+      } else {
+        await policy.saveRule({ verdict: 'deny', server: id, tool: toolName, note: DISABLED_NOTE });
+      }
+      update(id, { disabled: await disabledOf(id) });
+    },
+    async call(
+      serverId,
+      toolName,
+      args,
+      caller = { kind: 'person', label: options.personLabel ?? 'you' },
+      signal,
+    ) {
+      const abort = new AbortController();
+      if (signal) {
+        if (signal.aborted) abort.abort(signal.reason);
+        signal.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
+      }
+      const timeoutMs = options.defaultTimeoutMs ?? 60_000;
+      let invocationId = '';
+      const stop = gate.onEvent((event) => {
+        if (event.type !== 'requested' || invocationId || event.request.signal !== abort.signal) return;
+        invocationId = event.invocationId;
+        running.value = [
+          ...running.value,
+          {
+            invocationId,
+            serverId,
+            toolName,
+            caller,
+            startedAt: Date.now(),
+            timeoutMs,
+            cancel: () => abort.abort(new DOMException('Cancelled in the Toolgate panel', 'AbortError')),
+          },
+        ];
+      });
+      const done = (outcome: FinishedCall['outcome']) => {
+        stop();
+        running.value = running.value.filter((call) => call.invocationId !== invocationId);
+        finished.value = [
+          { invocationId, serverId, toolName, finishedAt: Date.now(), outcome },
+          ...finished.value,
+        ].slice(0, KEEP_FINISHED);
+      };
+      try {
+        const result = await gate.call({
+          serverId,
+          toolName,
+          arguments: args,
+          caller,
+          signal: abort.signal,
+          timeoutMs,
+        });
+        done({ ok: true, result });
+        return result;
+      } catch (error) {
+        const failure = error as Error & { kind?: string };
+        done({ ok: false, error: failure.message, kind: failure.kind ?? failure.name });
+        throw error;
+      }
+    },
+    cancel(invocationId) {
+      running.value.find((call) => call.invocationId === invocationId)?.cancel();
+    },
+    async close() {
+      for (const client of clients.values()) await client.close().catch(() => undefined);
+      clients.clear();
+      auditLog?.close();
+    },
+  };
+
+  for (const config of options.servers ?? []) void controller.addServer(config).catch(() => undefined);
+  return controller;
+}
+
+function idFor(config: ServerConfig): string {
+  if (config.url) {
+    try {
+      const url = new URL(config.url);
+      return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+    } catch {
+      return config.url;
+    }
+  }
+  return config.transport?.label ?? `server-${Math.random().toString(36).slice(2, 8)}`;
+}

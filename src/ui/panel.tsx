@@ -1,0 +1,116 @@
+/**
+ * The panel: tabs for servers, tools, activity and the audit log, with the approval and elicitation
+ * dialogs over them whenever something waits for the person. The "overlay" shape shows only the
+ * dialogs and a running-call indicator, for apps that want just the confirm step.
+ */
+
+import { useSignal } from '@preact/signals';
+import type { Controller } from './controller.js';
+import { ActivityView } from './views/activity-view.js';
+import { ApprovalDialog } from './views/approval-dialog.js';
+import { AuditView } from './views/audit-view.js';
+import { ElicitationDialog } from './views/elicitation-dialog.js';
+import { ServersView } from './views/servers-view.js';
+import { ToolsView } from './views/tools-view.js';
+
+export type PanelShape = 'panel' | 'overlay';
+
+const TABS = [
+  { id: 'servers', label: 'Servers' },
+  { id: 'tools', label: 'Tools' },
+  { id: 'activity', label: 'Activity' },
+  { id: 'log', label: 'Audit log' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+export function Panel({ controller, shape = 'panel' }: { controller: Controller; shape?: PanelShape }) {
+  const tab = useSignal<TabId>('servers');
+  const approval = controller.approvals.value[0];
+  const elicitation = controller.elicitations.value[0];
+  const running = controller.running.value.length;
+
+  const dialogs = (
+    <>
+      {approval && (
+        <ApprovalDialog
+          key={approval.request.invocationId}
+          pending={approval}
+          queued={controller.approvals.value.length}
+        />
+      )}
+      {!approval && elicitation && <ElicitationDialog key={elicitation.id} pending={elicitation} />}
+    </>
+  );
+  if (shape === 'overlay')
+    return (
+      <div class="tg-root tg-overlay">
+        {running > 0 && (
+          <p class="tg-indicator" role="status">
+            <span class="tg-spinner" aria-hidden="true" /> {running} tool {running === 1 ? 'call' : 'calls'}{' '}
+            running
+          </p>
+        )}
+        {dialogs}
+      </div>
+    );
+
+  const select = (id: TabId) => {
+    tab.value = id;
+  };
+  return (
+    <div class="tg-root">
+      <header class="tg-header">
+        <strong>Toolgate</strong>
+        {running > 0 && (
+          <span class="tg-indicator" role="status">
+            <span class="tg-spinner" aria-hidden="true" /> {running} running
+          </span>
+        )}
+      </header>
+      <div
+        role="tablist"
+        aria-label="Toolgate sections"
+        class="tg-tablist"
+        onKeyDown={(event) => {
+          const index = TABS.findIndex((t) => t.id === tab.value);
+          const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+          if (!step) return;
+          event.preventDefault();
+          const next = TABS[(index + step + TABS.length) % TABS.length]!;
+          select(next.id);
+          (
+            (event.currentTarget as HTMLElement).querySelector(`#tg-tab-${next.id}`) as HTMLElement | null
+          )?.focus();
+        }}
+      >
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            id={`tg-tab-${t.id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab.value === t.id}
+            aria-controls={`tg-tabpanel-${t.id}`}
+            tabIndex={tab.value === t.id ? 0 : -1}
+            onClick={() => select(t.id)}
+          >
+            {t.label}
+            {t.id === 'activity' && running > 0 ? ` (${running})` : ''}
+          </button>
+        ))}
+      </div>
+      <div
+        role="tabpanel"
+        id={`tg-tabpanel-${tab.value}`}
+        aria-labelledby={`tg-tab-${tab.value}`}
+        class="tg-tabpanel"
+      >
+        {tab.value === 'servers' && <ServersView controller={controller} />}
+        {tab.value === 'tools' && <ToolsView controller={controller} />}
+        {tab.value === 'activity' && <ActivityView controller={controller} />}
+        {tab.value === 'log' && <AuditView log={controller.auditLog} />}
+      </div>
+      {dialogs}
+    </div>
+  );
+}

@@ -1,0 +1,246 @@
+/**
+ * The audit log: newest first, filters (server, tool, outcome, time), free-text search, entry
+ * detail with its chain events, verify, export with progress, and live updates from other tabs.
+ */
+
+import { useSignal, useSignalEffect } from '@preact/signals';
+import type { AuditEntry, EntryOutcome } from '../../audit/entry.js';
+import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
+import type { AuditQuery } from '../../audit/query.js';
+import { JsonTree } from '../components/json-tree.js';
+
+export function AuditView({ log }: { log: AuditLog | undefined }) {
+  if (!log) return <p class="tg-muted">This panel records calls in the host app’s own audit sink.</p>;
+  return <AuditBrowser log={log} />;
+}
+
+function AuditBrowser({ log }: { log: AuditLog }) {
+  const filters = useSignal<{
+    serverId: string;
+    toolName: string;
+    outcome: string;
+    text: string;
+    from: string;
+    to: string;
+  }>({ serverId: '', toolName: '', outcome: '', text: '', from: '', to: '' });
+  const entries = useSignal<AuditEntry[]>([]);
+  const cursor = useSignal<string | undefined>(undefined);
+  const counts = useSignal<Record<EntryOutcome, number> | undefined>(undefined);
+  const selected = useSignal<AuditEntry | undefined>(undefined);
+  const verifyText = useSignal('');
+  const exportProgress = useSignal<number | undefined>(undefined);
+  const loading = useSignal(false);
+  const revision = useSignal(0);
+
+  const queryOf = (): AuditQuery => {
+    const f = filters.value;
+    return {
+      limit: 50,
+      ...(f.serverId ? { serverId: f.serverId } : {}),
+      ...(f.toolName ? { toolName: f.toolName } : {}),
+      ...(f.outcome ? { outcome: f.outcome as EntryOutcome } : {}),
+      ...(f.text ? { text: f.text } : {}),
+      ...(f.from ? { from: new Date(f.from).getTime() } : {}),
+      ...(f.to ? { to: new Date(f.to).getTime() } : {}),
+    };
+  };
+
+  useSignalEffect(() => {
+    void revision.value;
+    const query = queryOf();
+    loading.value = true;
+    void log.query(query).then((page) => {
+      entries.value = page.entries;
+      cursor.value = page.cursor;
+      loading.value = false;
+    });
+    void log.countByOutcome().then((value) => {
+      counts.value = value;
+    });
+  });
+  // New entries from this tab or another one: reload the first page.
+  useSignalEffect(() =>
+    log.subscribe((change) => {
+      if (change.type !== 'storage-full') revision.value++;
+    }),
+  );
+
+  const more = async () => {
+    if (!cursor.value) return;
+    const page = await log.query({ ...queryOf(), cursor: cursor.value });
+    entries.value = [...entries.value, ...page.entries];
+    cursor.value = page.cursor;
+  };
+  const verify = async () => {
+    verifyText.value = 'Verifying…';
+    const result = await log.verify((checked, total) => {
+      verifyText.value = `Verifying… ${checked} of ${total}`;
+    });
+    verifyText.value = result.ok
+      ? `Chain verified: ${result.count} events, none altered.`
+      : `Chain broken at event ${result.seq}${result.invocationId ? ` (invocation ${result.invocationId})` : ''}: ${result.reason}.`;
+  };
+  const download = async (format: 'ndjson' | 'json') => {
+    exportProgress.value = 0;
+    const blob = await log.exportBlob(format, ({ written, total }) => {
+      exportProgress.value = total === 0 ? 1 : written / total;
+    });
+    exportProgress.value = undefined;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = `toolgate-audit-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.${format}`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  };
+  const set = (key: keyof typeof filters.value) => (event: Event) => {
+    filters.value = { ...filters.value, [key]: (event.currentTarget as HTMLInputElement).value };
+  };
+
+  return (
+    <section class="tg-view" aria-labelledby="tg-log-heading">
+      <h2 id="tg-log-heading">Audit log</h2>
+      {counts.value && (
+        <p class="tg-muted">
+          Entries by outcome:{' '}
+          {ALL_OUTCOMES.filter((outcome) => counts.value![outcome] > 0)
+            .map((outcome) => `${outcome} ${counts.value![outcome]}`)
+            .join(' · ') || 'empty'}
+        </p>
+      )}
+      <form class="tg-filters" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Search <input type="search" value={filters.value.text} onInput={set('text')} />
+        </label>
+        <label>
+          Server <input type="text" value={filters.value.serverId} onInput={set('serverId')} />
+        </label>
+        <label>
+          Tool <input type="text" value={filters.value.toolName} onInput={set('toolName')} />
+        </label>
+        <label>
+          Outcome
+          <select value={filters.value.outcome} onChange={set('outcome')}>
+            <option value="">any</option>
+            {ALL_OUTCOMES.map((outcome) => (
+              <option key={outcome} value={outcome}>
+                {outcome}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From <input type="datetime-local" value={filters.value.from} onInput={set('from')} />
+        </label>
+        <label>
+          To <input type="datetime-local" value={filters.value.to} onInput={set('to')} />
+        </label>
+      </form>
+      <div class="tg-row">
+        <button type="button" onClick={() => void verify()}>
+          Verify chain
+        </button>
+        <button type="button" onClick={() => void download('ndjson')}>
+          Export NDJSON
+        </button>
+        <button type="button" onClick={() => void download('json')}>
+          Export JSON
+        </button>
+      </div>
+      {verifyText.value && (
+        <p role="status" class="tg-verify">
+          {verifyText.value}
+        </p>
+      )}
+      {exportProgress.value !== undefined && (
+        <progress aria-label="Export progress" max={1} value={exportProgress.value} />
+      )}
+      <table class="tg-log-table" aria-busy={loading.value}>
+        <caption class="tg-visually-hidden">Audit entries, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Tool</th>
+            <th scope="col">Server</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.value.map((entry) => (
+            <tr key={entry.invocationId} class={`tg-outcome-${entry.outcome}`}>
+              <td>{new Date(entry.startedAt).toLocaleString()}</td>
+              <td>{entry.toolName}</td>
+              <td>{entry.serverId}</td>
+              <td>{entry.outcome}</td>
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Details of ${entry.toolName} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
+                  onClick={() => {
+                    selected.value = entry;
+                  }}
+                >
+                  Details
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {entries.value.length === 0 && !loading.value && <p class="tg-muted">No entries match.</p>}
+      {cursor.value && (
+        <button type="button" onClick={() => void more()}>
+          Load older entries
+        </button>
+      )}
+      {selected.value && <EntryDetail key={selected.value.invocationId} entry={selected.value} log={log} />}
+    </section>
+  );
+}
+
+function EntryDetail({ entry, log }: { entry: AuditEntry; log: AuditLog }) {
+  const events = useSignal<unknown[] | undefined>(undefined);
+  useSignalEffect(() => {
+    void log.eventsOf(entry.invocationId).then((found) => {
+      events.value = found;
+    });
+  });
+  return (
+    <article class="tg-entry-detail" aria-label={`Audit entry ${entry.invocationId}`}>
+      <h3>
+        {entry.toolName} on {entry.serverId}: {entry.outcome}
+      </h3>
+      <dl>
+        <dt>Decision</dt>
+        <dd>
+          {entry.decision?.reason ?? entry.reason ?? '—'}
+          {entry.approvedBy ? ` (approved by ${entry.approvedBy})` : ''}
+        </dd>
+        <dt>Caller</dt>
+        <dd>
+          {entry.caller.kind}
+          {entry.caller.label ? ` (${entry.caller.label})` : ''}
+        </dd>
+        {entry.durationMs !== undefined && (
+          <>
+            <dt>Duration</dt>
+            <dd>{entry.durationMs} ms</dd>
+          </>
+        )}
+        {entry.resultSummary && (
+          <>
+            <dt>Result</dt>
+            <dd>{entry.resultSummary}</dd>
+          </>
+        )}
+        {entry.redactedPaths.length > 0 && (
+          <>
+            <dt>Redacted</dt>
+            <dd>{entry.redactedPaths.join(', ')}</dd>
+          </>
+        )}
+      </dl>
+      {events.value && <JsonTree value={events.value} label="Chain events" />}
+    </article>
+  );
+}

@@ -1,0 +1,146 @@
+/** Servers: add one by URL (transport chosen automatically), see its state and errors, retry, trust. */
+
+import { useSignal } from '@preact/signals';
+import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/trust.js';
+import type { Controller, ServerState } from '../controller.js';
+
+/** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
+export function parseHeaderLines(text: string): Record<string, string> | string {
+  const headers: Record<string, string> = {};
+  for (const [index, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    const colon = line.indexOf(':');
+    if (colon < 1) return `Header line ${index + 1} needs the form "Name: value".`;
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+export function ServersView({ controller }: { controller: Controller }) {
+  const url = useSignal('');
+  const headers = useSignal('');
+  const problem = useSignal('');
+  const busy = useSignal(false);
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    problem.value = '';
+    let parsed: URL;
+    try {
+      parsed = new URL(url.value.trim());
+    } catch {
+      problem.value = 'Enter the server’s full MCP endpoint URL, for example https://example.com/mcp.';
+      return;
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+      problem.value = 'Only http: and https: server URLs are supported.';
+      return;
+    }
+    const headerMap = parseHeaderLines(headers.value);
+    if (typeof headerMap === 'string') {
+      problem.value = headerMap;
+      return;
+    }
+    busy.value = true;
+    try {
+      await controller.addServer({ url: parsed.href, headers: headerMap });
+      url.value = '';
+      headers.value = '';
+    } catch (error) {
+      problem.value = (error as Error).message;
+    } finally {
+      busy.value = false;
+    }
+  };
+
+  return (
+    <section class="tg-view" aria-labelledby="tg-servers-heading">
+      <h2 id="tg-servers-heading">Servers</h2>
+      <form class="tg-add-server" onSubmit={add}>
+        <label for="tg-server-url">Server URL</label>
+        <input
+          id="tg-server-url"
+          type="url"
+          required
+          placeholder="https://example.com/mcp"
+          value={url.value}
+          onInput={(e) => {
+            url.value = (e.currentTarget as HTMLInputElement).value;
+          }}
+        />
+        <details>
+          <summary>Custom headers</summary>
+          <label for="tg-server-headers">One per line, “Name: value” (kept in memory, never logged)</label>
+          <textarea
+            id="tg-server-headers"
+            rows={3}
+            value={headers.value}
+            onInput={(e) => {
+              headers.value = (e.currentTarget as HTMLTextAreaElement).value;
+            }}
+          />
+        </details>
+        <button type="submit" disabled={busy.value}>
+          {busy.value ? 'Connecting…' : 'Add server'}
+        </button>
+        {problem.value && (
+          <p class="tg-error" role="alert">
+            {problem.value}
+          </p>
+        )}
+      </form>
+      <ul class="tg-server-list">
+        {controller.servers.value.map((server) => (
+          <ServerRow key={server.id} server={server} controller={controller} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ServerRow({ server, controller }: { server: ServerState; controller: Controller }) {
+  const trustId = `tg-trust-${server.id}`;
+  return (
+    <li class={`tg-server tg-state-${server.state}`} data-server={server.id}>
+      <div class="tg-server-head">
+        <strong>{server.label}</strong>
+        <span class="tg-badge" role="status">
+          {server.state === 'connected'
+            ? `connected · ${server.tools.length} tools${server.era ? ` · ${server.era}` : ''}`
+            : server.state}
+        </span>
+      </div>
+      <div class="tg-muted">{server.config.url ?? server.id}</div>
+      {server.error && (
+        <p class="tg-error" role="alert">
+          {server.error}
+        </p>
+      )}
+      <div class="tg-row">
+        <label for={trustId}>Trust</label>
+        <select
+          id={trustId}
+          value={server.trust}
+          onChange={(e) =>
+            void controller.setTrust(
+              server.id,
+              (e.currentTarget as HTMLSelectElement).value as ServerState['trust'],
+            )
+          }
+        >
+          <option value="untrusted">Untrusted (default)</option>
+          <option value="trusted">Trusted</option>
+        </select>
+        {(server.state === 'failed' || server.state === 'closed') && (
+          <button type="button" onClick={() => void controller.retry(server.id)}>
+            Retry
+          </button>
+        )}
+        <button type="button" onClick={() => void controller.removeServer(server.id)}>
+          Remove
+        </button>
+      </div>
+      <p class="tg-muted">{server.trust === 'trusted' ? TRUSTED_EXPLANATION : TRUST_EXPLANATION}</p>
+    </li>
+  );
+}

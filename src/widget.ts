@@ -1,0 +1,10 @@
+/** The widget entry: the custom element, mount(), and the controller for hosts that drive it. */
+export { defineToolgatePanel, ToolgatePanelElement } from './embed/element.js';
+export { type Mounted, type MountOptions, mount } from './embed/mount.js';
+export {
+  type Controller,
+  type ControllerOptions,
+  createController,
+  type ServerConfig,
+  type ServerState,
+} from './ui/controller.js';
