@@ -1,3 +1,5 @@
+import { componentStyles } from './components/components.css.js';
+
 /**
  * The widget's CSS, scoped by its shadow root. Themable through custom properties (set them on
  * <toolgate-panel> from the host page); light and dark follow prefers-color-scheme unless the
@@ -67,4 +69,4 @@ progress{width:100%}
 @media (prefers-reduced-motion:reduce){.tg-spinner{animation:none}}
 .tg-overlay{padding:0}
 .tg-indicator{margin:0}
-`;
+${componentStyles}`;

@@ -84,7 +84,8 @@ function Node({ value, name, depth, collapsedDepth, ancestors }: NodeProps) {
 
 function Leaf({ value }: { value: unknown }) {
   const showAll = useSignal(false);
-  if (typeof value !== 'string') return <span class={`tg-json-${typeof value}`}>{scalarText(value)}</span>;
+  if (typeof value !== 'string')
+    return <span class={`tg-json-${value === null ? 'null' : typeof value}`}>{scalarText(value)}</span>;
   if (value.length <= LONG || showAll.value)
     return <span class="tg-json-string">{JSON.stringify(value)}</span>;
   return (

@@ -1,48 +1,211 @@
 /**
  * A form generated from a JSON Schema: objects, strings (formats, enums, long text), numbers,
  * booleans, arrays (add/remove), oneOf/anyOf (choose a branch), defaults, local $refs. Anything it
- * cannot render becomes a JSON field for that value, so no argument is ever out of reach.
+ * cannot render, and any value whose type does not fit its schema, becomes a JSON field for that
+ * value: no argument is ever out of reach, and none a model proposed is ever hidden from the person.
  * Controlled: every edit produces a new value; props are never mutated.
  */
 
 import { useSignal } from '@preact/signals';
+import { useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 
 type Schema = JsonObject;
-type Value = unknown;
 
-function resolve(schema: Schema, root: Schema): Schema {
-  const ref = schema.$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
+/** The root (for local $refs) and the $refs already expanded on the way here (to stop recursion). */
+interface Ctx {
+  root: Schema;
+  refs: ReadonlySet<string>;
+}
+interface Resolved {
+  schema: Schema;
+  ctx: Ctx;
+}
+type Kind = 'enum' | 'choice' | 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'json';
+interface Option {
+  value: unknown;
+  label: string;
+}
+
+/** An empty schema: "any value", which renders as a JSON field. */
+const ANY: Schema = {};
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const display = (value: unknown) =>
+  typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+const requiredSet = (schema: Schema) =>
+  new Set(Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === 'string') : []);
+
+/** A JSON pointer into the root; only local references (`#/$defs/...`), never a fetch. */
+function pointer(root: Schema, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
-  for (const part of ref.slice(2).split('/'))
-    node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return typeof node === 'object' && node !== null ? (node as Schema) : schema;
+  for (const raw of ref.slice(2).split('/')) {
+    let part: string;
+    try {
+      part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+  }
+  return node;
+}
+
+/**
+ * Follows $ref (each at most once per path: a recursive schema ends in a JSON field, not a loop),
+ * unwraps a lone allOf, and collapses `anyOf: [X, {type: null}]` (an optional X) into X.
+ */
+function resolve(input: unknown, ctx: Ctx): Resolved {
+  let schema = isObject(input) ? input : ANY;
+  let refs = ctx.refs;
+  while (typeof schema.$ref === 'string') {
+    const ref = schema.$ref;
+    const target = pointer(ctx.root, ref);
+    if (refs.has(ref) || !isObject(target)) return { schema: ANY, ctx: { root: ctx.root, refs } };
+    refs = new Set([...refs, ref]);
+    const { $ref: _ref, ...siblings } = schema;
+    schema = { ...target, ...siblings };
+  }
+  const here: Ctx = { root: ctx.root, refs };
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1) {
+    const { allOf, ...rest } = schema;
+    const inner = resolve(allOf[0], here);
+    return { schema: { ...inner.schema, ...rest }, ctx: inner.ctx };
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (!Array.isArray(list) || list.length !== 2) continue;
+    const nonNull = list.filter((branch) => !(isObject(branch) && branch.type === 'null'));
+    if (nonNull.length !== 1) continue;
+    const { [key]: _branches, ...rest } = schema;
+    const inner = resolve(nonNull[0], here);
+    return { schema: { ...inner.schema, ...rest }, ctx: inner.ctx };
+  }
+  return { schema, ctx: here };
 }
 
 function typeOf(schema: Schema): string | undefined {
-  if (Array.isArray(schema.type)) return (schema.type as string[]).find((t) => t !== 'null');
+  if (Array.isArray(schema.type))
+    return schema.type.find((type) => typeof type === 'string' && type !== 'null');
   if (typeof schema.type === 'string') return schema.type;
-  if (schema.properties) return 'object';
+  if (isObject(schema.properties)) return 'object';
+  if (isObject(schema.items)) return 'array';
   return undefined;
 }
 
-/** The value with every missing property that has a default filled in (recursively for objects). */
-export function withDefaults(schema: Schema, value: JsonObject, root: Schema = schema): JsonObject {
-  const resolved = resolve(schema, root);
-  const properties = (resolved.properties ?? {}) as Record<string, Schema>;
-  const next: JsonObject = { ...value };
-  for (const [key, child] of Object.entries(properties)) {
-    const childSchema = resolve(child, root);
-    if (next[key] === undefined && childSchema.default !== undefined)
-      next[key] = structuredClone(childSchema.default);
-    else if (next[key] === undefined && typeOf(childSchema) === 'object' && childSchema.properties) {
-      const nested = withDefaults(childSchema, {}, root);
-      if (Object.keys(nested).length > 0) next[key] = nested;
-    }
-  }
-  return next;
+function choicesOf(schema: Schema): unknown[] | undefined {
+  const list = schema.oneOf ?? schema.anyOf;
+  return Array.isArray(list) && list.length > 0 ? list : undefined;
 }
+
+/** enum (with legacy enumNames), a lone const, or a oneOf/anyOf of titled consts (MCP's titled enums). */
+function enumOptions(schema: Schema): Option[] | undefined {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
+    return schema.enum.map((value, index) => {
+      const name = names[index];
+      return { value, label: typeof name === 'string' ? name : display(value) };
+    });
+  }
+  if ('const' in schema) return [{ value: schema.const, label: display(schema.const) }];
+  const list = choicesOf(schema);
+  if (list?.every((branch) => isObject(branch) && 'const' in branch)) {
+    return (list as Schema[]).map((branch) => ({
+      value: branch.const,
+      label: typeof branch.title === 'string' ? branch.title : display(branch.const),
+    }));
+  }
+  return undefined;
+}
+
+function kindOf(schema: Schema): Kind {
+  if (enumOptions(schema)) return 'enum';
+  if (choicesOf(schema)) return 'choice';
+  const type = typeOf(schema);
+  if (type === 'object')
+    return isObject(schema.properties) && Object.keys(schema.properties).length > 0 ? 'object' : 'json';
+  if (type === 'array') return isObject(schema.items) ? 'array' : 'json';
+  if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return type;
+  return 'json';
+}
+
+/** Whether a control of this kind can show the value faithfully; if not, the value is shown as JSON. */
+function fits(kind: Kind, schema: Schema, value: unknown): boolean {
+  if (value === undefined) return true;
+  switch (kind) {
+    case 'enum':
+      return (enumOptions(schema) ?? []).some((option) => same(option.value, value));
+    case 'object':
+      return isObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'string':
+    case 'boolean':
+      return typeof value === kind;
+    case 'number':
+    case 'integer':
+      return typeof value === 'number';
+    default:
+      return true;
+  }
+}
+
+/** Fills missing properties that have a default (recursively); props and the input are left untouched. */
+function fillDefaults({ schema, ctx }: Resolved, value: unknown): JsonObject {
+  const out: JsonObject = isObject(value) ? { ...value } : {};
+  if (!isObject(schema.properties)) return out;
+  const required = requiredSet(schema);
+  for (const [key, raw] of Object.entries(schema.properties)) {
+    const child = resolve(raw, ctx);
+    const kind = kindOf(child.schema);
+    const existing = out[key];
+    if (existing === undefined) {
+      if (child.schema.default !== undefined) out[key] = structuredClone(child.schema.default);
+      // A required const has one possible value, and an unticked required checkbox reads as false.
+      else if (required.has(key) && 'const' in child.schema) out[key] = structuredClone(child.schema.const);
+      else if (required.has(key) && kind === 'boolean') out[key] = false;
+      else if (kind === 'object') {
+        const nested = fillDefaults(child, {});
+        if (Object.keys(nested).length > 0) out[key] = nested;
+      }
+    } else if (kind === 'object' && isObject(existing)) out[key] = fillDefaults(child, existing);
+  }
+  return out;
+}
+
+/** The value with every missing property that has a default filled in (recursively for objects). */
+export function withDefaults(schema: JsonObject, value: JsonObject): JsonObject {
+  return fillDefaults(resolve(schema, { root: schema, refs: new Set() }), value);
+}
+
+/** A fresh value for a new array item or a newly chosen branch. */
+function initialValue(resolved: Resolved): unknown {
+  const { schema } = resolved;
+  if (schema.default !== undefined) return structuredClone(schema.default);
+  switch (kindOf(schema)) {
+    case 'object':
+      return fillDefaults(resolved, {});
+    case 'array':
+      return [];
+    case 'boolean':
+      return false;
+    case 'string':
+      return '';
+    case 'enum':
+      return enumOptions(schema)?.[0]?.value;
+    case 'choice':
+      return initialValue(resolve(choicesOf(schema)?.[0], resolved.ctx));
+    default:
+      return undefined;
+  }
+}
+
+/** Ids may not contain spaces, and distinct keys must not collide: anything but [A-Za-z0-9] is escaped. */
+const idPart = (key: string) => key.replace(/[^A-Za-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`);
 
 export function SchemaForm({
   schema,
@@ -50,300 +213,413 @@ export function SchemaForm({
   onChange,
   idPrefix,
 }: {
-  schema: Schema;
+  schema: JsonObject;
   value: JsonObject;
   onChange: (next: JsonObject) => void;
   idPrefix: string;
 }) {
-  const properties = (resolve(schema, schema).properties ?? {}) as Record<string, Schema>;
-  if (Object.keys(properties).length === 0) return <p class="tg-muted">This tool takes no arguments.</p>;
+  const root = resolve(schema, { root: schema, refs: new Set() });
+  const id = idPrefix.replace(/\s+/g, '_');
+  const emit = (next: unknown) => onChange(isObject(next) ? next : {});
+  const kind = kindOf(root.schema);
+  if (kind === 'object' || kind === 'choice') {
+    const Body = kind === 'object' ? ObjectFields : Choice;
+    return (
+      <div class="tg-form">
+        <Body r={root} value={value} onChange={emit} id={id} label="Arguments" required={true} />
+      </div>
+    );
+  }
+  // `{type: "object"}` alone is how tools say "no arguments"; declared extra properties get a JSON field.
+  const open = root.schema.additionalProperties;
+  if (open === undefined || open === false) return <p class="tg-muted">No fields to fill in.</p>;
   return (
-    <div class="tg-form">
-      <ObjectFields
-        schema={resolve(schema, schema)}
-        root={schema}
-        value={value}
-        onChange={(next) => onChange(next as JsonObject)}
-        path={idPrefix}
-      />
+    <div class="tg-form tg-field">
+      <label for={id}>Arguments (a JSON object)</label>
+      <JsonField id={id} value={value} onChange={emit} describedBy={undefined} required={false} objectOnly />
     </div>
   );
 }
 
 interface FieldProps {
-  schema: Schema;
-  root: Schema;
-  value: Value;
-  onChange: (next: Value) => void;
-  path: string;
+  r: Resolved;
+  value: unknown;
+  onChange: (next: unknown) => void;
+  id: string;
+  label: string;
+  required: boolean;
 }
 
-function ObjectFields({ schema, root, value, onChange, path }: FieldProps) {
-  const properties = (schema.properties ?? {}) as Record<string, Schema>;
-  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  const current = (
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}
-  ) as JsonObject;
+function ObjectFields({ r, value, onChange, id }: FieldProps) {
+  const properties = isObject(r.schema.properties) ? r.schema.properties : {};
+  const required = requiredSet(r.schema);
+  const current = isObject(value) ? value : {};
   return (
     <>
-      {Object.entries(properties).map(([key, child]) => (
-        <Field
-          key={key}
-          name={key}
-          required={required.has(key)}
-          schema={resolve(child, root)}
-          root={root}
-          value={current[key]}
-          path={`${path}-${key}`}
-          onChange={(next) => {
-            const copy = { ...current };
-            if (next === undefined) delete copy[key];
-            else copy[key] = next as JsonObject[string];
-            onChange(copy);
-          }}
-        />
-      ))}
+      {Object.entries(properties).map(([key, raw]) => {
+        const child = resolve(raw, r.ctx);
+        return (
+          <Field
+            key={key}
+            r={child}
+            label={typeof child.schema.title === 'string' ? child.schema.title : key}
+            required={required.has(key)}
+            id={`${id}-${idPart(key)}`}
+            value={current[key]}
+            onChange={(next) => {
+              // Emptied fields are removed rather than sent as "" or null.
+              const { [key]: _old, ...rest } = current;
+              onChange(next === undefined ? rest : { ...rest, [key]: next });
+            }}
+          />
+        );
+      })}
     </>
   );
 }
 
-function Field(props: FieldProps & { name: string; required: boolean }) {
-  const { schema, name, required, path } = props;
-  const label = (typeof schema.title === 'string' ? schema.title : name) + (required ? ' (required)' : '');
-  const help = typeof schema.description === 'string' ? schema.description : undefined;
-  const helpId = help ? `${path}-help` : undefined;
-  const type = typeOf(schema);
-  if (type === 'object' && schema.properties)
+function Field(props: FieldProps) {
+  const { r, id, label, required, value, onChange } = props;
+  const natural = kindOf(r.schema);
+  const kind = fits(natural, r.schema, value) ? natural : 'json';
+  const help =
+    typeof r.schema.description === 'string' && r.schema.description !== '' ? r.schema.description : '';
+  const helpId = help ? `${id}-help` : undefined;
+  const helpText = help && (
+    <p id={helpId} class="tg-help">
+      {help}
+    </p>
+  );
+  const mark = required && <span class="tg-required"> (required)</span>;
+  if (kind === 'object' || kind === 'array' || kind === 'choice') {
+    const Body = kind === 'object' ? ObjectFields : kind === 'array' ? ArrayItems : Choice;
     return (
-      <fieldset class="tg-fieldset">
-        <legend>{label}</legend>
-        {help && <p class="tg-help">{help}</p>}
-        <ObjectFields {...props} />
+      <fieldset class={`tg-fieldset tg-${kind}`} aria-describedby={helpId}>
+        <legend>
+          {label}
+          {mark}
+        </legend>
+        {helpText}
+        <Body {...props} />
       </fieldset>
     );
+  }
+  if (kind === 'boolean') {
+    return (
+      <div class="tg-field tg-field-check">
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          aria-describedby={helpId}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />
+        <label for={id}>
+          {label}
+          {mark}
+        </label>
+        {helpText}
+      </div>
+    );
+  }
   return (
     <div class="tg-field">
-      <label for={path}>{label}</label>
-      <Control {...props} describedBy={helpId} />
-      {help && (
-        <p id={helpId} class="tg-help">
-          {help}
-        </p>
+      <label for={id}>
+        {label}
+        {mark}
+        {kind === 'json' && <span class="tg-muted"> (JSON)</span>}
+      </label>
+      {kind === 'enum' ? (
+        <EnumSelect {...props} describedBy={helpId} />
+      ) : kind === 'string' ? (
+        <StringInput {...props} describedBy={helpId} />
+      ) : kind === 'number' || kind === 'integer' ? (
+        <NumberInput {...props} describedBy={helpId} />
+      ) : (
+        <JsonField id={id} value={value} onChange={onChange} describedBy={helpId} required={required} />
       )}
+      {helpText}
     </div>
   );
 }
 
-function Control({
-  schema,
-  root,
-  value,
-  onChange,
-  path,
-  describedBy,
-}: FieldProps & { describedBy: string | undefined }) {
-  const type = typeOf(schema);
-  const common = { id: path, 'aria-describedby': describedBy };
-  const choices = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
-  if (Array.isArray(schema.enum)) {
-    const options = schema.enum as Value[];
-    const index = options.findIndex((option) => JSON.stringify(option) === JSON.stringify(value));
-    return (
-      <select
-        {...common}
-        value={index === -1 ? '' : String(index)}
-        onChange={(e) => {
-          const picked = (e.currentTarget as HTMLSelectElement).value;
-          onChange(picked === '' ? undefined : options[Number(picked)]);
-        }}
-      >
-        <option value="">—</option>
-        {options.map((option, i) => (
-          <option key={String(i)} value={String(i)}>
-            {typeof option === 'string' ? option : JSON.stringify(option)}
-          </option>
-        ))}
-      </select>
-    );
-  }
-  if (Array.isArray(choices))
-    return (
-      <Choice schema={schema} root={root} value={value} onChange={onChange} path={path} choices={choices} />
-    );
-  if (type === 'string') {
-    const text = typeof value === 'string' ? value : '';
-    const set = (e: Event) => {
-      const next = (e.currentTarget as HTMLInputElement).value;
-      onChange(next === '' ? undefined : next);
-    };
-    if (typeof schema.maxLength === 'number' && schema.maxLength > 200)
-      return <textarea {...common} rows={4} value={text} onInput={set} />;
-    const format = schema.format;
-    const inputType =
-      format === 'date'
-        ? 'date'
-        : format === 'email'
-          ? 'email'
-          : format === 'uri'
-            ? 'url'
-            : format === 'date-time'
-              ? 'datetime-local'
-              : 'text';
-    return <input {...common} type={inputType as 'text'} value={text} onInput={set} />;
-  }
-  if (type === 'number' || type === 'integer')
-    return (
-      <input
-        {...common}
-        type="number"
-        step={type === 'integer' ? 1 : 'any'}
-        {...(typeof schema.minimum === 'number' ? { min: schema.minimum } : {})}
-        {...(typeof schema.maximum === 'number' ? { max: schema.maximum } : {})}
-        value={typeof value === 'number' ? String(value) : ''}
-        onInput={(e) => {
-          const raw = (e.currentTarget as HTMLInputElement).value;
-          onChange(raw === '' ? undefined : Number(raw));
-        }}
-      />
-    );
-  if (type === 'boolean')
-    return (
-      <input
-        {...common}
-        type="checkbox"
-        checked={value === true}
-        onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
-      />
-    );
-  if (
-    type === 'array' &&
-    typeof schema.items === 'object' &&
-    schema.items !== null &&
-    !Array.isArray(schema.items)
-  )
-    return <ArrayField schema={schema} root={root} value={value} onChange={onChange} path={path} />;
-  return <JsonField value={value} onChange={onChange} path={path} describedBy={describedBy} />;
+type ControlProps = FieldProps & { describedBy: string | undefined };
+
+function EnumSelect({ r, value, onChange, id, required, describedBy }: ControlProps) {
+  const options = enumOptions(r.schema) ?? [];
+  const index = options.findIndex((option) => same(option.value, value));
+  return (
+    <select
+      id={id}
+      aria-describedby={describedBy}
+      aria-required={required || undefined}
+      value={index === -1 ? '' : String(index)}
+      onChange={(event) => {
+        const picked = event.currentTarget.value;
+        onChange(picked === '' ? undefined : options[Number(picked)]?.value);
+      }}
+    >
+      {(!required || index === -1) && <option value="">{required ? 'Choose…' : '(none)'}</option>}
+      {options.map((option, i) => (
+        <option key={JSON.stringify(option.value)} value={String(i)}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
 }
 
-function ArrayField({ schema, root, value, onChange, path }: FieldProps) {
-  const items = Array.isArray(value) ? value : [];
-  const itemSchema = resolve(schema.items as Schema, root);
+/** Formats with a matching input type; date-time is left as text (datetime-local drops the offset). */
+const FORMAT_INPUT: Record<string, 'date' | 'email' | 'url'> = { date: 'date', email: 'email', uri: 'url' };
+
+function StringInput({ r, value, onChange, id, required, describedBy }: ControlProps) {
+  const text = typeof value === 'string' ? value : '';
+  const maxLength = typeof r.schema.maxLength === 'number' ? r.schema.maxLength : undefined;
+  const common = { id, 'aria-describedby': describedBy, 'aria-required': required || undefined, maxLength };
+  const set = (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
+    const next = event.currentTarget.value;
+    onChange(next === '' ? undefined : next);
+  };
+  if (maxLength !== undefined && maxLength > 200)
+    return <textarea {...common} rows={4} value={text} onInput={set} />;
+  const format = typeof r.schema.format === 'string' ? r.schema.format : '';
+  // Preact types <input> per `type` literal; a computed one is narrowed to the text-like shape they share.
+  const type = (FORMAT_INPUT[format] ?? 'text') as 'text';
+  return <input {...common} type={type} value={text} onInput={set} />;
+}
+
+function NumberInput({ r, value, onChange, id, required, describedBy }: ControlProps) {
+  // What was typed: "1.0" or "1e3" must survive a re-render even though they parse to 1 and 1000.
+  const draft = useSignal('');
+  const parse = (raw: string) => (raw.trim() === '' ? undefined : Number(raw));
+  const text = parse(draft.value) === value ? draft.value : typeof value === 'number' ? String(value) : '';
+  const { minimum, maximum } = r.schema;
   return (
-    <fieldset class="tg-array" id={path}>
-      {items.map((item, index) => (
-        <div class="tg-array-item" key={String(index)}>
-          <Field
-            name={`item ${index + 1}`}
-            required={false}
-            schema={itemSchema}
-            root={root}
-            value={item}
-            path={`${path}-${index}`}
-            onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))}
-          />
-          <button type="button" onClick={() => onChange(items.filter((_, i) => i !== index))}>
-            Remove item {index + 1}
-          </button>
-        </div>
-      ))}
+    <input
+      id={id}
+      type="number"
+      aria-describedby={describedBy}
+      aria-required={required || undefined}
+      step={kindOf(r.schema) === 'integer' ? 1 : 'any'}
+      min={typeof minimum === 'number' ? minimum : undefined}
+      max={typeof maximum === 'number' ? maximum : undefined}
+      value={text}
+      onInput={(event) => {
+        draft.value = event.currentTarget.value;
+        const next = parse(draft.value);
+        onChange(next === undefined || Number.isNaN(next) ? undefined : next);
+      }}
+    />
+  );
+}
+
+function ArrayItems({ r, value, onChange, id, label }: FieldProps) {
+  const items: unknown[] = Array.isArray(value) ? value : [];
+  const item = resolve(r.schema.items, r.ctx);
+  // Stable keys, so a removed item's local state (a JSON draft, a chosen branch) does not slide onto its neighbour.
+  const keys = useRef<number[]>([]);
+  const counter = useRef(0);
+  while (keys.current.length < items.length) keys.current.push(counter.current++);
+  if (keys.current.length > items.length) keys.current = keys.current.slice(0, items.length);
+  const max = typeof r.schema.maxItems === 'number' ? r.schema.maxItems : Number.POSITIVE_INFINITY;
+  return (
+    <>
+      {items.length === 0 && <p class="tg-muted">No items.</p>}
+      <ol class="tg-array">
+        {items.map((entry, index) => (
+          <li key={keys.current[index]} class="tg-array-item">
+            <Field
+              r={item}
+              value={entry}
+              id={`${id}-${index}`}
+              label={`Item ${index + 1}`}
+              required={false}
+              onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))}
+            />
+            <button
+              type="button"
+              class="tg-remove"
+              aria-label={`Remove item ${index + 1} of ${label}`}
+              onClick={() => {
+                keys.current = keys.current.filter((_, i) => i !== index);
+                onChange(items.filter((_, i) => i !== index));
+              }}
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ol>
       <button
         type="button"
-        onClick={() =>
-          onChange([
-            ...items,
-            itemSchema.default ??
-              (typeOf(itemSchema) === 'object' ? withDefaults(itemSchema, {}, root) : undefined),
-          ])
-        }
+        class="tg-add"
+        disabled={items.length >= max}
+        aria-label={`Add item to ${label}`}
+        onClick={() => {
+          keys.current = [...keys.current, counter.current++];
+          onChange([...items, initialValue(item)]);
+        }}
       >
         Add item
       </button>
-    </fieldset>
+    </>
   );
 }
 
-function Choice({ root, value, onChange, path, choices }: FieldProps & { choices: Schema[] }) {
-  const picked = useSignal(0);
-  const branch = resolve(choices[picked.value] ?? {}, root);
+/** Whether a value plausibly belongs to a branch: its type, its const discriminators, its required keys. */
+function matches(schema: Schema, value: unknown): boolean {
+  const options = enumOptions(schema);
+  if (options) return options.some((option) => same(option.value, value));
+  const type = typeOf(schema);
+  const typeFits: Record<string, boolean> = {
+    string: typeof value === 'string',
+    number: typeof value === 'number',
+    integer: Number.isInteger(value),
+    boolean: typeof value === 'boolean',
+    array: Array.isArray(value),
+    object: isObject(value),
+    null: value === null,
+  };
+  if (type === undefined || !typeFits[type]) return false;
+  if (type !== 'object' || !isObject(value)) return true;
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [key, property] of Object.entries(properties)) {
+    if (isObject(property) && 'const' in property && !same(property.const, value[key])) return false;
+  }
+  return [...requiredSet(schema)].every((key) => key in value);
+}
+
+function branchLabel(schema: Schema, index: number): string {
+  if (typeof schema.title === 'string') return schema.title;
+  const properties = isObject(schema.properties) ? Object.values(schema.properties) : [];
+  const tag = properties.find((property) => isObject(property) && 'const' in property) as Schema | undefined;
+  if (tag) return display(tag.const);
+  return typeOf(schema) ?? `Option ${index + 1}`;
+}
+
+function Choice({ r, value, onChange, id, label }: FieldProps) {
+  const branches = (choicesOf(r.schema) ?? []).map((branch) => resolve(branch, r.ctx));
+  // The branch the current value belongs to, so proposed arguments open on the right form.
+  const guess =
+    value === undefined
+      ? 0
+      : Math.max(
+          0,
+          branches.findIndex((branch) => matches(branch.schema, value)),
+        );
+  const picked = useSignal(guess);
+  const index = Math.min(picked.value, branches.length - 1);
+  const branch = branches[index];
+  const selectId = `${id}-variant`;
+  const branchId = `${id}-v${index}`;
   return (
-    <fieldset class="tg-choice">
+    <>
+      <label for={selectId}>Which form</label>
       <select
-        id={path}
-        aria-label="Which form"
-        value={String(picked.value)}
-        onChange={(e) => {
-          picked.value = Number((e.currentTarget as HTMLSelectElement).value);
-          onChange(undefined);
+        id={selectId}
+        value={String(index)}
+        onChange={(event) => {
+          const next = Number(event.currentTarget.value);
+          picked.value = next;
+          const chosen = branches[next];
+          onChange(chosen ? initialValue(chosen) : undefined);
         }}
       >
-        {choices.map((choice, i) => (
-          <option key={String(i)} value={String(i)}>
-            {typeof choice.title === 'string'
-              ? choice.title
-              : (typeOf(resolve(choice, root)) ?? `option ${i + 1}`)}
+        {branches.map((choice, i) => (
+          <option key={i} value={String(i)}>
+            {branchLabel(choice.schema, i)}
           </option>
         ))}
       </select>
-      {typeOf(branch) === 'object' ? (
-        <ObjectFields
-          schema={branch}
-          root={root}
-          value={value}
-          onChange={onChange}
-          path={`${path}-b${picked.value}`}
-        />
-      ) : (
-        <Control
-          schema={branch}
-          root={root}
-          value={value}
-          onChange={onChange}
-          path={`${path}-b${picked.value}`}
-          describedBy={undefined}
-        />
-      )}
-    </fieldset>
+      {branch &&
+        (kindOf(branch.schema) === 'object' ? (
+          <ObjectFields
+            r={branch}
+            value={value}
+            onChange={onChange}
+            id={branchId}
+            label={label}
+            required={false}
+          />
+        ) : (
+          <Field
+            r={branch}
+            value={value}
+            onChange={onChange}
+            id={branchId}
+            label={branchLabel(branch.schema, index)}
+            required={false}
+          />
+        ))}
+    </>
   );
 }
 
+const pretty = (value: unknown) =>
+  value === undefined ? '' : (JSON.stringify(value, null, 2) ?? String(value));
+const fingerprint = (value: unknown) => (value === undefined ? '' : (JSON.stringify(value) ?? ''));
+
 function JsonField({
+  id,
   value,
   onChange,
-  path,
   describedBy,
+  required,
+  objectOnly = false,
 }: {
-  value: Value;
-  onChange: (next: Value) => void;
-  path: string;
+  id: string;
+  value: unknown;
+  onChange: (next: unknown) => void;
   describedBy: string | undefined;
+  required: boolean;
+  objectOnly?: boolean;
 }) {
-  const text = useSignal(value === undefined ? '' : JSON.stringify(value));
-  const problem = useSignal('');
+  // The text being typed is kept while it is invalid or still means the current value; a value
+  // changed from outside (another view, a reset) replaces it.
+  const draft = useSignal<string | undefined>(undefined);
+  const emitted = useRef<string | undefined>(undefined);
+  const editing = draft.value !== undefined && emitted.current === fingerprint(value);
+  const text = editing ? (draft.value ?? '') : pretty(value);
+  const problem = editing ? check(text, objectOnly).problem : undefined;
+  const errorId = `${id}-error`;
   return (
     <>
       <textarea
-        id={path}
+        id={id}
         class="tg-mono"
-        rows={3}
-        aria-describedby={describedBy}
-        aria-invalid={problem.value ? 'true' : 'false'}
-        value={text.value}
-        onInput={(e) => {
-          text.value = (e.currentTarget as HTMLTextAreaElement).value;
-          if (text.value.trim() === '') {
-            problem.value = '';
-            onChange(undefined);
-            return;
-          }
-          try {
-            onChange(JSON.parse(text.value));
-            problem.value = '';
-          } catch {
-            problem.value = 'Not valid JSON yet.';
-          }
+        rows={Math.min(10, text.split('\n').length + 1)}
+        spellcheck={false}
+        aria-describedby={[describedBy, problem ? errorId : undefined].filter(Boolean).join(' ') || undefined}
+        aria-invalid={problem ? true : undefined}
+        aria-required={required || undefined}
+        value={text}
+        onInput={(event) => {
+          const raw = event.currentTarget.value;
+          const result = check(raw, objectOnly);
+          if (result.problem === undefined) {
+            emitted.current = fingerprint(result.value);
+            onChange(result.value);
+          } else emitted.current = fingerprint(value);
+          draft.value = raw;
         }}
       />
-      {problem.value && <p class="tg-error">{problem.value}</p>}
+      {problem && (
+        <p id={errorId} class="tg-error">
+          {problem}
+        </p>
+      )}
     </>
   );
+}
+
+function check(raw: string, objectOnly: boolean): { value?: unknown; problem?: string } {
+  if (raw.trim() === '') return { value: undefined };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { problem: 'Not valid JSON yet.' };
+  }
+  if (objectOnly && !isObject(value)) return { problem: 'Must be a JSON object.' };
+  return { value };
 }

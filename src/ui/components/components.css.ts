@@ -1,0 +1,57 @@
+/**
+ * Styles for the shared components (JSON tree, result view, schema form, elicitation form). Colours,
+ * radius and fonts come from the panel's custom properties, so a host theme reaches these too;
+ * the fallbacks keep the components legible if they are ever rendered outside the panel.
+ */
+
+export const componentStyles = `
+.tg-json{font-family:var(--tg-mono,ui-monospace,monospace);font-size:13px;color:var(--tg-fg)}
+.tg-json summary{cursor:pointer}
+.tg-json-children{list-style:none;margin:0;padding-left:16px;border-left:1px dotted var(--tg-border)}
+.tg-json-key{color:var(--tg-accent)}
+.tg-json-count,.tg-json-null,.tg-json-undefined{color:var(--tg-muted)}
+.tg-json-string{white-space:pre-wrap;word-break:break-word}
+.tg-json-number,.tg-json-boolean{font-weight:600}
+.tg-link-button{border:0;background:none;padding:0;color:var(--tg-accent);text-decoration:underline;cursor:pointer;font:inherit}
+
+.tg-result{display:flex;flex-direction:column;gap:6px}
+.tg-result.tg-tool-error{border-left:4px solid var(--tg-danger);padding-left:8px}
+.tg-tool-error>h4{color:var(--tg-danger);margin:4px 0}
+.tg-text{font-family:var(--tg-mono,ui-monospace,monospace);font-size:13px;white-space:pre-wrap;word-break:break-word;margin:4px 0;padding:6px 8px;border:1px solid var(--tg-border);border-radius:var(--tg-radius)}
+.tg-image{display:block;max-width:100%;height:auto;border-radius:var(--tg-radius)}
+.tg-audio{display:block;max-width:100%}
+.tg-notice{color:var(--tg-muted);font-style:italic;margin:4px 0}
+.tg-for-other>summary{color:var(--tg-muted);cursor:pointer}
+.tg-resource-link{margin:4px 0;word-break:break-word}
+.tg-resource-link a{color:var(--tg-accent)}
+.tg-inert-uri{font-family:var(--tg-mono,ui-monospace,monospace);word-break:break-all;user-select:all}
+.tg-embedded{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:6px 8px}
+.tg-structured{border-top:1px solid var(--tg-border);padding-top:6px}
+.tg-issues{margin:4px 0;padding-left:18px}
+.tg-muted{color:var(--tg-muted)}
+.tg-error{color:var(--tg-danger)}
+
+.tg-form{display:flex;flex-direction:column;gap:4px}
+.tg-field{display:flex;flex-direction:column;gap:2px;margin:4px 0}
+.tg-field>label{font-weight:500}
+.tg-field-check{flex-direction:row;flex-wrap:wrap;align-items:center;gap:6px}
+.tg-field-check>.tg-help{flex-basis:100%}
+.tg-field input:not([type=checkbox]),.tg-field select,.tg-field textarea{font:inherit;color:var(--tg-fg);background:var(--tg-bg);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:4px 6px;max-width:100%}
+.tg-field textarea{width:100%;resize:vertical}
+.tg-field [aria-invalid=true]{border-color:var(--tg-danger)}
+.tg-fieldset{border:1px solid var(--tg-border);border-radius:var(--tg-radius);margin:6px 0;padding:6px 10px}
+.tg-fieldset>legend{font-weight:600;padding:0 4px}
+.tg-help{color:var(--tg-muted);font-size:13px;margin:2px 0}
+.tg-required{color:var(--tg-danger);font-weight:400}
+.tg-array{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:6px}
+.tg-array-item{display:flex;align-items:flex-start;gap:8px;border-left:2px solid var(--tg-border);padding-left:8px}
+.tg-array-item>:first-child{flex:1;min-width:0}
+.tg-remove{color:var(--tg-danger)}
+.tg-add{align-self:flex-start;margin-top:4px}
+.tg-mono{font-family:var(--tg-mono,ui-monospace,monospace);font-size:13px}
+
+.tg-elicit{display:flex;flex-direction:column;gap:6px;font-family:var(--tg-font,inherit)}
+.tg-elicit-message{white-space:pre-wrap;word-break:break-word}
+.tg-host{font-family:var(--tg-mono,ui-monospace,monospace)}
+.tg-actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}
+`;
