@@ -9,9 +9,18 @@ export default defineConfig({
     target: 'es2022',
     minify: false,
     sourcemap: true,
-    lib: { entry: 'src/index.ts', formats: ['es'], fileName: 'index' },
+    lib: { entry: { index: 'src/index.ts', widget: 'src/widget.ts' }, formats: ['es'] },
     rolldownOptions: {
-      external: ['eventsource-parser', 'ajv', /^ajv\//, 'ajv-formats', '@cfworker/json-schema', 'idb-keyval'],
+      external: [
+        'eventsource-parser',
+        'ajv',
+        /^ajv\//,
+        'ajv-formats',
+        '@cfworker/json-schema',
+        'idb-keyval',
+        /^preact(\/|$)/,
+        /^@preact\/signals/,
+      ],
     },
   },
 });

@@ -244,3 +244,37 @@ test('the audit viewer lists, filters, verifies and exports', async ({ page }) =
   await axe(page, 'audit log');
   await shot(page, 'audit-log');
 });
+
+// Last in the file: the rug pull changes echo on the shared server for every later session.
+test('a tool that changed after "always allow" asks again and shows the definition diff', async ({
+  page,
+}) => {
+  await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
+  const call = (message: string) =>
+    page.evaluate(
+      `window.toolgate.call('sdk', 'echo', { message: ${JSON.stringify(message)} }).then((r) => r.result.content[0].text, (e) => e.name)`,
+    );
+  const first = call('before');
+  await page.getByRole('dialog').getByRole('button', { name: 'Always allow this tool' }).click();
+  expect(await first).toBe('Echo: before');
+  // Remembered: the same definition runs without a dialog.
+  expect(await call('again')).toBe('Echo: again');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await sdk.control('rug-pull');
+  // The server announces the change; the panel's tool list follows it.
+  await callFromToolsTab(page, 'echo');
+  await expect(page.locator('.tg-tool-detail')).toContainText('id_rsa', { timeout: 10_000 });
+
+  const third = call('after the change');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.locator('.tg-diff')).toContainText('This tool changed since you last approved it');
+  await expect(dialog.locator('.tg-diff .tg-before')).toContainText('Echoes the message back');
+  await expect(dialog.locator('.tg-diff .tg-after')).toContainText('~/.ssh/id_rsa');
+  await expect(dialog.locator('.tg-flags, [aria-label*="Warnings"]').first()).toBeVisible();
+  await axe(page, 'definition changed');
+  await shot(page, 'definition-changed');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect(await third).toBe('DeniedError');
+  expect((await sdk.events()).calls.map((c) => c.arguments.message)).not.toContain('after the change');
+});

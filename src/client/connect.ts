@@ -10,7 +10,6 @@
 import { RpcEngine } from '../protocol/engine.js';
 import { ConnectionClosedError, TransportError, UnsupportedServerError } from '../protocol/errors.js';
 import { type Era, isLegacyVersion, isModernVersion } from '../protocol/versions.js';
-import { HttpSseTransport } from '../transport/http-sse.js';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import type { Transport } from '../transport/transport.js';
 import { McpClient } from './client.js';
@@ -173,6 +172,8 @@ function preferInformative(streamableError: unknown, sseError: unknown): unknown
 }
 
 async function openLegacySse(url: URL, intro: Introduction, options: ConnectOptions): Promise<Opened> {
+  // Only 2024-11-05 servers need it, so it is a chunk of its own in the widget's bundle.
+  const { HttpSseTransport } = await import('../transport/http-sse.js');
   const transport = new HttpSseTransport(url, {
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),

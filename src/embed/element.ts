@@ -21,12 +21,12 @@ export class ToolgatePanelElement extends HTMLElement {
     return this.mounted?.controller;
   }
 
-  async connectedCallback(): Promise<void> {
+  connectedCallback(): void {
     if (this.mounted) return;
     const urls = (this.getAttribute('servers') ?? '').split(/\s+/).filter(Boolean);
     const shape = (this.getAttribute('shape') ?? this.options.shape ?? 'panel') as PanelShape;
     const auditName = this.getAttribute('audit-name') ?? this.options.auditName;
-    this.mounted = await mount(this, {
+    this.mounted = mount(this, {
       ...this.options,
       shape,
       ...(auditName ? { auditName } : {}),

@@ -2,6 +2,7 @@
 
 import { h, render } from 'preact';
 import { type Controller, type ControllerOptions, createController } from '../ui/controller.js';
+import { prefetchViews } from '../ui/lazy.js';
 import { Panel, type PanelShape } from '../ui/panel.js';
 import { panelStyles } from '../ui/styles.js';
 
@@ -17,14 +18,16 @@ export interface Mounted {
   unmount(): void;
 }
 
-export async function mount(element: HTMLElement, options: MountOptions = {}): Promise<Mounted> {
-  const controller = options.controller ?? (await createController(options));
+/** Renders at once; the gate, the audit log and the rarer views load in the background. */
+export function mount(element: HTMLElement, options: MountOptions = {}): Mounted {
+  const controller = options.controller ?? createController(options);
   const root = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
   const style = document.createElement('style');
   style.textContent = panelStyles;
   const container = document.createElement('div');
   root.replaceChildren(style, container);
   render(h(Panel, { controller, shape: options.shape ?? 'panel' }), container);
+  prefetchViews();
   return {
     controller,
     unmount() {

@@ -5,19 +5,16 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import { type AuditLog, createAuditLog } from '../audit/log.js';
+import type { AuditLog } from '../audit/log.js';
 import type { McpClient } from '../client/client.js';
-import { connect } from '../client/connect.js';
-import { createGate, type Gate, type GateResult } from '../gate/pipeline.js';
-import { createPolicy } from '../gate/policy.js';
+import type { GateEvent, GateResult } from '../gate/pipeline.js';
 import type { Policy } from '../gate/policy-types.js';
-import { idbSettingsStore } from '../gate/settings-store.js';
 import type { ApprovalAnswer, ApprovalRequest, AuditSink, Caller, TrustLevel } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
-import { createSchemaValidator } from '../schema/index.js';
 import type { Transport } from '../transport/transport.js';
 import { describeConnectError } from './connect-errors.js';
+import type { ControllerServices } from './services.js';
 
 export interface ServerConfig {
   /** Stable id (qualifies tool names); defaults to the URL's host and path. */
@@ -26,6 +23,13 @@ export interface ServerConfig {
   url?: string;
   /** Or a ready transport (postMessage to an iframe, window or extension port). */
   transport?: Transport;
+  /**
+   * Or a page that hosts an MCP server over postMessage: loaded in a hidden iframe (sandboxed to an
+   * opaque origin when it is of this page's origin) and spoken to at its exact origin.
+   */
+  frameUrl?: string;
+  /** The postMessage channel of the server in that page, when it hosts several. */
+  channel?: string;
   label?: string;
   /** Sent with every request (e.g. Authorization). Kept in memory only, never logged. */
   headers?: Record<string, string>;
@@ -84,7 +88,7 @@ export interface PendingElicitation {
 export interface ControllerOptions {
   servers?: ServerConfig[];
   /** The audit log: 'indexeddb' (default: the origin's log), an AuditSink of the host's, or 'memory'. */
-  audit?: 'indexeddb' | AuditLog | AuditSink;
+  audit?: 'indexeddb' | 'memory' | AuditLog | AuditSink;
   auditName?: string;
   policy?: Policy;
   /** Who the calls made from the panel come from. */
@@ -98,9 +102,13 @@ export interface Controller {
   readonly running: Signal<RunningCall[]>;
   readonly finished: Signal<FinishedCall[]>;
   readonly elicitations: Signal<PendingElicitation[]>;
-  readonly auditLog: AuditLog | undefined;
-  readonly gate: Gate;
-  readonly policy: Policy;
+  /**
+   * The gate, policy and audit log, loaded after the panel's first paint (they are most of the
+   * widget's code). Rejects, with a sentence for the person, when the audit log cannot be opened.
+   */
+  readonly ready: Promise<ControllerServices>;
+  /** Gate events (requested, awaiting-approval, sent, progress, finished, failed) for host apps. */
+  onEvent(listener: (event: GateEvent) => void): () => void;
   addServer(config: ServerConfig): Promise<ServerState>;
   removeServer(id: string): Promise<void>;
   retry(id: string): Promise<ServerState>;
@@ -120,24 +128,14 @@ export interface Controller {
 const DISABLED_NOTE = 'switched off in the Toolgate panel';
 const KEEP_FINISHED = 50;
 
-export async function createController(options: ControllerOptions = {}): Promise<Controller> {
+export function createController(options: ControllerOptions = {}): Controller {
   const servers = signal<ServerState[]>([]);
   const approvals = signal<PendingApproval[]>([]);
   const running = signal<RunningCall[]>([]);
   const finished = signal<FinishedCall[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
   const clients = new Map<string, McpClient>();
-  const policy = options.policy ?? createPolicy({ store: idbSettingsStore() });
-  let auditLog: AuditLog | undefined;
-  let audit: AuditSink;
-  if (options.audit === undefined || options.audit === 'indexeddb') {
-    auditLog = await createAuditLog({ name: options.auditName ?? 'toolgate-audit' });
-    audit = auditLog;
-  } else {
-    audit = options.audit;
-    if ('query' in options.audit) auditLog = options.audit as AuditLog;
-  }
-
+  const frames = new Map<string, { dispose(): void }>();
   const update = (id: string, change: Partial<ServerState>) => {
     servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
   };
@@ -169,34 +167,57 @@ export async function createController(options: ControllerOptions = {}): Promise
       }),
   };
 
-  const gate = createGate({ servers: clients, policy, approver, audit, validator: createSchemaValidator() });
-  gate.onEvent((event) => {
-    if (event.type === 'sent')
-      running.value = running.value.map((call) =>
-        call.invocationId === event.invocationId ? { ...call, sentAt: Date.now() } : call,
-      );
-    if (event.type === 'progress')
-      running.value = running.value.map((call) =>
-        call.invocationId === event.invocationId
-          ? { ...call, progress: { progress: event.progress, total: event.total, message: event.message } }
-          : call,
-      );
-  });
+  // The connection code is its own chunk too: fetched now, in parallel with the panel's first
+  // paint, so a visitor sees the panel (and can use it) before the network stack has arrived.
+  const connectModule = import('../client/connect.js');
+  connectModule.catch(() => undefined);
+  const ready = import('./services.js').then(({ createServices }) =>
+    createServices(options, clients, approver),
+  );
+  // Views show the failure (the audit view, the approval step); keep it from being "unhandled".
+  ready.catch(() => undefined);
+  const listeners = new Set<(event: GateEvent) => void>();
+  void ready.then(({ gate }) =>
+    gate.onEvent((event) => {
+      if (event.type === 'sent')
+        running.value = running.value.map((call) =>
+          call.invocationId === event.invocationId ? { ...call, sentAt: Date.now() } : call,
+        );
+      if (event.type === 'progress')
+        running.value = running.value.map((call) =>
+          call.invocationId === event.invocationId
+            ? { ...call, progress: { progress: event.progress, total: event.total, message: event.message } }
+            : call,
+        );
+      for (const listener of listeners) listener(event);
+    }),
+  );
 
-  const disabledOf = async (serverId: string): Promise<Set<string>> =>
-    new Set(
-      (await policy.listRules())
+  // Without a policy store (it failed to open) nothing can be called anyway; show every tool as on.
+  const disabledOf = async (serverId: string): Promise<Set<string>> => {
+    const rules = await ready.then(({ policy }) => policy.listRules()).catch(() => []);
+    return new Set(
+      rules
         .filter((rule) => rule.server === serverId && rule.verdict === 'deny' && rule.note === DISABLED_NOTE)
         .map((rule) => rule.tool),
     );
+  };
 
   async function open(state: ServerState): Promise<ServerState> {
     update(state.id, { state: 'connecting', error: undefined });
     const { config } = state;
     try {
+      const { connect } = await connectModule;
+      let transport = config.transport;
+      if (config.frameUrl) {
+        const { openFramePeer } = await import('../transport/frame-peer.js');
+        const peer = openFramePeer(config.frameUrl, config.channel ? { channel: config.channel } : {});
+        frames.set(state.id, peer);
+        transport = peer.transport;
+      }
       const client = await connect({
         ...(config.url ? { url: config.url } : {}),
-        ...(config.transport ? { transport: config.transport } : {}),
+        ...(transport ? { transport } : {}),
         ...(config.headers ? { headers: config.headers } : {}),
         id: state.id,
         onElicit: (request) =>
@@ -221,6 +242,8 @@ export async function createController(options: ControllerOptions = {}): Promise
       client.onToolsChanged((snapshot) =>
         update(state.id, { tools: snapshot.entries.map((entry) => entry.tool) }),
       );
+      // The server said its tools changed: fetch them now so the panel never shows a stale list.
+      client.onToolListChanged = () => void client.listTools().catch(() => undefined);
       update(state.id, {
         state: 'connected',
         tools,
@@ -234,15 +257,22 @@ export async function createController(options: ControllerOptions = {}): Promise
     return servers.value.find((server) => server.id === state.id)!;
   }
 
+  const dropFrame = (id: string) => {
+    frames.get(id)?.dispose();
+    frames.delete(id);
+  };
+
   const controller: Controller = {
     servers,
     approvals,
     running,
     finished,
     elicitations,
-    auditLog,
-    gate,
-    policy,
+    ready,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async addServer(config) {
       const id = config.id ?? idFor(config);
       if (servers.value.some((server) => server.id === id))
@@ -252,16 +282,22 @@ export async function createController(options: ControllerOptions = {}): Promise
         label: config.label ?? id,
         config,
         state: 'connecting',
-        trust: await policy.trustOf(id),
+        // Untrusted until the policy store says otherwise: annotations show as claims meanwhile.
+        trust: 'untrusted',
         tools: [],
         disabled: new Set(),
       };
       servers.value = [...servers.value, state];
+      void ready
+        .then(({ policy }) => policy.trustOf(id))
+        .then((trust) => update(id, { trust }))
+        .catch(() => undefined);
       return open(state);
     },
     async removeServer(id) {
       const client = clients.get(id);
       clients.delete(id);
+      dropFrame(id);
       servers.value = servers.value.filter((server) => server.id !== id);
       await client?.close().catch(() => undefined);
     },
@@ -273,13 +309,15 @@ export async function createController(options: ControllerOptions = {}): Promise
         ?.close()
         .catch(() => undefined);
       clients.delete(id);
+      dropFrame(id);
       return open(state);
     },
     async setTrust(id, trust) {
-      await policy.setTrust(id, trust);
+      await (await ready).policy.setTrust(id, trust);
       update(id, { trust });
     },
     async setToolEnabled(id, toolName, enabled) {
+      const { policy } = await ready;
       if (enabled) {
         for (const rule of await policy.listRules())
           if (rule.server === id && rule.tool === toolName && rule.note === DISABLED_NOTE)
@@ -302,6 +340,7 @@ export async function createController(options: ControllerOptions = {}): Promise
         signal.addEventListener('abort', () => abort.abort(signal.reason), { once: true });
       }
       const timeoutMs = options.defaultTimeoutMs ?? 60_000;
+      const { gate } = await ready;
       let invocationId = '';
       const stop = gate.onEvent((event) => {
         if (event.type !== 'requested' || invocationId || event.request.signal !== abort.signal) return;
@@ -350,7 +389,10 @@ export async function createController(options: ControllerOptions = {}): Promise
     async close() {
       for (const client of clients.values()) await client.close().catch(() => undefined);
       clients.clear();
-      auditLog?.close();
+      for (const id of [...frames.keys()]) dropFrame(id);
+      const services = await ready.catch(() => undefined);
+      // Only a log the controller opened is the controller's to close.
+      if (options.audit === undefined || options.audit === 'indexeddb') services?.auditLog?.close();
     },
   };
 
@@ -359,12 +401,13 @@ export async function createController(options: ControllerOptions = {}): Promise
 }
 
 function idFor(config: ServerConfig): string {
-  if (config.url) {
+  const address = config.url ?? config.frameUrl;
+  if (address) {
     try {
-      const url = new URL(config.url);
+      const url = new URL(address, location.href);
       return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
     } catch {
-      return config.url;
+      return address;
     }
   }
   return config.transport?.label ?? `server-${Math.random().toString(36).slice(2, 8)}`;

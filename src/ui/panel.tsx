@@ -6,12 +6,17 @@
 
 import { useSignal } from '@preact/signals';
 import type { Controller } from './controller.js';
-import { ActivityView } from './views/activity-view.js';
-import { ApprovalDialog } from './views/approval-dialog.js';
-import { AuditView } from './views/audit-view.js';
-import { ElicitationDialog } from './views/elicitation-dialog.js';
+import { lazyView } from './lazy.js';
 import { ServersView } from './views/servers-view.js';
 import { ToolsView } from './views/tools-view.js';
+
+// Separate chunks (see lazy.tsx): the first load is the servers and tools views only.
+const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) => m.ActivityView));
+const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
+const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
+const ElicitationDialog = lazyView(() =>
+  import('./views/elicitation-dialog.js').then((m) => m.ElicitationDialog),
+);
 
 export type PanelShape = 'panel' | 'overlay';
 
@@ -108,7 +113,7 @@ export function Panel({ controller, shape = 'panel' }: { controller: Controller;
         {tab.value === 'servers' && <ServersView controller={controller} />}
         {tab.value === 'tools' && <ToolsView controller={controller} />}
         {tab.value === 'activity' && <ActivityView controller={controller} />}
-        {tab.value === 'log' && <AuditView log={controller.auditLog} />}
+        {tab.value === 'log' && <AuditView controller={controller} />}
       </div>
       {dialogs}
     </div>

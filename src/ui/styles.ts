@@ -1,5 +1,3 @@
-import { componentStyles } from './components/components.css.js';
-
 /**
  * The widget's CSS, scoped by its shadow root. Themable through custom properties (set them on
  * <toolgate-panel> from the host page); light and dark follow prefers-color-scheme unless the
@@ -68,5 +66,4 @@ progress{width:100%}
 @keyframes tg-spin{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){.tg-spinner{animation:none}}
 .tg-overlay{padding:0}
-.tg-indicator{margin:0}
-${componentStyles}`;
+.tg-indicator{margin:0}`;

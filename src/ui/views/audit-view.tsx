@@ -4,12 +4,42 @@
  */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import type { AuditEntry, EntryOutcome } from '../../audit/entry.js';
 import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
 import type { AuditQuery } from '../../audit/query.js';
 import { JsonTree } from '../components/json-tree.js';
+import type { Controller } from '../controller.js';
 
-export function AuditView({ log }: { log: AuditLog | undefined }) {
+export function AuditView({ controller }: { controller: Controller }) {
+  const state = useSignal<{ log?: AuditLog; error?: string; loaded: boolean }>({ loaded: false });
+  useEffect(() => {
+    let live = true;
+    controller.ready.then(
+      ({ auditLog }) => {
+        if (live) state.value = { log: auditLog, loaded: true };
+      },
+      (error: unknown) => {
+        if (live) state.value = { error: (error as Error).message, loaded: true };
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [controller]);
+  const { log, error, loaded } = state.value;
+  if (!loaded)
+    return (
+      <p class="tg-muted" role="status">
+        Opening the audit log…
+      </p>
+    );
+  if (error)
+    return (
+      <p class="tg-error" role="alert">
+        {error}
+      </p>
+    );
   if (!log) return <p class="tg-muted">This panel records calls in the host app’s own audit sink.</p>;
   return <AuditBrowser log={log} />;
 }

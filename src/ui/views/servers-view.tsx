@@ -1,4 +1,7 @@
-/** Servers: add one by URL (transport chosen automatically), see its state and errors, retry, trust. */
+/**
+ * Servers: add one by URL (transport chosen automatically) or by the address of a page that hosts a
+ * server over postMessage; see its state and errors, retry, trust.
+ */
 
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/trust.js';
@@ -18,6 +21,7 @@ export function parseHeaderLines(text: string): Record<string, string> | string 
 
 export function ServersView({ controller }: { controller: Controller }) {
   const url = useSignal('');
+  const kind = useSignal<'http' | 'page'>('http');
   const headers = useSignal('');
   const problem = useSignal('');
   const busy = useSignal(false);
@@ -27,9 +31,12 @@ export function ServersView({ controller }: { controller: Controller }) {
     problem.value = '';
     let parsed: URL;
     try {
-      parsed = new URL(url.value.trim());
+      parsed = new URL(url.value.trim(), kind.value === 'page' ? location.href : undefined);
     } catch {
-      problem.value = 'Enter the server’s full MCP endpoint URL, for example https://example.com/mcp.';
+      problem.value =
+        kind.value === 'page'
+          ? 'Enter the address of the page that hosts the server, for example https://tools.example.com/mcp.html.'
+          : 'Enter the server’s full MCP endpoint URL, for example https://example.com/mcp.';
       return;
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
@@ -43,7 +50,9 @@ export function ServersView({ controller }: { controller: Controller }) {
     }
     busy.value = true;
     try {
-      await controller.addServer({ url: parsed.href, headers: headerMap });
+      await controller.addServer(
+        kind.value === 'page' ? { frameUrl: parsed.href } : { url: parsed.href, headers: headerMap },
+      );
       url.value = '';
       headers.value = '';
     } catch (error) {
@@ -57,18 +66,34 @@ export function ServersView({ controller }: { controller: Controller }) {
     <section class="tg-view" aria-labelledby="tg-servers-heading">
       <h2 id="tg-servers-heading">Servers</h2>
       <form class="tg-add-server" onSubmit={add}>
-        <label for="tg-server-url">Server URL</label>
+        <label for="tg-server-kind">Connect to</label>
+        <select
+          id="tg-server-kind"
+          value={kind.value}
+          onChange={(e) => {
+            kind.value = (e.currentTarget as HTMLSelectElement).value as 'http' | 'page';
+          }}
+        >
+          <option value="http">an MCP endpoint (Streamable HTTP or HTTP+SSE)</option>
+          <option value="page">a page hosting a server (postMessage, in a hidden frame)</option>
+        </select>
+        <label for="tg-server-url">{kind.value === 'page' ? 'Server page URL' : 'Server URL'}</label>
         <input
           id="tg-server-url"
-          type="url"
+          // Plain text with a URL keyboard: our own message explains a bad address better than the browser's.
+          type="text"
+          inputMode="url"
+          spellcheck={false}
           required
-          placeholder="https://example.com/mcp"
+          placeholder={
+            kind.value === 'page' ? 'https://tools.example.com/mcp.html' : 'https://example.com/mcp'
+          }
           value={url.value}
           onInput={(e) => {
             url.value = (e.currentTarget as HTMLInputElement).value;
           }}
         />
-        <details>
+        <details hidden={kind.value === 'page'}>
           <summary>Custom headers</summary>
           <label for="tg-server-headers">One per line, “Name: value” (kept in memory, never logged)</label>
           <textarea
@@ -110,7 +135,7 @@ function ServerRow({ server, controller }: { server: ServerState; controller: Co
             : server.state}
         </span>
       </div>
-      <div class="tg-muted">{server.config.url ?? server.id}</div>
+      <div class="tg-muted">{server.config.url ?? server.config.frameUrl ?? server.id}</div>
       {server.error && (
         <p class="tg-error" role="alert">
           {server.error}

@@ -1,0 +1,49 @@
+/**
+ * The heavy half of the controller: the gate, the schema validator, the policy store and the audit
+ * log. It is its own module so the widget's first load (the panel, the connections, the tool list)
+ * stays small; the controller imports it as soon as it is created, in parallel with connecting.
+ */
+
+import { type AuditLog, createAuditLog } from '../audit/log.js';
+import type { McpClient } from '../client/client.js';
+import { MemoryAuditSink } from '../gate/memory-audit.js';
+import { createGate, type Gate } from '../gate/pipeline.js';
+import { createPolicy } from '../gate/policy.js';
+import type { Policy } from '../gate/policy-types.js';
+import { idbSettingsStore } from '../gate/settings-store.js';
+import type { Approver, AuditSink } from '../gate/types.js';
+import { createSchemaValidator } from '../schema/index.js';
+
+export interface ControllerServices {
+  gate: Gate;
+  policy: Policy;
+  /** Undefined when the host gave a plain AuditSink or asked for an in-memory log. */
+  auditLog: AuditLog | undefined;
+}
+
+export interface ServicesOptions {
+  audit?: 'indexeddb' | 'memory' | AuditLog | AuditSink;
+  auditName?: string;
+  policy?: Policy;
+}
+
+export async function createServices(
+  options: ServicesOptions,
+  servers: ReadonlyMap<string, McpClient>,
+  approver: Approver,
+): Promise<ControllerServices> {
+  const policy = options.policy ?? createPolicy({ store: idbSettingsStore() });
+  let auditLog: AuditLog | undefined;
+  let audit: AuditSink;
+  if (options.audit === undefined || options.audit === 'indexeddb') {
+    auditLog = await createAuditLog({ name: options.auditName ?? 'toolgate-audit' });
+    audit = auditLog;
+  } else if (options.audit === 'memory') {
+    audit = new MemoryAuditSink();
+  } else {
+    audit = options.audit;
+    if ('query' in options.audit) auditLog = options.audit as AuditLog;
+  }
+  const gate = createGate({ servers, policy, approver, audit, validator: createSchemaValidator() });
+  return { gate, policy, auditLog };
+}
