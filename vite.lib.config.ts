@@ -9,7 +9,10 @@ export default defineConfig({
     target: 'es2022',
     minify: false,
     sourcemap: true,
-    lib: { entry: { index: 'src/index.ts', widget: 'src/widget.ts' }, formats: ['es'] },
+    lib: {
+      entry: { index: 'src/index.ts', widget: 'src/widget.ts', host: 'src/host/index.ts' },
+      formats: ['es'],
+    },
     rolldownOptions: {
       external: [
         'eventsource-parser',

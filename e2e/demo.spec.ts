@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 
 // `npm start`'s own entry point, on a free port: the line it prints is the contract other tooling reads.
 let child: ChildProcess;
@@ -32,73 +32,62 @@ test.afterAll(() => {
   child?.kill('SIGTERM');
 });
 
-test('the demo page connects to the bundled server, lists tools, calls one with progress', async ({
+async function openTool(page: Page, title: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.getByLabel('Search tools').fill(title);
+  await page.locator('.tg-tool-button', { hasText: title }).filter({ hasText: 'npm start' }).first().click();
+}
+
+test('npm start: the demo page connects to both demo servers and calls a tool with progress', async ({
   page,
 }) => {
-  // The gate asks before each call; here the person says yes, after reading what will be sent.
-  const asked: string[] = [];
-  page.on('dialog', (dialog) => {
-    asked.push(dialog.message());
-    void dialog.accept();
-  });
   await page.goto(demoUrl);
-  await expect(page.locator('#server-url')).toHaveValue(new URL('/mcp', demoUrl).href);
-  await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.locator('#status')).toContainText('Connected to toolgate-demo');
-  await expect(page.locator('#tool option')).toHaveCount(11);
+  // The bundled Node server (official SDK 1.x, Streamable HTTP) and the in-browser one.
+  await expect(page.locator('[data-server="demo"]')).toContainText('connected', { timeout: 20_000 });
+  await expect(page.locator('[data-server="demo-browser"]')).toContainText('connected', { timeout: 20_000 });
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await expect(page.locator('.tg-view [role=status]').first()).toHaveText('22 tools');
 
-  await page.locator('#tool').selectOption('countdown');
-  await page.locator('#args').fill('{"steps": 4, "delayMs": 150}');
-  await page.getByRole('button', { name: 'Call' }).click();
+  await openTool(page, 'Countdown');
+  await expect(page.locator('.tg-tool-detail')).toContainText('on Demo server (npm start)');
+  await page.locator('.tg-try').getByLabel(/steps/).fill('4');
+  await page
+    .locator('.tg-try')
+    .getByLabel(/delayMs/)
+    .fill('250');
+  await page
+    .locator('.tg-try')
+    .getByRole('button', { name: /^Call / })
+    .click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Demo server (npm start)');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await page.getByRole('tab', { name: /Activity/ }).click();
   // The progress bar moves before the result arrives.
-  await expect(page.locator('#progress')).toHaveAttribute('value', /[1-3]/);
-  await expect(page.locator('#result')).toContainText('Counted down 4 steps.');
-  expect(asked[0]).toContain('Allow "countdown"');
-  expect(asked[0]).toContain('"steps": 4');
-  expect(asked[0]).toContain('not trusted');
+  await expect(page.locator('progress[value]').first()).toHaveAttribute('value', /[1-3]/);
+  await expect(page.locator('.tg-finished-call').first()).toContainText('Counted down 4 steps.');
 
-  await page.locator('#tool').selectOption('fail');
-  await page.locator('#args').fill('{}');
-  await page.getByRole('button', { name: 'Call' }).click();
-  await expect(page.locator('#status')).toHaveText('fail reported an error.');
-  await expect(page.locator('#result')).toContainText('"isError": true');
+  // A tool error is shown as one, not as a success.
+  await openTool(page, 'Fail');
+  await page
+    .locator('.tg-try')
+    .getByRole('button', { name: /^Call / })
+    .click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  await expect(page.locator('.tg-finished-call').first()).toContainText('failed on purpose');
+  await expect(
+    page.locator('.tg-finished-call .tg-tool-error, .tg-finished-call [class*="error"]').first(),
+  ).toBeVisible();
 });
 
-test('the demo page says clearly when arguments are not JSON, and sends nothing', async ({ page }) => {
-  await page.goto(demoUrl);
-  await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.locator('#status')).toContainText('Connected');
-  await page.locator('#tool').selectOption('echo');
-  await page.locator('#args').fill('{message: hi}');
-  await page.getByRole('button', { name: 'Call' }).click();
-  await expect(page.locator('#status')).toContainText('not valid JSON');
-  await expect(page.locator('#result')).toHaveText('');
-});
-
-test('through the gate: a denial returns the reason and no result; invalid arguments never reach the dialog', async ({
-  page,
-}) => {
-  const asked: string[] = [];
-  page.on('dialog', (dialog) => {
-    asked.push(dialog.message());
-    void dialog.dismiss();
-  });
-  await page.goto(demoUrl);
-  await page.getByRole('button', { name: 'Connect' }).click();
-  await expect(page.locator('#status')).toContainText('Connected');
-  await page.locator('#tool').selectOption('delete_file');
-  await page.locator('#args').fill('{"path": "/tmp/important"}');
-  await page.getByRole('button', { name: 'Call' }).click();
-  await expect(page.locator('#status')).toContainText(
-    'The person denied delete_file on demo: the visitor said no',
-  );
-  expect(asked[0]).toContain('claims (unverified): destructiveHint');
-  await expect(page.locator('#result')).toHaveText('');
-
-  await page.locator('#tool').selectOption('weather');
-  await page.locator('#args').fill('{"unit": "kelvin"}');
-  await page.getByRole('button', { name: 'Call' }).click();
-  await expect(page.locator('#status')).toContainText('weather on demo was not called');
-  await expect(page.locator('#status')).toContainText('city: is required');
-  expect(asked).toHaveLength(1);
+test('npm start: the example app runs its approve and deny loop', async ({ page }) => {
+  await page.goto(new URL('examples/agent/', demoUrl).href);
+  await expect(page.locator('#status')).toContainText('may ask to use 11 tools', { timeout: 20_000 });
+  await page.getByRole('button', { name: /^Send:/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Allow Weather (structured) on Demo server (in your browser)?');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(page.locator('#conversation')).toContainText('"city":"Lisbon"');
+  await expect(page.locator('#conversation li.tool').first()).toContainText('Lisbon');
 });

@@ -1,5 +1,6 @@
 // `npm start`: the demo MCP server and the demo page on one origin (127.0.0.1), so nothing else is
-// needed. The page is served by Vite in middleware mode; /mcp is the MCP endpoint.
+// needed. The pages (the demo, the in-browser server's frame, examples/agent/) are served by Vite in
+// middleware mode; /mcp is the MCP endpoint.
 import http from 'node:http';
 import { createServer as createVite } from 'vite';
 import { createDemoEndpoint } from '../src/demo/mcp-endpoint.mjs';
@@ -8,6 +9,8 @@ const host = '127.0.0.1';
 const port = Number(process.env.PORT ?? 5174);
 
 const endpoint = createDemoEndpoint();
+// The demo page connects to this endpoint as well as to its in-browser server (src/demo/page.ts).
+process.env.VITE_DEMO_ENDPOINT = '/mcp';
 const vite = await createVite({
   server: { middlewareMode: true, hmr: false },
   appType: 'spa',

@@ -10,12 +10,32 @@ import type { PanelShape } from '../ui/panel.js';
 import { type Mounted, type MountOptions, mount } from './mount.js';
 
 export class ToolgatePanelElement extends HTMLElement {
-  options: MountOptions = {};
+  private mountOptions: MountOptions = {};
   private mounted: Mounted | undefined;
   private resolveReady: (controller: Controller) => void = () => undefined;
   readonly ready: Promise<Controller> = new Promise((resolve) => {
     this.resolveReady = resolve;
   });
+
+  constructor() {
+    super();
+    // A page may set `options` before the element is defined; that value sits on the instance
+    // and would hide the accessor. Take it over (the usual custom-element upgrade dance).
+    if (Object.hasOwn(this, 'options')) {
+      const early = (this as unknown as { options: MountOptions }).options;
+      delete (this as unknown as { options?: MountOptions }).options;
+      this.options = early;
+    }
+  }
+
+  /** Options for mount(); read when the element is connected. */
+  get options(): MountOptions {
+    return this.mountOptions;
+  }
+
+  set options(value: MountOptions) {
+    this.mountOptions = value ?? {};
+  }
 
   get controller(): Controller | undefined {
     return this.mounted?.controller;

@@ -148,10 +148,17 @@ describe('the gate pipeline', () => {
   });
 
   it('a person who denies sends nothing, and the reason reaches the caller', async () => {
-    const { gate, sentCalls } = await setup({ approve: () => ({ action: 'deny', reason: 'not today' }) });
+    const { gate, sentCalls, audit } = await setup({
+      approve: () => ({ action: 'deny', reason: 'not today' }),
+    });
     const error = await gate.call(call({ city: 'Oslo' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeniedError);
     expect((error as DeniedError).message).toContain('not today');
+    // The refusal is on record, with the person's reason.
+    expect((audit as MemoryAuditSink).entries[0]!.refusal).toMatchObject({
+      outcome: 'denied',
+      reason: 'denied by the person: not today',
+    });
     expect(errorForModel(error).text).toContain('The user denied this tool call: not today');
     expect(sentCalls()).toHaveLength(0);
   });

@@ -10,7 +10,7 @@ import { RequestCancelledError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { checkToolOutput, type SchemaValidator } from '../schema/index.js';
-import { AuditUnavailableError } from './errors.js';
+import { AuditUnavailableError, DeniedError } from './errors.js';
 import { createToolPins, type ToolPins } from './pins.js';
 import { detectPoisoning } from './poisoning.js';
 import type { Policy } from './policy.js';
@@ -308,6 +308,12 @@ export function createGate(options: GateOptions): Gate {
       // Cancelled while waiting for the person: the call never left, but the refusal is on record.
       if (!sent && error instanceof RequestCancelledError)
         await refuse('cancelled', 'the caller cancelled before the call was approved');
+      // The person said no: that decision belongs in the log as much as any call that ran.
+      if (!sent && error instanceof DeniedError && error.by === 'person')
+        await refuse(
+          'denied',
+          error.reason ? `denied by the person: ${error.reason}` : 'denied by the person',
+        );
       emit({
         type: 'failed',
         invocationId,

@@ -30,6 +30,11 @@ export interface ServerConfig {
   frameUrl?: string;
   /** The postMessage channel of the server in that page, when it hosts several. */
   channel?: string;
+  /**
+   * Or a server in a dedicated Web Worker: a function that starts a new one (called again on retry),
+   * e.g. `() => new Worker(new URL('./server.ts', import.meta.url), { type: 'module' })`.
+   */
+  worker?: () => Worker;
   label?: string;
   /** Sent with every request (e.g. Authorization). Kept in memory only, never logged. */
   headers?: Record<string, string>;
@@ -135,6 +140,7 @@ export function createController(options: ControllerOptions = {}): Controller {
   const finished = signal<FinishedCall[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
   const clients = new Map<string, McpClient>();
+  /** Frames and workers the controller started for servers, to dispose of with them. */
   const frames = new Map<string, { dispose(): void }>();
   const update = (id: string, change: Partial<ServerState>) => {
     servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
@@ -172,7 +178,12 @@ export function createController(options: ControllerOptions = {}): Controller {
   const connectModule = import('../client/connect.js');
   connectModule.catch(() => undefined);
   const ready = import('./services.js').then(({ createServices }) =>
-    createServices(options, clients, approver),
+    createServices(
+      options,
+      clients,
+      approver,
+      (id) => servers.value.find((server) => server.id === id)?.label,
+    ),
   );
   // Views show the failure (the audit view, the approval step); keep it from being "unhandled".
   ready.catch(() => undefined);
@@ -212,6 +223,12 @@ export function createController(options: ControllerOptions = {}): Controller {
       if (config.frameUrl) {
         const { openFramePeer } = await import('../transport/frame-peer.js');
         const peer = openFramePeer(config.frameUrl, config.channel ? { channel: config.channel } : {});
+        frames.set(state.id, peer);
+        transport = peer.transport;
+      }
+      if (config.worker) {
+        const { openWorkerPeer } = await import('../transport/worker-peer.js');
+        const peer = openWorkerPeer(config.worker(), `${state.label} (worker)`);
         frames.set(state.id, peer);
         transport = peer.transport;
       }

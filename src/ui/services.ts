@@ -31,6 +31,8 @@ export async function createServices(
   options: ServicesOptions,
   servers: ReadonlyMap<string, McpClient>,
   approver: Approver,
+  /** The name the person gave or saw for a server, for the approval dialog and messages. */
+  serverLabel: (serverId: string) => string | undefined,
 ): Promise<ControllerServices> {
   const policy = options.policy ?? createPolicy({ store: idbSettingsStore() });
   let auditLog: AuditLog | undefined;
@@ -44,6 +46,13 @@ export async function createServices(
     audit = options.audit;
     if ('query' in options.audit) auditLog = options.audit as AuditLog;
   }
-  const gate = createGate({ servers, policy, approver, audit, validator: createSchemaValidator() });
+  const gate = createGate({
+    servers,
+    policy,
+    approver,
+    audit,
+    validator: createSchemaValidator(),
+    serverLabel: (serverId) => serverLabel(serverId) ?? serverId,
+  });
   return { gate, policy, auditLog };
 }

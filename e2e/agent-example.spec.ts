@@ -1,0 +1,56 @@
+/**
+ * The example host app (examples/agent/), from the static build: a scripted assistant offers the
+ * in-browser demo server's tools in OpenAI's format, the person approves or denies each call in the
+ * overlay, and the outcome flows back into the conversation as the model would receive it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { build } from 'vite';
+import { type StaticServer, serveStatic } from './support/static-server.js';
+
+let site: StaticServer;
+let outDir: string;
+
+test.beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), 'toolgate-agent-'));
+  await build({ logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  site = await serveStatic(outDir);
+});
+test.afterAll(async () => {
+  await site?.stop();
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+test('the assistant proposes, the person approves and denies, results flow back', async ({ page }) => {
+  await page.goto(`${site.origin}/examples/agent/`);
+  await expect(page.locator('#status')).toContainText('may ask to use 11 tools', { timeout: 20_000 });
+  const conversation = page.locator('#conversation');
+  const dialog = page.getByRole('dialog');
+
+  // 1: approved. The tool message is what an OpenAI chat model would get back.
+  await page.getByRole('button', { name: /^Send: “What is the weather/ }).click();
+  await expect(dialog).toContainText('Allow Weather (structured) on Demo server (in your browser)?');
+  await expect(dialog).toContainText('the assistant');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(conversation.locator('li.tool').nth(0)).toContainText('"city":"Lisbon"');
+  await expect(conversation.locator('li.assistant').last()).toContainText('Done');
+
+  // 2: the person edits the arguments before allowing; the edited call is what ran.
+  await page.getByRole('button', { name: /^Send: “And what is 2 plus 40/ }).click();
+  await dialog.getByRole('button', { name: 'JSON' }).click();
+  await dialog.getByLabel('Arguments as JSON').fill('{"a": 2, "b": 3}');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(conversation.locator('li.tool').nth(1)).toHaveText('Tool: 5');
+
+  // 3: denied with a reason; the model is told, and nothing ran.
+  await page.getByRole('button', { name: /^Send: “Please delete/ }).click();
+  await expect(dialog).toContainText('may delete or overwrite things. (Claimed by an untrusted server.)');
+  await expect(dialog).toHaveClass(/tg-risky/);
+  await dialog.getByLabel(/Reason if you deny/).fill('keep my report');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(conversation.locator('li.tool').nth(2)).toContainText('keep my report');
+  await expect(conversation.locator('li.assistant').last()).toContainText('I did not do that');
+  await expect(page.getByRole('button', { name: 'The conversation is over' })).toBeDisabled();
+});

@@ -1,0 +1,140 @@
+/**
+ * The host-app API: what a web app needs to let a model use MCP tools with a person in the loop.
+ * Add and remove servers, list the tools to offer the model, run the model's tool calls through the
+ * gate (approval happens in the widget), get outcomes shaped for the model by the adapters, and
+ * follow calls as they start, wait, run and end. It is a thin face over the widget's controller, so
+ * a host that mounts <toolgate-panel> and one that drives Toolgate from code share one state.
+ */
+
+import { DeniedError } from '../gate/errors.js';
+import type { GateEvent } from '../gate/pipeline.js';
+import type { Caller } from '../gate/types.js';
+import {
+  type Controller,
+  type ControllerOptions,
+  createController,
+  type ServerConfig,
+  type ServerState,
+} from '../ui/controller.js';
+import type { ServerTool } from './adapters/declarations.js';
+import type { ToolOutcome } from './adapters/outcome.js';
+
+export interface ToolgateHostOptions extends ControllerOptions {
+  /** Share the state of a mounted panel (`panel.controller`) instead of creating a new one. */
+  controller?: Controller;
+  /** Who the calls come from, as the approval dialog and the audit log name it. Default: the model. */
+  caller?: Caller;
+}
+
+/** A tool call to run: which server, which tool, with what. Adapters' `from*` functions make these. */
+export interface HostToolCall {
+  serverId: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+}
+
+/** What happens to a call, in order. `denied` and `failed` end it without a result. */
+export type HostEvent =
+  | { type: 'started'; invocationId: string; serverId: string; toolName: string; caller: Caller }
+  | { type: 'awaiting-approval'; invocationId: string }
+  | { type: 'approved'; invocationId: string; arguments: Record<string, unknown> }
+  | { type: 'progress'; invocationId: string; progress: number; total?: number; message?: string }
+  | { type: 'finished'; invocationId: string; isError: boolean }
+  | { type: 'denied'; invocationId: string; reason: string }
+  | { type: 'failed'; invocationId: string; error: Error };
+
+export interface ToolgateHost {
+  readonly controller: Controller;
+  addServer(config: ServerConfig): Promise<ServerState>;
+  removeServer(id: string): Promise<void>;
+  /** Tools of the connected servers that the person has not switched off, to offer a model. */
+  tools(): ServerTool[];
+  /** Calls `listener` whenever the set of offerable tools changes (servers, lists, switches). */
+  onToolsChanged(listener: (tools: ServerTool[]) => void): () => void;
+  /**
+   * Runs one call through the gate. Never throws: a denial, a timeout or a bad call comes back as
+   * `{ error }`, which the adapters phrase for the model like any result.
+   */
+  run(call: HostToolCall, options?: { signal?: AbortSignal; caller?: Caller }): Promise<ToolOutcome>;
+  on(listener: (event: HostEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** A model's calls reach Toolgate through the host app; the label tells the person who proposed it. */
+const MODEL: Caller = { kind: 'host', label: 'the assistant' };
+
+export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateHost {
+  const controller = options.controller ?? createController(options);
+  const offerable = (): ServerTool[] =>
+    controller.servers.value
+      .filter((server) => server.state === 'connected')
+      .flatMap((server) =>
+        server.tools
+          .filter((tool) => !server.disabled.has(tool.name))
+          .map((tool) => ({ serverId: server.id, tool })),
+      );
+
+  return {
+    controller,
+    addServer: (config) => controller.addServer(config),
+    removeServer: (id) => controller.removeServer(id),
+    tools: offerable,
+    onToolsChanged(listener) {
+      let last = '';
+      // Signals call back on every server change; only real changes in the offer reach the host.
+      return controller.servers.subscribe(() => {
+        const tools = offerable();
+        const key = tools.map(({ serverId, tool }) => `${serverId}\u0000${tool.name}`).join('\u0001');
+        if (key === last) return;
+        last = key;
+        listener(tools);
+      });
+    },
+    async run(call, runOptions = {}) {
+      const caller = runOptions.caller ?? options.caller ?? MODEL;
+      try {
+        return await controller.call(
+          call.serverId,
+          call.toolName,
+          call.arguments as never,
+          caller,
+          runOptions.signal,
+        );
+      } catch (error) {
+        return { error };
+      }
+    },
+    on(listener) {
+      return controller.onEvent((event) => {
+        const translated = translate(event);
+        if (translated) listener(translated);
+      });
+    },
+    close: () => controller.close(),
+  };
+}
+
+function translate(event: GateEvent): HostEvent | undefined {
+  switch (event.type) {
+    case 'requested': {
+      const { serverId, toolName, caller } = event.request;
+      return { type: 'started', invocationId: event.invocationId, serverId, toolName, caller };
+    }
+    case 'awaiting-approval':
+      return event;
+    case 'sent':
+      return { type: 'approved', invocationId: event.invocationId, arguments: event.arguments };
+    case 'progress':
+      return event;
+    case 'finished':
+      return {
+        type: 'finished',
+        invocationId: event.invocationId,
+        isError: event.result.result.isError === true,
+      };
+    case 'failed':
+      return event.error instanceof DeniedError
+        ? { type: 'denied', invocationId: event.invocationId, reason: event.error.message }
+        : { type: 'failed', invocationId: event.invocationId, error: event.error };
+  }
+}
