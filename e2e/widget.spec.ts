@@ -245,6 +245,40 @@ test('the audit viewer lists, filters, verifies and exports', async ({ page }) =
   await shot(page, 'audit-log');
 });
 
+test('a server hosted by a page of another origin, added by address, over postMessage', async ({ page }) => {
+  const server = await bundle('e2e/fixtures/frame-server/page.ts');
+  await page.route('https://tools.test/**', (route) =>
+    new URL(route.request().url()).pathname === '/server.js'
+      ? route.fulfill({ contentType: 'application/javascript', body: server })
+      : route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><title>server</title><script type="module" src="/server.js"></script>',
+        }),
+  );
+  await openPanel(page, []);
+  await page.getByLabel('Connect to').selectOption('page');
+  await page
+    .getByLabel('Server page URL')
+    .fill(`https://tools.test/mcp.html?allow=${encodeURIComponent(ORIGIN)}`);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const row = page.locator('[data-server="tools.test/mcp.html"]');
+  await expect(row).toContainText('connected', { timeout: 15_000 });
+  // Another origin keeps its origin in the frame (it cannot reach ours) and is spoken to at exactly it.
+  await expect(page.locator('iframe[title^="MCP server page"]')).toHaveAttribute(
+    'sandbox',
+    'allow-scripts allow-same-origin',
+  );
+  const result = page.evaluate(
+    `window.toolgate.call('tools.test/mcp.html', 'add', { a: 20, b: 22 }).then((r) => r.result.content[0].text)`,
+  );
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  expect(await result).toBe('42');
+  // Removing the server removes its frame.
+  await page.getByRole('tab', { name: 'Servers' }).click();
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.locator('iframe[title^="MCP server page"]')).toHaveCount(0);
+});
+
 // Last in the file: the rug pull changes echo on the shared server for every later session.
 test('a tool that changed after "always allow" asks again and shows the definition diff', async ({
   page,
