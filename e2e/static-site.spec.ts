@@ -52,6 +52,14 @@ test('the demo works from a static host with its in-browser server only', async 
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(`${site.origin}/`);
   await expect(page.locator('[data-server="demo-browser"]')).toContainText('connected', { timeout: 20_000 });
+  // Dark follows the system, and the theme attribute overrides it.
+  const background = () =>
+    page.locator('toolgate-panel').evaluate((panel) => getComputedStyle(panel).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await background()).toBe('rgb(13, 17, 23)');
+  await page.locator('toolgate-panel').evaluate((panel) => panel.setAttribute('theme', 'light'));
+  expect(await background()).toBe('rgb(255, 255, 255)');
+
   await page.getByRole('tab', { name: 'Tools' }).click();
   await expect(page.locator('.tg-view [role=status]').first()).toHaveText('11 tools');
 
