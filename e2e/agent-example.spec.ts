@@ -3,24 +3,16 @@
  * in-browser demo server's tools in OpenAI's format, the person approves or denies each call in the
  * overlay, and the outcome flows back into the conversation as the model would receive it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
-import { type StaticServer, serveStatic } from './support/static-server.js';
+import { buildAndServeSite, type StaticServer } from './support/static-server.js';
 
 let site: StaticServer;
-let outDir: string;
 
 test.beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'toolgate-agent-'));
-  await build({ logLevel: 'silent', build: { outDir, emptyOutDir: true } });
-  site = await serveStatic(outDir);
+  site = await buildAndServeSite();
 });
 test.afterAll(async () => {
   await site?.stop();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
 test('the assistant proposes, the person approves and denies, results flow back', async ({ page }) => {

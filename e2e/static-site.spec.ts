@@ -3,26 +3,18 @@
  * request blocked: the demo page connects to its in-browser demo server (the official SDK in a
  * Web Worker, over a MessageChannel) and every feature works with nothing but the static host.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { build } from 'vite';
-import { type StaticServer, serveStatic } from './support/static-server.js';
+import { buildAndServeSite, type StaticServer } from './support/static-server.js';
 
 let site: StaticServer;
-let outDir: string;
 const blocked: string[] = [];
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'toolgate-site-'));
-  await build({ logLevel: 'silent', build: { outDir, emptyOutDir: true } });
-  site = await serveStatic(outDir);
+  site = await buildAndServeSite();
 });
 test.afterAll(async () => {
   await site?.stop();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 test.beforeEach(async ({ context }) => {
   await context.route('**/*', (route) => {

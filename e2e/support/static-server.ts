@@ -2,10 +2,12 @@
  * A plain static file server for e2e (what any static host does: files by path, index.html for a
  * directory, a content type by extension, nothing else), on 127.0.0.1 and a free port.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
+import { build } from 'vite';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -46,5 +48,19 @@ export async function serveStatic(directory: string): Promise<StaticServer> {
     origin: `http://127.0.0.1:${port}`,
     requests,
     stop: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+/** `npm run build`'s static site (vite.config.ts), built into a temporary folder and served. */
+export async function buildAndServeSite(): Promise<StaticServer> {
+  const outDir = await mkdtemp(join(tmpdir(), 'toolgate-site-'));
+  await build({ logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  const served = await serveStatic(outDir);
+  return {
+    ...served,
+    async stop() {
+      await served.stop();
+      await rm(outDir, { recursive: true, force: true });
+    },
   };
 }
