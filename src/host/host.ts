@@ -9,6 +9,7 @@
 import { DeniedError } from '../gate/errors.js';
 import type { GateEvent } from '../gate/pipeline.js';
 import type { Caller } from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
 import {
   type Controller,
   type ControllerOptions,
@@ -30,7 +31,7 @@ export interface ToolgateHostOptions extends ControllerOptions {
 export interface HostToolCall {
   serverId: string;
   toolName: string;
-  arguments: Record<string, unknown>;
+  arguments: JsonObject;
 }
 
 /** What happens to a call, in order. `denied` and `failed` end it without a result. */
@@ -93,13 +94,7 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
     async run(call, runOptions = {}) {
       const caller = runOptions.caller ?? options.caller ?? MODEL;
       try {
-        return await controller.call(
-          call.serverId,
-          call.toolName,
-          call.arguments as never,
-          caller,
-          runOptions.signal,
-        );
+        return await controller.call(call.serverId, call.toolName, call.arguments, caller, runOptions.signal);
       } catch (error) {
         return { error };
       }

@@ -10,7 +10,7 @@
  */
 
 import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.js';
-import { resolveLocalRef } from './schema-refs.js';
+import { resolveLocalRef } from '../../schema/local-ref.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
 /** The formats Gemini's Schema documents per type; others are dropped rather than risk a rejection. */

@@ -10,7 +10,7 @@
  */
 
 import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.js';
-import { resolveLocalRef } from './schema-refs.js';
+import { resolveLocalRef } from '../../schema/local-ref.js';
 
 const NOT_AT_ROOT = ['oneOf', 'anyOf', 'allOf', 'enum', 'const', 'not', '$ref'];
 /** Deep enough for real schemas; stops a ref cycle at the root from looping. */

@@ -9,6 +9,7 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import { resolveLocalRef } from '../../schema/local-ref.js';
 
 type Schema = JsonObject;
 
@@ -38,23 +39,6 @@ const display = (value: unknown) =>
 const requiredSet = (schema: Schema) =>
   new Set(Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === 'string') : []);
 
-/** A JSON pointer into the root; only local references (`#/$defs/...`), never a fetch. */
-function pointer(root: Schema, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    let part: string;
-    try {
-      part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
-  }
-  return node;
-}
-
 /**
  * Follows $ref (each at most once per path: a recursive schema ends in a JSON field, not a loop),
  * unwraps a lone allOf, and collapses `anyOf: [X, {type: null}]` (an optional X) into X.
@@ -64,7 +48,7 @@ function resolve(input: unknown, ctx: Ctx): Resolved {
   let refs = ctx.refs;
   while (typeof schema.$ref === 'string') {
     const ref = schema.$ref;
-    const target = pointer(ctx.root, ref);
+    const target = resolveLocalRef(ctx.root, ref);
     if (refs.has(ref) || !isObject(target)) return { schema: ANY, ctx: { root: ctx.root, refs } };
     refs = new Set([...refs, ref]);
     const { $ref: _ref, ...siblings } = schema;

@@ -1,10 +1,10 @@
 /**
  * Local `$ref` lookup (`#/$defs/Name`, `#/definitions/Name`, any JSON pointer into the same schema).
- * Adapters that must reshape a schema for a model API follow refs themselves; remote refs are never
- * fetched (a tool definition must not make the host load anything).
+ * Used where a schema is walked rather than validated (the widget's form, the model-API adapters);
+ * remote refs are never fetched (a tool definition must not make the host load anything).
  */
 
-import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.js';
+import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
 
 /** The subschema a local `$ref` points to, or undefined when it is remote, broken or not an object. */
 export function resolveLocalRef(root: JsonObject, ref: string): JsonObject | undefined {
