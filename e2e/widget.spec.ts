@@ -152,11 +152,15 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
   await page.keyboard.press('Escape');
   expect(await denied).toBe('DeniedError');
   // Focus stays in the dialog: Shift+Tab from the dialog wraps to its last button.
-  void page.evaluate(`${controller}.call('sdk', 'echo', { message: 'trap' }).catch(() => {})`);
+  const trapped = page.evaluate(
+    `${controller}.call('sdk', 'echo', { message: 'trap' }).then(() => 'sent', (e) => e.name)`,
+  );
   await expect(dialog).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(dialog.getByRole('button', { name: 'Always allow this tool' })).toBeFocused();
   await page.keyboard.press('Escape');
+  // The denial is recorded in the audit log before the call settles: wait for it, not the test's end.
+  expect(await trapped).toBe('DeniedError');
 });
 
 test('a long call shows a moving progress bar and can be cancelled', async ({ page }) => {
