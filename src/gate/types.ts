@@ -8,8 +8,9 @@ import type { CallToolResult, Progress, Tool, ToolAnnotations } from '../protoco
 
 /** Who asked for a call. */
 export interface Caller {
-  kind: 'host' | 'person' | 'mcp-app';
-  /** e.g. the host app's name, an MCP App's resource URI. */
+  /** 'site': a web page using the person's tools through the extension's page bridge. */
+  kind: 'host' | 'person' | 'mcp-app' | 'site';
+  /** e.g. the host app's name, an MCP App's resource URI, a site's exact origin. */
   label?: string;
 }
 

@@ -101,19 +101,20 @@ export interface ControllerOptions {
   defaultTimeoutMs?: number;
 }
 
-export interface Controller {
+/**
+ * What the panel's views need: a controller in this page, or a mirror of one that runs elsewhere
+ * (the extension's side panel shows the service worker's controller).
+ */
+export interface PanelController {
   readonly servers: Signal<ServerState[]>;
   readonly approvals: Signal<PendingApproval[]>;
   readonly running: Signal<RunningCall[]>;
   readonly finished: Signal<FinishedCall[]>;
   readonly elicitations: Signal<PendingElicitation[]>;
-  /**
-   * The gate, policy and audit log, loaded after the panel's first paint (they are most of the
-   * widget's code). Rejects, with a sentence for the person, when the audit log cannot be opened.
-   */
-  readonly ready: Promise<ControllerServices>;
-  /** Gate events (requested, awaiting-approval, sent, progress, finished, failed) for host apps. */
-  onEvent(listener: (event: GateEvent) => void): () => void;
+  /** The audit log, once open. Rejects, with a sentence for the person, when it cannot be opened. */
+  readonly ready: Promise<Pick<ControllerServices, 'auditLog'>>;
+  /** Kinds of server this controller can connect to ('frame': a page hosting one). Default all. */
+  readonly serverKinds?: readonly ('url' | 'frame')[];
   addServer(config: ServerConfig): Promise<ServerState>;
   removeServer(id: string): Promise<void>;
   retry(id: string): Promise<ServerState>;
@@ -127,6 +128,16 @@ export interface Controller {
     signal?: AbortSignal,
   ): Promise<GateResult>;
   cancel(invocationId: string): void;
+}
+
+export interface Controller extends PanelController {
+  /**
+   * The gate, policy and audit log, loaded after the panel's first paint (they are most of the
+   * widget's code). Rejects, with a sentence for the person, when the audit log cannot be opened.
+   */
+  readonly ready: Promise<ControllerServices>;
+  /** Gate events (requested, awaiting-approval, sent, progress, finished, failed) for host apps. */
+  onEvent(listener: (event: GateEvent) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -5,7 +5,8 @@
  */
 
 import { useSignal } from '@preact/signals';
-import type { Controller } from './controller.js';
+import type { ComponentChildren } from 'preact';
+import type { PanelController } from './controller.js';
 import { lazyView } from './lazy.js';
 import { ServersView } from './views/servers-view.js';
 import { ToolsView } from './views/tools-view.js';
@@ -25,25 +26,44 @@ const TABS = [
   { id: 'tools', label: 'Tools' },
   { id: 'activity', label: 'Activity' },
   { id: 'log', label: 'Audit log' },
-] as const;
-type TabId = (typeof TABS)[number]['id'];
+];
 
-export function Panel({ controller, shape = 'panel' }: { controller: Controller; shape?: PanelShape }) {
-  const tab = useSignal<TabId>('servers');
+/** A section a host adds to the panel's tabs (the extension's "Sites"). */
+export interface PanelTab {
+  id: string;
+  label: string;
+  render: () => ComponentChildren;
+}
+
+export interface PanelProps {
+  controller: PanelController;
+  shape?: PanelShape;
+  extraTabs?: readonly PanelTab[];
+  /** Shown above the panel's own dialogs (the extension's site consent). */
+  extraDialog?: ComponentChildren;
+}
+
+export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog }: PanelProps) {
+  const tab = useSignal<string>('servers');
+  const tabs = [...TABS, ...extraTabs];
+  const extra = extraTabs.find((t) => t.id === tab.value);
   const approval = controller.approvals.value[0];
   const elicitation = controller.elicitations.value[0];
   const running = controller.running.value.length;
 
   const dialogs = (
     <>
-      {approval && (
+      {extraDialog}
+      {!extraDialog && approval && (
         <ApprovalDialog
           key={approval.request.invocationId}
           pending={approval}
           queued={controller.approvals.value.length}
         />
       )}
-      {!approval && elicitation && <ElicitationDialog key={elicitation.id} pending={elicitation} />}
+      {!extraDialog && !approval && elicitation && (
+        <ElicitationDialog key={elicitation.id} pending={elicitation} />
+      )}
     </>
   );
   if (shape === 'overlay')
@@ -59,7 +79,7 @@ export function Panel({ controller, shape = 'panel' }: { controller: Controller;
       </div>
     );
 
-  const select = (id: TabId) => {
+  const select = (id: string) => {
     tab.value = id;
   };
   return (
@@ -77,18 +97,18 @@ export function Panel({ controller, shape = 'panel' }: { controller: Controller;
         aria-label="Toolgate sections"
         class="tg-tablist"
         onKeyDown={(event) => {
-          const index = TABS.findIndex((t) => t.id === tab.value);
+          const index = tabs.findIndex((t) => t.id === tab.value);
           const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
           if (!step) return;
           event.preventDefault();
-          const next = TABS[(index + step + TABS.length) % TABS.length]!;
+          const next = tabs[(index + step + tabs.length) % tabs.length]!;
           select(next.id);
           (
             (event.currentTarget as HTMLElement).querySelector(`#tg-tab-${next.id}`) as HTMLElement | null
           )?.focus();
         }}
       >
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <button
             key={t.id}
             id={`tg-tab-${t.id}`}
@@ -114,6 +134,7 @@ export function Panel({ controller, shape = 'panel' }: { controller: Controller;
         {tab.value === 'tools' && <ToolsView controller={controller} />}
         {tab.value === 'activity' && <ActivityView controller={controller} />}
         {tab.value === 'log' && <AuditView controller={controller} />}
+        {extra?.render()}
       </div>
       {dialogs}
     </div>

@@ -2,9 +2,9 @@
 
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { ResultView } from '../components/result-view.js';
-import type { Controller, RunningCall } from '../controller.js';
+import type { PanelController, RunningCall } from '../controller.js';
 
-export function ActivityView({ controller }: { controller: Controller }) {
+export function ActivityView({ controller }: { controller: PanelController }) {
   const running = controller.running.value;
   const finished = controller.finished.value;
   return (

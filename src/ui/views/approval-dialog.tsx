@@ -85,7 +85,9 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
             ? 'an MCP App'
             : request.caller.kind === 'host'
               ? 'the app'
-              : 'you'}
+              : request.caller.kind === 'site'
+                ? 'the web site'
+                : 'you'}
           {request.caller.label ? ` (${request.caller.label})` : ''}. {request.decision.reason}
         </p>
         {risky && (

@@ -9,9 +9,9 @@ import type { AuditEntry, EntryOutcome } from '../../audit/entry.js';
 import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
 import type { AuditQuery } from '../../audit/query.js';
 import { JsonTree } from '../components/json-tree.js';
-import type { Controller } from '../controller.js';
+import type { PanelController } from '../controller.js';
 
-export function AuditView({ controller }: { controller: Controller }) {
+export function AuditView({ controller }: { controller: PanelController }) {
   const state = useSignal<{ log?: AuditLog; error?: string; loaded: boolean }>({ loaded: false });
   useEffect(() => {
     let live = true;

@@ -5,7 +5,7 @@
 
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/trust.js';
-import type { Controller, ServerState } from '../controller.js';
+import type { PanelController, ServerState } from '../controller.js';
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
 export function parseHeaderLines(text: string): Record<string, string> | string {
@@ -19,12 +19,13 @@ export function parseHeaderLines(text: string): Record<string, string> | string 
   return headers;
 }
 
-export function ServersView({ controller }: { controller: Controller }) {
+export function ServersView({ controller }: { controller: PanelController }) {
   const url = useSignal('');
   const kind = useSignal<'http' | 'page'>('http');
   const headers = useSignal('');
   const problem = useSignal('');
   const busy = useSignal(false);
+  const framesAllowed = controller.serverKinds?.includes('frame') ?? true;
 
   const add = async (event: Event) => {
     event.preventDefault();
@@ -66,17 +67,21 @@ export function ServersView({ controller }: { controller: Controller }) {
     <section class="tg-view" aria-labelledby="tg-servers-heading">
       <h2 id="tg-servers-heading">Servers</h2>
       <form class="tg-add-server" onSubmit={add}>
-        <label for="tg-server-kind">Connect to</label>
-        <select
-          id="tg-server-kind"
-          value={kind.value}
-          onChange={(e) => {
-            kind.value = (e.currentTarget as HTMLSelectElement).value as 'http' | 'page';
-          }}
-        >
-          <option value="http">an MCP endpoint (Streamable HTTP or HTTP+SSE)</option>
-          <option value="page">a page hosting a server (postMessage, in a hidden frame)</option>
-        </select>
+        {framesAllowed && (
+          <>
+            <label for="tg-server-kind">Connect to</label>
+            <select
+              id="tg-server-kind"
+              value={kind.value}
+              onChange={(e) => {
+                kind.value = (e.currentTarget as HTMLSelectElement).value as 'http' | 'page';
+              }}
+            >
+              <option value="http">an MCP endpoint (Streamable HTTP or HTTP+SSE)</option>
+              <option value="page">a page hosting a server (postMessage, in a hidden frame)</option>
+            </select>
+          </>
+        )}
         <label for="tg-server-url">{kind.value === 'page' ? 'Server page URL' : 'Server URL'}</label>
         <input
           id="tg-server-url"
@@ -123,7 +128,7 @@ export function ServersView({ controller }: { controller: Controller }) {
   );
 }
 
-function ServerRow({ server, controller }: { server: ServerState; controller: Controller }) {
+function ServerRow({ server, controller }: { server: ServerState; controller: PanelController }) {
   const trustId = `tg-trust-${server.id}`;
   return (
     <li class={`tg-server tg-state-${server.state}`} data-server={server.id}>

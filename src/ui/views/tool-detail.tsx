@@ -10,10 +10,10 @@ import { detectPoisoning, revealInvisible } from '../../gate/poisoning.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { JsonTree } from '../components/json-tree.js';
 import { SchemaForm, withDefaults } from '../components/schema-form.js';
-import type { Controller } from '../controller.js';
+import type { PanelController } from '../controller.js';
 import type { Row } from './tools-view.js';
 
-export function ToolDetail({ row, controller }: { row: Row; controller: Controller }) {
+export function ToolDetail({ row, controller }: { row: Row; controller: PanelController }) {
   const { server, tool } = row;
   const trusted = server.trust === 'trusted';
   const flags = useMemo(() => detectPoisoning(tool), [tool]);

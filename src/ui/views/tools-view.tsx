@@ -5,7 +5,7 @@
 
 import { useComputed, useSignal } from '@preact/signals';
 import type { Tool } from '../../protocol/types.js';
-import type { Controller, ServerState } from '../controller.js';
+import type { PanelController, ServerState } from '../controller.js';
 import { lazyView } from '../lazy.js';
 import { safeIconSrc } from '../safe-media.js';
 
@@ -22,7 +22,7 @@ export interface Row {
   key: string;
 }
 
-export function ToolsView({ controller }: { controller: Controller }) {
+export function ToolsView({ controller }: { controller: PanelController }) {
   const query = useSignal('');
   const scrollTop = useSignal(0);
   const selected = useSignal<string | undefined>(undefined);

@@ -1,0 +1,139 @@
+/**
+ * The extension's service worker: it owns the server connections, the gate, the policy store and
+ * the audit log (one IndexedDB at the extension's origin). Extension pages mirror its state over a
+ * "toolgate-panel" port; content scripts relay web pages over "toolgate-page" ports.
+ *
+ * Chrome stops idle workers and may stop busy ones. On the next start the audit log marks calls the
+ * stopped worker had sent as interrupted (its session lock is gone), and servers reconnect: the
+ * worker only starts because a page or panel asked for something, so connecting then is on demand.
+ */
+
+import { effect } from '@preact/signals';
+import { createStore, get, set } from 'idb-keyval';
+import { createController, type ServerConfig } from '../src/ui/controller.js';
+import { bufferPort } from './buffered-port.js';
+import { isSiteOrigin } from './origins.js';
+import { servePage } from './page-gateway.js';
+import { PAGE_PORT } from './page-protocol.js';
+import { servePanel } from './remote/controller-host.js';
+import { PANEL_PORT } from './remote/wire.js';
+import { createSiteAccess, type SiteGrant } from './site-access.js';
+
+/** What is kept of a server across restarts; its headers live in session storage (memory only). */
+interface SavedServer {
+  id: string;
+  url: string;
+  label?: string;
+}
+
+const store = createStore('toolgate-extension', 'state');
+
+async function loadServers(): Promise<ServerConfig[]> {
+  const saved = ((await get<SavedServer[]>('servers', store)) ?? []).filter((server) => server.url);
+  const secrets = (await chrome.storage.session.get('headers')).headers as
+    | Record<string, Record<string, string>>
+    | undefined;
+  return saved.map((server) => ({
+    id: server.id,
+    url: server.url,
+    ...(server.label ? { label: server.label } : {}),
+    ...(secrets?.[server.id] ? { headers: secrets[server.id] } : {}),
+  }));
+}
+
+async function start() {
+  const siteAccess = await createSiteAccess({
+    load: async () => (await get<SiteGrant[]>('sites', store)) ?? [],
+    save: (grants) => set('sites', grants, store),
+  });
+  const controller = createController({ servers: await loadServers(), personLabel: 'you' });
+  await controller.ready;
+
+  const saveServers = async () => {
+    const configs = controller.servers.value.filter((server) => server.config.url);
+    await set(
+      'servers',
+      configs.map(
+        (server): SavedServer => ({
+          id: server.id,
+          url: server.config.url!,
+          ...(server.config.label ? { label: server.config.label } : {}),
+        }),
+      ),
+      store,
+    );
+    const headers: Record<string, Record<string, string>> = {};
+    for (const server of configs) if (server.config.headers) headers[server.id] = server.config.headers;
+    await chrome.storage.session.set({ headers });
+  };
+  // The panel's add and remove also update what the next worker start reconnects to.
+  const panelController = {
+    ...controller,
+    addServer: async (config: ServerConfig) => {
+      const state = await controller.addServer(config);
+      await saveServers();
+      return state;
+    },
+    removeServer: async (id: string) => {
+      await controller.removeServer(id);
+      await saveServers();
+    },
+  };
+
+  // The toolbar badge counts what waits for the person, so a page's request is seen with the panel closed.
+  effect(() => {
+    const count = controller.approvals.value.length + siteAccess.consents.value.length;
+    void chrome.action.setBadgeText({ text: count ? String(count) : '' });
+  });
+  // Chrome stops a worker after 30 s without events; an extension API call counts as one. Keep it
+  // alive while calls run or the person is deciding, and let it sleep otherwise.
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  effect(() => {
+    const busy =
+      controller.running.value.length + controller.approvals.value.length + siteAccess.consents.value.length >
+      0;
+    if (busy && !keepAlive) keepAlive = setInterval(() => void chrome.runtime.getPlatformInfo(), 20_000);
+    if (!busy && keepAlive) {
+      clearInterval(keepAlive);
+      keepAlive = undefined;
+    }
+  });
+
+  return { controller, panelController, siteAccess };
+}
+
+const started = start();
+started.catch((error: unknown) => console.error('Toolgate could not start:', error));
+
+// Listeners are registered synchronously (Chrome only wakes a worker for listeners added at once);
+// messages that arrive while the worker starts are buffered, not lost.
+chrome.runtime.onConnect.addListener((rawPort) => {
+  const port = bufferPort(rawPort);
+  const sender = rawPort.sender;
+  void started.then(
+    ({ panelController, controller, siteAccess }) => {
+      if (rawPort.name === PANEL_PORT && sender?.id === chrome.runtime.id && isExtensionPage(sender.url)) {
+        servePanel({ port, controller: panelController, siteAccess });
+      } else if (
+        rawPort.name === PAGE_PORT &&
+        sender?.tab &&
+        sender.frameId === 0 &&
+        isSiteOrigin(sender.origin)
+      ) {
+        servePage({ port, origin: sender.origin, pageTitle: sender.tab.title ?? '', controller, siteAccess });
+      } else {
+        rawPort.disconnect();
+      }
+      port.release();
+    },
+    () => rawPort.disconnect(),
+  );
+});
+
+function isExtensionPage(url: string | undefined): boolean {
+  return Boolean(url?.startsWith(`chrome-extension://${chrome.runtime.id}/`));
+}
+
+chrome.runtime.onInstalled.addListener(() => {
+  void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: false });
+});

@@ -1,0 +1,140 @@
+/**
+ * The service worker's side of an extension page's port: it mirrors the controller's state (and the
+ * sites' access) to the page as plain data, and runs the page's commands. One controller, many
+ * views: the side panel, the popup and in-page prompts all show the same queue.
+ */
+
+import { effect } from '@preact/signals';
+import type { ApprovalAnswer, TrustLevel } from '../../src/gate/types.js';
+import type { JsonObject } from '../../src/protocol/jsonrpc.js';
+import type { ElicitResult } from '../../src/protocol/types.js';
+import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
+import type { Controller, ServerConfig, ServerState } from '../../src/ui/controller.js';
+import type { ConsentAnswer, SiteAccess } from '../site-access.js';
+import {
+  type PageCommand,
+  toWireError,
+  WIRE_STATE_KEYS,
+  type WireApproval,
+  type WireElicitation,
+  type WireRunningCall,
+  type WireServer,
+  type WireStateKey,
+  type WorkerToPage,
+} from './wire.js';
+
+export function toWireServer(server: ServerState): WireServer {
+  const { config, disabled, ...rest } = server;
+  return {
+    ...rest,
+    disabled: [...disabled],
+    config: {
+      ...(config.id ? { id: config.id } : {}),
+      ...(config.url ? { url: config.url } : {}),
+      ...(config.label ? { label: config.label } : {}),
+      ...(config.headers && Object.keys(config.headers).length > 0 ? { hasHeaders: true } : {}),
+    },
+  };
+}
+
+/** Reads one key of the worker's state as plain data. */
+export function readWireState(controller: Controller, siteAccess: SiteAccess, key: WireStateKey): unknown {
+  switch (key) {
+    case 'servers':
+      return controller.servers.value.map(toWireServer);
+    case 'approvals':
+      return controller.approvals.value.map(({ request, receivedAt }): WireApproval => {
+        const { validate: _validate, signal: _signal, ...data } = request;
+        return { request: data, receivedAt };
+      });
+    case 'running':
+      return controller.running.value.map(({ cancel: _cancel, ...data }): WireRunningCall => data);
+    case 'finished':
+      return controller.finished.value;
+    case 'elicitations':
+      return controller.elicitations.value.map(({ answer: _answer, ...data }): WireElicitation => data);
+    case 'consents':
+      return siteAccess.consents.value;
+    case 'sites':
+      return siteAccess.sites.value;
+  }
+}
+
+type Handler = (...params: never[]) => unknown;
+
+function commandsFor(
+  controller: Controller,
+  siteAccess: SiteAccess,
+  personLabel: string,
+): Record<string, Handler> {
+  const approval = (invocationId: string) => {
+    const pending = controller.approvals.value.find((item) => item.request.invocationId === invocationId);
+    if (!pending)
+      throw new Error('That approval is no longer waiting (it was answered, cancelled or timed out).');
+    return pending;
+  };
+  return {
+    addServer: async (config: ServerConfig) => toWireServer(await controller.addServer(config)),
+    removeServer: (id: string) => controller.removeServer(id),
+    retry: async (id: string) => toWireServer(await controller.retry(id)),
+    setTrust: (id: string, trust: TrustLevel) => controller.setTrust(id, trust),
+    setToolEnabled: (id: string, toolName: string, enabled: boolean) =>
+      controller.setToolEnabled(id, toolName, enabled),
+    call: (serverId: string, toolName: string, args: JsonObject) =>
+      controller.call(serverId, toolName, args, { kind: 'person', label: personLabel }),
+    cancel: (invocationId: string) => controller.cancel(invocationId),
+    answerApproval: (invocationId: string, answer: ApprovalAnswer) => {
+      approval(invocationId).answer(answer);
+    },
+    validate: (invocationId: string, args: JsonObject) => approval(invocationId).request.validate(args),
+    answerElicitation: (id: string, result: ElicitResult) => {
+      const pending = controller.elicitations.value.find((item) => item.id === id);
+      if (!pending) throw new Error('That request for input is no longer waiting.');
+      pending.answer(result);
+    },
+    answerConsent: (id: string, answer: ConsentAnswer) => siteAccess.answer(id, answer),
+    revokeSite: (origin: string) => siteAccess.revoke(origin),
+  };
+}
+
+export interface PanelHostOptions {
+  port: ChromeRuntimePort;
+  controller: Controller;
+  siteAccess: SiteAccess;
+  personLabel?: string;
+}
+
+/** Serves one extension page until its port disconnects. */
+export function servePanel({ port, controller, siteAccess, personLabel = 'you' }: PanelHostOptions): void {
+  let open = true;
+  const send = (message: WorkerToPage) => {
+    if (open) port.postMessage(message);
+  };
+  // One effect per key: a progress tick resends the running calls, not the tool lists.
+  const watchers = WIRE_STATE_KEYS.map((key) =>
+    effect(() => send({ type: 'state', key, value: readWireState(controller, siteAccess, key) })),
+  );
+  const commands = commandsFor(controller, siteAccess, personLabel);
+
+  const onMessage = (message: unknown) => {
+    const command = message as PageCommand;
+    if (command?.type !== 'command' || typeof command.id !== 'number') return;
+    const handler = commands[command.method];
+    const params = Array.isArray(command.params) ? command.params : [];
+    Promise.resolve()
+      .then(() => {
+        if (!handler) throw new Error(`The Toolgate worker has no command "${command.method}".`);
+        return (handler as (...args: unknown[]) => unknown)(...params);
+      })
+      .then(
+        (value) => send({ type: 'reply', id: command.id, ok: true, value: value ?? null }),
+        (error: unknown) => send({ type: 'reply', id: command.id, ok: false, error: toWireError(error) }),
+      );
+  };
+  port.onMessage.addListener(onMessage);
+  port.onDisconnect.addListener(() => {
+    open = false;
+    for (const stop of watchers) stop();
+    port.onMessage.removeListener(onMessage);
+  });
+}

@@ -1,0 +1,216 @@
+/**
+ * A PanelController in an extension page that mirrors the service worker's controller over a
+ * runtime port. Views work unchanged: the signals hold the worker's state, actions become commands.
+ * When the worker stops (Chrome stops idle workers; an update restarts it) the port drops: waiting
+ * commands fail with a sentence that says so, and the page reconnects, which starts the worker again.
+ */
+
+import { type Signal, signal } from '@preact/signals';
+import type { AuditLog } from '../../src/audit/log.js';
+import type { GateResult } from '../../src/gate/pipeline.js';
+import type { ApprovalAnswer, Caller } from '../../src/gate/types.js';
+import type { JsonObject } from '../../src/protocol/jsonrpc.js';
+import type { ElicitResult } from '../../src/protocol/types.js';
+import type { ValidationReport } from '../../src/schema/index.js';
+import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
+import type {
+  FinishedCall,
+  PanelController,
+  PendingApproval,
+  PendingElicitation,
+  RunningCall,
+  ServerState,
+} from '../../src/ui/controller.js';
+import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
+import {
+  fromWireError,
+  type PageCommand,
+  type WireApproval,
+  type WireElicitation,
+  type WireRunningCall,
+  type WireServer,
+  type WorkerToPage,
+} from './wire.js';
+
+export interface RemoteController extends PanelController {
+  readonly consents: Signal<ConsentRequest[]>;
+  readonly sites: Signal<SiteGrant[]>;
+  /** False while the worker is unreachable (between a stop and the reconnect). */
+  readonly connected: Signal<boolean>;
+  answerConsent(id: string, answer: ConsentAnswer): Promise<void>;
+  revokeSite(origin: string): Promise<void>;
+  close(): void;
+}
+
+export interface RemoteControllerOptions {
+  /** Opens a port to the worker (chrome.runtime.connect). Called again after a disconnect. */
+  connect: () => ChromeRuntimePort;
+  /** The page's own handle on the shared audit log (same extension origin, same IndexedDB). */
+  openAuditLog: () => Promise<AuditLog>;
+  /** Wait before reconnecting; default 100 ms. */
+  reconnectDelayMs?: number;
+}
+
+const fromWireServer = (server: WireServer): ServerState => ({
+  ...server,
+  disabled: new Set(server.disabled),
+  config: {
+    ...(server.config.id ? { id: server.config.id } : {}),
+    ...(server.config.url ? { url: server.config.url } : {}),
+    ...(server.config.label ? { label: server.config.label } : {}),
+  },
+});
+
+export function createRemoteController(options: RemoteControllerOptions): RemoteController {
+  const servers = signal<ServerState[]>([]);
+  const approvals = signal<PendingApproval[]>([]);
+  const running = signal<RunningCall[]>([]);
+  const finished = signal<FinishedCall[]>([]);
+  const elicitations = signal<PendingElicitation[]>([]);
+  const consents = signal<ConsentRequest[]>([]);
+  const sites = signal<SiteGrant[]>([]);
+  const connected = signal(false);
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  let port: ChromeRuntimePort | undefined;
+  let closed = false;
+  /** Aborted when an approval leaves the worker's queue, so the dialog's signal means the same. */
+  const approvalSignals = new Map<string, AbortController>();
+
+  const command = <T>(method: string, ...params: unknown[]): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (!port) {
+        reject(new Error('Toolgate’s background worker is not reachable; try again in a moment.'));
+        return;
+      }
+      const id = nextId++;
+      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      port.postMessage({ type: 'command', id, method, params } satisfies PageCommand);
+    });
+
+  const applyState = (key: string, value: unknown) => {
+    switch (key) {
+      case 'servers':
+        servers.value = (value as WireServer[]).map(fromWireServer);
+        break;
+      case 'approvals': {
+        const items = value as WireApproval[];
+        const live = new Set(items.map((item) => item.request.invocationId));
+        for (const [id, abort] of approvalSignals)
+          if (!live.has(id)) {
+            abort.abort();
+            approvalSignals.delete(id);
+          }
+        approvals.value = items.map(({ request, receivedAt }) => {
+          const abort = approvalSignals.get(request.invocationId) ?? new AbortController();
+          approvalSignals.set(request.invocationId, abort);
+          return {
+            receivedAt,
+            request: {
+              ...request,
+              signal: abort.signal,
+              validate: (args: JsonObject) =>
+                command<ValidationReport>('validate', request.invocationId, args),
+            },
+            answer: (answer: ApprovalAnswer) => {
+              void command('answerApproval', request.invocationId, answer).catch(() => undefined);
+            },
+          };
+        });
+        break;
+      }
+      case 'running':
+        running.value = (value as WireRunningCall[]).map((call) => ({
+          ...call,
+          cancel: () => void command('cancel', call.invocationId).catch(() => undefined),
+        }));
+        break;
+      case 'finished':
+        finished.value = value as FinishedCall[];
+        break;
+      case 'elicitations':
+        elicitations.value = (value as WireElicitation[]).map((item) => ({
+          ...item,
+          answer: (result: ElicitResult) =>
+            void command('answerElicitation', item.id, result).catch(() => undefined),
+        }));
+        break;
+      case 'consents':
+        consents.value = value as ConsentRequest[];
+        break;
+      case 'sites':
+        sites.value = value as SiteGrant[];
+        break;
+    }
+  };
+
+  const open = () => {
+    if (closed) return;
+    const current = options.connect();
+    port = current;
+    connected.value = true;
+    current.onMessage.addListener((message: unknown) => {
+      const data = message as WorkerToPage;
+      if (data.type === 'state') applyState(data.key, data.value);
+      else if (data.type === 'reply') {
+        const pending = waiting.get(data.id);
+        waiting.delete(data.id);
+        if (data.ok) pending?.resolve(data.value);
+        else pending?.reject(fromWireError(data.error));
+      }
+    });
+    current.onDisconnect.addListener(() => {
+      if (port === current) port = undefined;
+      connected.value = false;
+      // Whatever was in flight was the stopped worker's: the audit log marks its calls interrupted.
+      for (const [, pending] of waiting) {
+        const error = new Error(
+          'Toolgate’s background worker stopped before answering; a call it was running is marked interrupted in the audit log.',
+        ) as Error & { kind?: string };
+        error.kind = 'interrupted';
+        pending.reject(error);
+      }
+      waiting.clear();
+      if (!closed) setTimeout(open, options.reconnectDelayMs ?? 100);
+    });
+  };
+  open();
+
+  const ready = options.openAuditLog().then((auditLog) => ({ auditLog }));
+  ready.catch(() => undefined);
+
+  return {
+    servers,
+    approvals,
+    running,
+    finished,
+    elicitations,
+    consents,
+    sites,
+    connected,
+    ready,
+    // The worker has no DOM: no hidden frames or page workers there.
+    serverKinds: ['url'],
+    addServer: async (config) => {
+      if (config.frameUrl || config.worker || config.transport)
+        throw new Error('The extension connects to servers by URL (Streamable HTTP or HTTP+SSE).');
+      return fromWireServer(await command<WireServer>('addServer', config));
+    },
+    removeServer: (id) => command('removeServer', id),
+    retry: async (id) => fromWireServer(await command<WireServer>('retry', id)),
+    setTrust: (id, trust) => command('setTrust', id, trust),
+    setToolEnabled: (id, toolName, enabled) => command('setToolEnabled', id, toolName, enabled),
+    // Calls from the panel are the person's own; the worker sets the caller.
+    call: (serverId, toolName, args, _caller?: Caller) =>
+      command<GateResult>('call', serverId, toolName, args),
+    cancel: (invocationId) => void command('cancel', invocationId).catch(() => undefined),
+    answerConsent: (id, answer) => command('answerConsent', id, answer),
+    revokeSite: (origin) => command('revokeSite', origin),
+    close() {
+      closed = true;
+      port?.disconnect();
+      port = undefined;
+      void ready.then(({ auditLog }) => auditLog?.close()).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * What crosses the port between an extension page (side panel, popup, in-page prompt) and the
+ * service worker that owns the controller. Chrome serializes port messages as JSON, so everything
+ * here is plain data: functions (answer, cancel, validate) become commands, Sets become arrays,
+ * AbortSignals stay behind in the worker.
+ */
+
+import type { ApprovalRequest } from '../../src/gate/types.js';
+import type { ElicitRequestParams } from '../../src/protocol/types.js';
+import type { FinishedCall, ServerConfig, ServerState } from '../../src/ui/controller.js';
+import type { ConsentRequest, SiteGrant } from '../site-access.js';
+
+export type WireServer = Omit<ServerState, 'disabled' | 'config'> & {
+  disabled: string[];
+  config: WireServerConfig;
+};
+
+/** The serializable part of a server's configuration; headers stay in the worker. */
+export type WireServerConfig = Pick<ServerConfig, 'id' | 'url' | 'label'> & { hasHeaders?: boolean };
+
+export interface WireApproval {
+  request: Omit<ApprovalRequest, 'validate' | 'signal'>;
+  receivedAt: number;
+}
+
+export interface WireRunningCall {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  caller: ApprovalRequest['caller'];
+  startedAt: number;
+  sentAt?: number;
+  timeoutMs: number;
+  progress?: { progress: number; total?: number; message?: string };
+}
+
+export interface WireElicitation {
+  id: string;
+  serverId: string;
+  request: ElicitRequestParams;
+}
+
+/** The worker's state, one key at a time. */
+export interface WireState {
+  servers: WireServer[];
+  approvals: WireApproval[];
+  running: WireRunningCall[];
+  finished: FinishedCall[];
+  elicitations: WireElicitation[];
+  consents: ConsentRequest[];
+  sites: SiteGrant[];
+}
+
+export type WireStateKey = keyof WireState;
+
+export const WIRE_STATE_KEYS: readonly WireStateKey[] = [
+  'servers',
+  'approvals',
+  'running',
+  'finished',
+  'elicitations',
+  'consents',
+  'sites',
+];
+
+/** A failure as it crosses the wire: the sentence for the person and the machine-readable kind. */
+export interface WireError {
+  message: string;
+  kind?: string;
+}
+
+export type WorkerToPage =
+  | { type: 'state'; key: WireStateKey; value: unknown }
+  | { type: 'reply'; id: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; ok: false; error: WireError };
+
+export interface PageCommand {
+  type: 'command';
+  id: number;
+  method: string;
+  params: unknown[];
+}
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof Error) {
+    const kind = (error as Error & { kind?: unknown }).kind;
+    return { message: error.message, kind: typeof kind === 'string' ? kind : error.name };
+  }
+  return { message: String(error) };
+}
+
+/** An Error again on the page side, with the worker's kind kept (DeniedError, TimeoutError, ...). */
+export function fromWireError(error: WireError): Error & { kind?: string } {
+  const rebuilt = new Error(error.message) as Error & { kind?: string };
+  if (error.kind) {
+    rebuilt.kind = error.kind;
+    rebuilt.name = error.kind;
+  }
+  return rebuilt;
+}
+
+/** The runtime port name extension pages open to the service worker. */
+export const PANEL_PORT = 'toolgate-panel';

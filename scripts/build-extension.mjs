@@ -1,0 +1,80 @@
+// `npm run build:extension`: the MV3 extension from extension/ into dist/extension/, and a zip
+// beside it (dist/toolgate-extension.zip). Four Vite passes, because Chrome wants different shapes:
+//   - the side panel and popup pages (ES modules, code-split like the widget);
+//   - the service worker: one ES file, since import() is not allowed in service workers;
+//   - the two content scripts: classic scripts (IIFE), since content scripts cannot be modules.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { zipSync } from 'fflate';
+import { build } from 'vite';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'extension');
+const outDir = join(root, 'dist', 'extension');
+const common = { configFile: false, logLevel: 'warn', root: source, base: '/' };
+const target = 'chrome116';
+
+await build({
+  ...common,
+  build: {
+    outDir,
+    emptyOutDir: true,
+    target,
+    rolldownOptions: {
+      input: { sidepanel: join(source, 'sidepanel.html'), popup: join(source, 'popup.html') },
+    },
+  },
+});
+await build({
+  ...common,
+  build: {
+    outDir,
+    emptyOutDir: false,
+    target,
+    minify: true,
+    lib: { entry: join(source, 'background.ts'), formats: ['es'], fileName: () => 'background.js' },
+    rolldownOptions: { output: { codeSplitting: false } },
+  },
+});
+for (const [entry, name] of [
+  ['bridge.ts', 'toolgateBridge'],
+  ['page-api.ts', 'toolgatePageApi'],
+]) {
+  await build({
+    ...common,
+    build: {
+      outDir,
+      emptyOutDir: false,
+      target,
+      minify: true,
+      lib: {
+        entry: join(source, entry),
+        formats: ['iife'],
+        name,
+        fileName: () => entry.replace(/\.ts$/, '.js'),
+      },
+    },
+  });
+}
+
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8'));
+manifest.version = pkg.version;
+await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+// The zip a person uploads to the Chrome Web Store (or keeps): the folder's files at its root.
+const files = {};
+async function collect(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await collect(path);
+    else files[relative(outDir, path).split('\\').join('/')] = new Uint8Array(await readFile(path));
+  }
+}
+await collect(outDir);
+const zipPath = join(root, 'dist', 'toolgate-extension.zip');
+await writeFile(zipPath, zipSync(files, { level: 9, mtime: new Date('2026-01-01T00:00:00Z') }));
+console.log(
+  `Toolgate extension: ${relative(root, outDir)}/ (${Object.keys(files).length} files) and ${relative(root, zipPath)}`,
+);
