@@ -10,6 +10,7 @@
 
 import { effect } from '@preact/signals';
 import { createStore, get, set } from 'idb-keyval';
+import { evalAllowed, evalVerdict } from '../src/schema/eval-probe.js';
 import { createController, type ServerConfig } from '../src/ui/controller.js';
 import { bufferPort } from './buffered-port.js';
 import { isSiteOrigin } from './origins.js';
@@ -42,6 +43,9 @@ async function loadServers(): Promise<ServerConfig[]> {
 }
 
 async function start() {
+  // The probe the gate's validator uses, run once now: MV3 forbids eval in the worker, so every
+  // schema is checked by the interpreting validator and Ajv is never compiled (and never errs).
+  evalAllowed();
   const siteAccess = await createSiteAccess({
     load: async () => (await get<SiteGrant[]>('sites', store)) ?? [],
     save: (grants) => set('sites', grants, store),
@@ -128,6 +132,20 @@ chrome.runtime.onConnect.addListener((rawPort) => {
     },
     () => rawPort.disconnect(),
   );
+});
+
+/** For the worker's DevTools console (chrome://extensions, "service worker"): what it is doing. */
+Object.assign(globalThis, {
+  toolgateDiagnostics: async () => {
+    const { controller, siteAccess } = await started;
+    return {
+      // false: this worker's CSP forbids eval, so schemas are checked by the interpreting validator.
+      evalAllowed: evalVerdict(),
+      servers: controller.servers.value.map(({ id, state, tools }) => ({ id, state, tools: tools.length })),
+      running: controller.running.value.length,
+      sites: siteAccess.sites.value.map((site) => site.origin),
+    };
+  },
 });
 
 function isExtensionPage(url: string | undefined): boolean {

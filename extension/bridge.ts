@@ -43,7 +43,7 @@ if (isSiteOrigin(origin))
             ok: false,
             error: {
               message: 'Toolgate was updated or removed; reload this page to use it.',
-              kind: 'BridgeError',
+              kind: 'bridge-unavailable',
             },
           },
         });

@@ -86,7 +86,7 @@ const api: ToolgatePageApi = Object.freeze({
     const id = crypto.randomUUID();
     const { signal } = options;
     if (signal?.aborted)
-      return Promise.reject(failure('The call was aborted before it started.', 'AbortError'));
+      return Promise.reject(failure('The call was aborted before it started.', 'cancelled'));
     signal?.addEventListener(
       'abort',
       () => void send({ method: 'cancel', callId: id }).catch(() => undefined),

@@ -110,7 +110,7 @@ export function servePage({ port, origin, pageTitle, controller, siteAccess }: P
     const request = parsePageRequest(message);
     if ('invalid' in request) {
       if (request.id)
-        send({ id: request.id, ok: false, error: { message: request.invalid, kind: 'TypeError' } });
+        send({ id: request.id, ok: false, error: { message: request.invalid, kind: 'invalid-request' } });
       return;
     }
     void handle(request);

@@ -36,7 +36,7 @@ export interface SiteGrantStore {
 }
 
 export class SiteAccessError extends Error {
-  readonly kind = 'SiteAccessError';
+  readonly kind = 'not-allowed';
   constructor(message: string) {
     super(message);
     this.name = 'SiteAccessError';

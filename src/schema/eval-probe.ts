@@ -33,3 +33,8 @@ export function isEvalBlocked(error: unknown): boolean {
   if (name === 'EvalError') return true;
   return typeof message === 'string' && /Content Security Policy|unsafe-eval|TrustedScript/i.test(message);
 }
+
+/** The realm's verdict if the default probe has run (for diagnostics); undefined before. */
+export function evalVerdict(): boolean | undefined {
+  return verdict;
+}
