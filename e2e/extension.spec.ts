@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 import { type Peer, startPeer } from './support/peers.js';
@@ -105,6 +106,13 @@ test('the side panel connects to an SDK server and server-everything, lists tool
   await panel.getByRole('tab', { name: /Activity/ }).click();
   await expect(panel.locator('.tg-finished-call').first()).toContainText('from the side panel');
 
+  // The popup shows the same worker state, and offers the side panel.
+  const popup = await extension.context.newPage();
+  await popup.goto(`chrome-extension://${extension.extensionId}/popup.html`);
+  await expect(popup.getByRole('button', { name: 'Open in the side panel' })).toBeVisible();
+  await expect(popup.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2);
+  await popup.close();
+
   // The audit log is the service worker's, read by the panel from the same extension database.
   await panel.getByRole('tab', { name: 'Audit log' }).click();
   await expect(panel.locator('.tg-log-table tbody tr')).toHaveCount(2);
@@ -145,6 +153,8 @@ test('a page asks for access, is refused, then allowed; its call is approved in 
   await expect(consent).toContainText(`Let ${originA} use your tools?`);
   await expect(consent).toContainText('Site A');
   await panel.screenshot({ path: 'test-results/screenshots/extension-consent.png' });
+  const axe = await new AxeBuilder({ page: panel }).analyze();
+  expect(axe.violations.map((v) => `consent: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
   await consent.getByRole('button', { name: 'Refuse' }).click();
   expect(await refused).toMatchObject({
     ok: false,

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { servePage } from './page-gateway.js';
+import { parsePageRequest } from './page-protocol.js';
+import { createSiteAccess } from './site-access.js';
+import { controllerWithServer, until } from './test-controller.js';
+import { portPair } from './test-ports.js';
+
+const ORIGIN = 'https://app.example';
+
+async function setup(options: { holdCalls?: boolean } = {}) {
+  const server = await controllerWithServer(options);
+  const siteAccess = await createSiteAccess({ load: async () => [], save: async () => undefined });
+  const [workerEnd, pageEnd] = portPair('toolgate-page');
+  servePage({ port: workerEnd, origin: ORIGIN, pageTitle: 'App', controller: server.controller, siteAccess });
+  const heard: Record<string, unknown>[] = [];
+  pageEnd.onMessage.addListener((message) => heard.push(message as Record<string, unknown>));
+  const ask = async (request: Record<string, unknown>) => {
+    pageEnd.postMessage(request);
+    await until(
+      () => heard.some((message) => message.id === request.id),
+      `the reply to ${String(request.id)}`,
+    );
+    return heard.find((message) => message.id === request.id)!;
+  };
+  const grantAdd = async () => {
+    const asked = ask({ id: 'access', method: 'requestAccess' });
+    await until(() => siteAccess.consents.value.length === 1, 'the consent request');
+    await siteAccess.answer(siteAccess.consents.value[0]!.id, {
+      allow: true,
+      tools: [{ serverId: 'calc', toolName: 'add' }],
+    });
+    return asked;
+  };
+  return { ...server, siteAccess, pageEnd, heard, ask, grantAdd };
+}
+
+describe('page gateway (one site’s bridge port, in the worker)', () => {
+  it('answers nothing but "ask first" before a grant, then only the granted tools, through the gate', async () => {
+    const { ask, grantAdd, controller, calls } = await setup();
+    expect(await ask({ id: '1', method: 'listTools' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-allowed' },
+    });
+    expect(
+      await ask({
+        id: '2',
+        method: 'callTool',
+        serverId: 'calc',
+        toolName: 'add',
+        arguments: { a: 1, b: 2 },
+      }),
+    ).toMatchObject({ ok: false, error: { kind: 'not-allowed' } });
+
+    const granted = await grantAdd();
+    expect(granted).toMatchObject({
+      ok: true,
+      value: [{ serverId: 'calc', serverLabel: 'calc', name: 'add' }],
+    });
+    expect(
+      await ask({ id: '3', method: 'callTool', serverId: 'calc', toolName: 'wipe', arguments: {} }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'not-allowed', message: expect.stringContaining('may not use wipe') },
+    });
+
+    const reply = ask({
+      id: '4',
+      method: 'callTool',
+      serverId: 'calc',
+      toolName: 'add',
+      arguments: { a: 20, b: 22 },
+    });
+    await until(() => controller.approvals.value.length === 1, 'the approval');
+    expect(controller.approvals.value[0]!.request.caller).toEqual({ kind: 'site', label: ORIGIN });
+    controller.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
+    // The page gets the tool's result only: no decision, no audit details.
+    expect(await reply).toEqual({ id: '4', ok: true, value: { content: [{ type: 'text', text: '42' }] } });
+    expect(calls).toHaveLength(1);
+
+    const invalid = await ask({
+      id: '5',
+      method: 'callTool',
+      serverId: 'calc',
+      toolName: 'add',
+      arguments: { a: 'x', b: 1 },
+    });
+    expect(invalid).toMatchObject({ ok: false, error: { kind: 'invalid-arguments' } });
+    expect(controller.approvals.value).toEqual([]);
+  });
+
+  it('a revocation cancels what the site has running and tells the page', async () => {
+    const { ask, grantAdd, controller, siteAccess, heard, calls } = await setup({ holdCalls: true });
+    await grantAdd();
+    const reply = ask({
+      id: 'c',
+      method: 'callTool',
+      serverId: 'calc',
+      toolName: 'add',
+      arguments: { a: 1, b: 1 },
+    });
+    await until(() => controller.approvals.value.length === 1, 'the approval');
+    controller.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
+    await until(() => calls.length === 1, 'the call to reach the server');
+    await siteAccess.revoke(ORIGIN);
+    expect(await reply).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    expect(heard).toContainEqual({ event: 'access', granted: false, tools: [] });
+    expect(await ask({ id: 'after', method: 'listTools' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not-allowed' },
+    });
+  });
+
+  it('says what is wrong with a malformed request instead of leaving the page waiting', async () => {
+    const { ask } = await setup();
+    expect(await ask({ id: 'm', method: 'deleteEverything' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-request', message: expect.stringContaining('no method') },
+    });
+    expect(
+      await ask({ id: 'n', method: 'callTool', serverId: 'calc', toolName: 'add', arguments: [1, 2] }),
+    ).toMatchObject({
+      ok: false,
+      error: { message: 'The arguments of add must be an object.' },
+    });
+    expect(parsePageRequest('hello')).toEqual({ invalid: 'A Toolgate request must be an object.' });
+    expect(parsePageRequest({ id: 'x'.repeat(101), method: 'listTools' })).toMatchObject({
+      invalid: expect.any(String),
+    });
+    expect(parsePageRequest({ id: 'c', method: 'cancel' })).toMatchObject({
+      id: 'c',
+      invalid: expect.any(String),
+    });
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { createSiteAccess } from '../site-access.js';
+import { controllerWithServer, until } from '../test-controller.js';
+import { portPair } from '../test-ports.js';
+import { servePanel } from './controller-host.js';
+import { createRemoteController } from './remote-controller.js';
+
+async function setup(options: { holdCalls?: boolean } = {}) {
+  const server = await controllerWithServer(options);
+  const siteAccess = await createSiteAccess({ load: async () => [], save: async () => undefined });
+  const connections: ReturnType<typeof portPair>[] = [];
+  const remote = createRemoteController({
+    connect: () => {
+      const pair = portPair('toolgate-panel');
+      connections.push(pair);
+      servePanel({ port: pair[0], controller: server.controller, siteAccess });
+      return pair[1];
+    },
+    openAuditLog: () => Promise.reject(new Error('no IndexedDB in this test')),
+    reconnectDelayMs: 1,
+  });
+  await until(() => remote.servers.value[0]?.state === 'connected', 'the mirrored server');
+  return { ...server, siteAccess, remote, connections };
+}
+
+describe('remote controller (an extension page mirroring the worker)', () => {
+  it('mirrors servers and tools, and runs a call through the worker gate with the approval answered remotely', async () => {
+    const { remote, calls } = await setup();
+    expect(remote.servers.value[0]).toMatchObject({ id: 'calc', label: 'calc' });
+    expect(remote.servers.value[0]!.tools.map((tool) => tool.name)).toEqual(['add', 'wipe']);
+    expect(remote.servers.value[0]!.disabled).toBeInstanceOf(Set);
+
+    const call = remote.call('calc', 'add', { a: 2, b: 40 });
+    await until(() => remote.approvals.value.length === 1, 'the approval');
+    const pending = remote.approvals.value[0]!;
+    expect(pending.request.caller).toEqual({ kind: 'person', label: 'you' });
+    // The edit check runs in the worker, with the worker's validator.
+    expect((await pending.request.validate({ a: 'two', b: 40 })).status).toBe('invalid');
+    expect((await pending.request.validate({ a: 1, b: 40 })).status).toBe('valid');
+    pending.answer({ action: 'allow', remember: 'once', arguments: { a: 1, b: 40 } });
+    const result = await call;
+    expect(result.result.content).toEqual([{ type: 'text', text: '41' }]);
+    expect(calls).toMatchObject([{ name: 'add', arguments: { a: 1, b: 40 } }]);
+    await until(() => remote.finished.value.length === 1, 'the finished call');
+    await until(() => remote.approvals.value.length === 0, 'the approval to leave');
+    expect(pending.request.signal.aborted).toBe(true);
+  });
+
+  it('a denial comes back as the gate’s error; switching a tool off goes through the worker policy', async () => {
+    const { remote, calls } = await setup();
+    const call = remote.call('calc', 'add', { a: 1, b: 1 });
+    await until(() => remote.approvals.value.length === 1, 'the approval');
+    remote.approvals.value[0]!.answer({ action: 'deny', reason: 'not now' });
+    await expect(call).rejects.toMatchObject({ kind: 'denied', message: expect.stringContaining('not now') });
+    await remote.setToolEnabled('calc', 'wipe', false);
+    await until(() => remote.servers.value[0]!.disabled.has('wipe'), 'wipe to be off');
+    expect(calls).toEqual([]);
+    await expect(remote.addServer({ frameUrl: 'https://x.example/server.html' })).rejects.toThrow(/by URL/);
+  });
+
+  it('when the worker goes away, a waiting call fails as interrupted and the page reconnects', async () => {
+    const { remote, connections } = await setup({ holdCalls: true });
+    const call = remote.call('calc', 'add', { a: 1, b: 2 });
+    await until(() => remote.approvals.value.length === 1, 'the approval');
+    remote.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
+    await until(() => remote.running.value.some((item) => item.sentAt !== undefined), 'the call to be sent');
+    connections[0]![0].disconnect();
+    await expect(call).rejects.toMatchObject({
+      kind: 'interrupted',
+      message: expect.stringContaining('stopped'),
+    });
+    expect(remote.connected.value).toBe(false);
+    await until(() => connections.length === 2 && remote.connected.value, 'the reconnect');
+    await until(() => remote.servers.value[0]?.state === 'connected', 'the state after reconnecting');
+    remote.close();
+  });
+});
