@@ -22,7 +22,7 @@ export const WIPE: Tool = { name: 'wipe', inputSchema: { type: 'object' } };
 
 export interface TestServer {
   controller: Controller;
-  /** Resolves the next tools/call that is being held (see `holdCalls`). */
+  /** The tools/call requests the server received. */
   calls: { name: string; arguments: Record<string, unknown> }[];
   release(): void;
 }
@@ -68,7 +68,13 @@ export async function controllerWithServer(options: { holdCalls?: boolean } = {}
     if (wait > 200) throw new Error(`calc did not connect: ${controller.servers.value[0]?.error}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return { controller, calls, release: () => held.splice(0).forEach((answer) => answer()) };
+  return {
+    controller,
+    calls,
+    release: () => {
+      for (const answer of held.splice(0)) answer();
+    },
+  };
 }
 
 /** Waits until `check` passes (state crosses ports asynchronously). */

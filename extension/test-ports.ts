@@ -14,7 +14,9 @@ function event<Listener extends (...args: never[]) => void>() {
   };
   return {
     api,
-    emit: (...args: Parameters<Listener>) => [...listeners].forEach((listener) => listener(...args)),
+    emit: (...args: Parameters<Listener>) => {
+      for (const listener of [...listeners]) listener(...args);
+    },
   };
 }
 
