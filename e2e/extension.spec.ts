@@ -137,6 +137,8 @@ test('a page asks for access, is refused, then allowed; its call is approved in 
   const siteB = await extension.context.newPage();
   await siteA.goto(siteUrl(0));
   await siteB.goto(siteUrl(1));
+  // The side panel is visible beside the page; a background tab would have its frames throttled.
+  await panel.bringToFront();
   const originA = new URL(siteUrl(0)).origin;
   // Site B records every message the bridge posts to it: it must never hear about site A.
   await siteB.evaluate(() => {
@@ -275,6 +277,7 @@ test('arguments are validated in the service worker, where the extension CSP for
   await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2, { timeout: 20_000 });
   const site = await extension.context.newPage();
   await site.goto(siteUrl(0));
+  await panel.bringToFront();
   const asked = inPage(site, 'return toolgate.requestAccess()');
   await panel
     .getByRole('dialog')
