@@ -5,8 +5,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
-import { trapFocus } from '../../src/ui/focus-trap.js';
+import { ModalDialog } from '../../src/ui/components/modal-dialog.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import type { ConsentRequest } from '../site-access.js';
 
@@ -15,11 +14,6 @@ const keyOf = (serverId: string, toolName: string) => JSON.stringify([serverId, 
 export function ConsentDialog({ consent, remote }: { consent: ConsentRequest; remote: RemoteController }) {
   const chosen = useSignal<ReadonlySet<string>>(new Set());
   const problem = useSignal('');
-  const dialog = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    dialog.current?.focus();
-    return trapFocus(dialog.current);
-  }, []);
   const servers = remote.servers.value.filter((server) => server.state === 'connected');
   const titleId = `tg-consent-title-${consent.id}`;
 
@@ -46,87 +40,72 @@ export function ConsentDialog({ consent, remote }: { consent: ConsentRequest; re
   };
 
   return (
-    <div class="tg-backdrop">
-      <div
-        ref={dialog}
-        class="tg-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.preventDefault();
-            void answer(false);
-          }
-        }}
-      >
-        <h2 id={titleId}>
-          Let <code>{consent.origin}</code> use your tools?
-        </h2>
-        {consent.pageTitle && <p class="tg-muted">The page calls itself “{consent.pageTitle}”.</p>}
-        <p>
-          The site will see the tools you tick and may ask to call them. Every call still waits for your
-          approval and is written to the audit log. The site never sees other sites’ calls or the log.
+    <ModalDialog titleId={titleId} onEscape={() => void answer(false)}>
+      <h2 id={titleId}>
+        Let <code>{consent.origin}</code> use your tools?
+      </h2>
+      {consent.pageTitle && <p class="tg-muted">The page calls itself “{consent.pageTitle}”.</p>}
+      <p>
+        The site will see the tools you tick and may ask to call them. Every call still waits for your
+        approval and is written to the audit log. The site never sees other sites’ calls or the log.
+      </p>
+      {servers.length === 0 && (
+        <p class="tg-warning">No server is connected, so there is nothing to share yet.</p>
+      )}
+      {servers.map((server) => {
+        const keys = server.tools
+          .filter((tool) => !server.disabled.has(tool.name))
+          .map((tool) => keyOf(server.id, tool.name));
+        const all = keys.length > 0 && keys.every((key) => chosen.value.has(key));
+        return (
+          <fieldset key={server.id} class="tg-fieldset">
+            <legend>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={all}
+                  onChange={(event) => toggle(keys, (event.currentTarget as HTMLInputElement).checked)}
+                />{' '}
+                All tools of {server.label}
+              </label>
+            </legend>
+            {server.tools
+              .filter((tool) => !server.disabled.has(tool.name))
+              .map((tool) => {
+                const key = keyOf(server.id, tool.name);
+                return (
+                  <label key={key} class="tg-row">
+                    <input
+                      type="checkbox"
+                      checked={chosen.value.has(key)}
+                      onChange={(event) => toggle([key], (event.currentTarget as HTMLInputElement).checked)}
+                    />{' '}
+                    <code>{tool.name}</code>
+                    {tool.title ? ` (${tool.title})` : ''}
+                  </label>
+                );
+              })}
+          </fieldset>
+        );
+      })}
+      {problem.value && (
+        <p class="tg-error" role="alert">
+          {problem.value}
         </p>
-        {servers.length === 0 && (
-          <p class="tg-warning">No server is connected, so there is nothing to share yet.</p>
-        )}
-        {servers.map((server) => {
-          const keys = server.tools
-            .filter((tool) => !server.disabled.has(tool.name))
-            .map((tool) => keyOf(server.id, tool.name));
-          const all = keys.length > 0 && keys.every((key) => chosen.value.has(key));
-          return (
-            <fieldset key={server.id} class="tg-fieldset">
-              <legend>
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={all}
-                    onChange={(event) => toggle(keys, (event.currentTarget as HTMLInputElement).checked)}
-                  />{' '}
-                  All tools of {server.label}
-                </label>
-              </legend>
-              {server.tools
-                .filter((tool) => !server.disabled.has(tool.name))
-                .map((tool) => {
-                  const key = keyOf(server.id, tool.name);
-                  return (
-                    <label key={key} class="tg-row">
-                      <input
-                        type="checkbox"
-                        checked={chosen.value.has(key)}
-                        onChange={(event) => toggle([key], (event.currentTarget as HTMLInputElement).checked)}
-                      />{' '}
-                      <code>{tool.name}</code>
-                      {tool.title ? ` (${tool.title})` : ''}
-                    </label>
-                  );
-                })}
-            </fieldset>
-          );
-        })}
-        {problem.value && (
-          <p class="tg-error" role="alert">
-            {problem.value}
-          </p>
-        )}
-        <div class="tg-actions">
-          <button type="button" class="tg-deny" onClick={() => void answer(false)}>
-            Refuse
-          </button>
-          <button
-            type="button"
-            class="tg-allow"
-            disabled={chosen.value.size === 0}
-            onClick={() => void answer(true)}
-          >
-            Allow {chosen.value.size} {chosen.value.size === 1 ? 'tool' : 'tools'}
-          </button>
-        </div>
+      )}
+      <div class="tg-actions">
+        <button type="button" class="tg-deny" onClick={() => void answer(false)}>
+          Refuse
+        </button>
+        <button
+          type="button"
+          class="tg-allow"
+          disabled={chosen.value.size === 0}
+          onClick={() => void answer(true)}
+        >
+          Allow {chosen.value.size} {chosen.value.size === 1 ? 'tool' : 'tools'}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

@@ -7,12 +7,11 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
 import type { ApprovalAnswer, ValidationReport } from '../../gate/types.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import { ModalDialog } from '../components/modal-dialog.js';
 import { SchemaForm } from '../components/schema-form.js';
 import type { PendingApproval } from '../controller.js';
-import { trapFocus } from '../focus-trap.js';
 
 export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; queued: number }) {
   const { request } = pending;
@@ -22,17 +21,11 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
   const mode = useSignal<'form' | 'json'>('form');
   const validation = useSignal<ValidationReport>(request.validation);
   const reason = useSignal('');
-  const dialog = useRef<HTMLDivElement>(null);
   const tool = request.pinned.tool;
   const claims = request.annotations.claims;
   const risky = claims.destructiveHint === true || claims.openWorldHint === true;
   const edited = JSON.stringify(args.value) !== JSON.stringify(request.arguments);
   const titleId = `tg-approval-title-${request.invocationId}`;
-
-  useEffect(() => {
-    dialog.current?.focus();
-    return trapFocus(dialog.current);
-  }, []);
 
   const revalidate = async (next: JsonObject) => {
     args.value = next;
@@ -57,171 +50,162 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
     });
 
   return (
-    <div class="tg-backdrop">
-      <div
-        ref={dialog}
-        class={`tg-dialog ${risky ? 'tg-risky' : ''}`}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.preventDefault();
-            deny();
-          }
-          // Enter in a field must not submit anything; only a focused button acts on Enter.
-          if (event.key === 'Enter' && (event.target as HTMLElement).tagName === 'INPUT')
-            event.preventDefault();
-        }}
-      >
-        <h2 id={titleId}>
-          Allow <code>{tool.title ?? tool.name}</code> on {request.serverLabel}?
-        </h2>
-        {queued > 1 && <p class="tg-muted">{queued - 1} more waiting</p>}
-        <p>
-          Asked by{' '}
-          {request.caller.kind === 'mcp-app'
-            ? 'an MCP App'
-            : request.caller.kind === 'host'
-              ? 'the app'
-              : request.caller.kind === 'site'
-                ? 'the web site'
-                : 'you'}
-          {request.caller.label ? ` (${request.caller.label})` : ''}. {request.decision.reason}
+    <ModalDialog
+      titleId={titleId}
+      {...(risky ? { class: 'tg-risky' } : {})}
+      onEscape={deny}
+      onKeyDown={(event) => {
+        // Enter in a field must not submit anything; only a focused button acts on Enter.
+        if (event.key === 'Enter' && (event.target as HTMLElement).tagName === 'INPUT')
+          event.preventDefault();
+      }}
+    >
+      <h2 id={titleId}>
+        Allow <code>{tool.title ?? tool.name}</code> on {request.serverLabel}?
+      </h2>
+      {queued > 1 && <p class="tg-muted">{queued - 1} more waiting</p>}
+      <p>
+        Asked by{' '}
+        {request.caller.kind === 'mcp-app'
+          ? 'an MCP App'
+          : request.caller.kind === 'host'
+            ? 'the app'
+            : request.caller.kind === 'site'
+              ? 'the web site'
+              : 'you'}
+        {request.caller.label ? ` (${request.caller.label})` : ''}. {request.decision.reason}
+      </p>
+      {risky && (
+        <p class="tg-warning">
+          {claims.destructiveHint ? 'This tool says it may delete or overwrite things. ' : ''}
+          {claims.openWorldHint ? 'This tool says it reaches outside systems. ' : ''}
+          {request.annotations.trusted ? '' : '(Claimed by an untrusted server.)'}
         </p>
-        {risky && (
-          <p class="tg-warning">
-            {claims.destructiveHint ? 'This tool says it may delete or overwrite things. ' : ''}
-            {claims.openWorldHint ? 'This tool says it reaches outside systems. ' : ''}
-            {request.annotations.trusted ? '' : '(Claimed by an untrusted server.)'}
-          </p>
-        )}
-        {request.poisoning.length > 0 && (
-          <ul class="tg-flags" aria-label="Warnings about this tool's text">
-            {request.poisoning.map((flag) => (
-              <li key={`${flag.field}-${flag.kind}`}>
-                {flag.field}: {flag.detail}
+      )}
+      {request.poisoning.length > 0 && (
+        <ul class="tg-flags" aria-label="Warnings about this tool's text">
+          {request.poisoning.map((flag) => (
+            <li key={`${flag.field}-${flag.kind}`}>
+              {flag.field}: {flag.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+      {request.definitionChange && (
+        <details open class="tg-diff">
+          <summary>This tool changed since you last approved it</summary>
+          <ul>
+            {request.definitionChange.changes.map((line) => (
+              <li key={line.field}>
+                <strong>{line.field}</strong>
+                {line.before !== undefined && <pre class="tg-before">− {line.before}</pre>}
+                {line.after !== undefined && <pre class="tg-after">+ {line.after}</pre>}
               </li>
             ))}
           </ul>
-        )}
-        {request.definitionChange && (
-          <details open class="tg-diff">
-            <summary>This tool changed since you last approved it</summary>
-            <ul>
-              {request.definitionChange.changes.map((line) => (
-                <li key={line.field}>
-                  <strong>{line.field}</strong>
-                  {line.before !== undefined && <pre class="tg-before">− {line.before}</pre>}
-                  {line.after !== undefined && <pre class="tg-after">+ {line.after}</pre>}
-                </li>
-              ))}
-            </ul>
-          </details>
-        )}
-        <fieldset class="tg-tabs">
-          <legend class="tg-visually-hidden">Arguments view</legend>
-          <button type="button" aria-pressed={mode.value === 'form'} onClick={() => (mode.value = 'form')}>
-            Form
-          </button>
-          <button
-            type="button"
-            aria-pressed={mode.value === 'json'}
-            onClick={() => {
-              rawText.value = JSON.stringify(args.value, null, 2);
-              mode.value = 'json';
-            }}
-          >
-            JSON
-          </button>
-        </fieldset>
-        {mode.value === 'form' ? (
-          <SchemaForm
-            schema={tool.inputSchema as JsonObject}
-            value={args.value}
-            idPrefix={`tg-approve-${request.invocationId}`}
-            onChange={(next) => void revalidate(next)}
-          />
-        ) : (
-          <>
-            <label for={`tg-raw-${request.invocationId}`}>Arguments as JSON</label>
-            <textarea
-              id={`tg-raw-${request.invocationId}`}
-              class="tg-mono"
-              rows={8}
-              value={rawText.value}
-              onInput={(event) => {
-                rawText.value = (event.currentTarget as HTMLTextAreaElement).value;
-                try {
-                  const parsed = JSON.parse(rawText.value) as unknown;
-                  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-                    throw new Error('the arguments must be a JSON object');
-                  rawProblem.value = '';
-                  void revalidate(parsed as JsonObject);
-                } catch (error) {
-                  rawProblem.value = `Not valid JSON: ${(error as Error).message}`;
-                }
-              }}
-            />
-          </>
-        )}
-        <div role="status" aria-live="polite" class="tg-validation">
-          {rawProblem.value ? (
-            <p class="tg-error">{rawProblem.value}</p>
-          ) : validation.value.status === 'valid' ? (
-            <p>Arguments match the tool’s schema{edited ? ' (edited)' : ''}.</p>
-          ) : validation.value.status === 'invalid' ? (
-            <ul class="tg-error">
-              {validation.value.issues.map((issue) => (
-                <li key={issue.path}>
-                  {issue.path}: {issue.message}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p class="tg-error">Cannot be checked: {validation.value.reason}</p>
-          )}
-        </div>
-        <label for={`tg-deny-reason-${request.invocationId}`}>
-          Reason if you deny (sent back to the caller)
-        </label>
-        <input
-          id={`tg-deny-reason-${request.invocationId}`}
-          type="text"
-          value={reason.value}
-          onInput={(event) => {
-            reason.value = (event.currentTarget as HTMLInputElement).value;
+        </details>
+      )}
+      <fieldset class="tg-tabs">
+        <legend class="tg-visually-hidden">Arguments view</legend>
+        <button type="button" aria-pressed={mode.value === 'form'} onClick={() => (mode.value = 'form')}>
+          Form
+        </button>
+        <button
+          type="button"
+          aria-pressed={mode.value === 'json'}
+          onClick={() => {
+            rawText.value = JSON.stringify(args.value, null, 2);
+            mode.value = 'json';
           }}
+        >
+          JSON
+        </button>
+      </fieldset>
+      {mode.value === 'form' ? (
+        <SchemaForm
+          schema={tool.inputSchema as JsonObject}
+          value={args.value}
+          idPrefix={`tg-approve-${request.invocationId}`}
+          onChange={(next) => void revalidate(next)}
         />
-        <div class="tg-actions">
-          <button type="button" class="tg-deny" onClick={deny}>
-            Deny
-          </button>
-          <button
-            type="button"
-            class="tg-allow"
-            disabled={validation.value.status !== 'valid' || !!rawProblem.value}
-            onClick={() => allow('once')}
-          >
-            Allow once
-          </button>
-          <button
-            type="button"
-            disabled={validation.value.status !== 'valid' || !!rawProblem.value}
-            onClick={() => allow('session')}
-          >
-            Allow for this session
-          </button>
-          <button
-            type="button"
-            disabled={validation.value.status !== 'valid' || !!rawProblem.value}
-            onClick={() => allow('always')}
-          >
-            Always allow this tool
-          </button>
-        </div>
+      ) : (
+        <>
+          <label for={`tg-raw-${request.invocationId}`}>Arguments as JSON</label>
+          <textarea
+            id={`tg-raw-${request.invocationId}`}
+            class="tg-mono"
+            rows={8}
+            value={rawText.value}
+            onInput={(event) => {
+              rawText.value = (event.currentTarget as HTMLTextAreaElement).value;
+              try {
+                const parsed = JSON.parse(rawText.value) as unknown;
+                if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+                  throw new Error('the arguments must be a JSON object');
+                rawProblem.value = '';
+                void revalidate(parsed as JsonObject);
+              } catch (error) {
+                rawProblem.value = `Not valid JSON: ${(error as Error).message}`;
+              }
+            }}
+          />
+        </>
+      )}
+      <div role="status" aria-live="polite" class="tg-validation">
+        {rawProblem.value ? (
+          <p class="tg-error">{rawProblem.value}</p>
+        ) : validation.value.status === 'valid' ? (
+          <p>Arguments match the tool’s schema{edited ? ' (edited)' : ''}.</p>
+        ) : validation.value.status === 'invalid' ? (
+          <ul class="tg-error">
+            {validation.value.issues.map((issue) => (
+              <li key={issue.path}>
+                {issue.path}: {issue.message}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p class="tg-error">Cannot be checked: {validation.value.reason}</p>
+        )}
       </div>
-    </div>
+      <label for={`tg-deny-reason-${request.invocationId}`}>
+        Reason if you deny (sent back to the caller)
+      </label>
+      <input
+        id={`tg-deny-reason-${request.invocationId}`}
+        type="text"
+        value={reason.value}
+        onInput={(event) => {
+          reason.value = (event.currentTarget as HTMLInputElement).value;
+        }}
+      />
+      <div class="tg-actions">
+        <button type="button" class="tg-deny" onClick={deny}>
+          Deny
+        </button>
+        <button
+          type="button"
+          class="tg-allow"
+          disabled={validation.value.status !== 'valid' || !!rawProblem.value}
+          onClick={() => allow('once')}
+        >
+          Allow once
+        </button>
+        <button
+          type="button"
+          disabled={validation.value.status !== 'valid' || !!rawProblem.value}
+          onClick={() => allow('session')}
+        >
+          Allow for this session
+        </button>
+        <button
+          type="button"
+          disabled={validation.value.status !== 'valid' || !!rawProblem.value}
+          onClick={() => allow('always')}
+        >
+          Always allow this tool
+        </button>
+      </div>
+    </ModalDialog>
   );
 }
