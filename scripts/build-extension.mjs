@@ -26,22 +26,9 @@ await build({
     },
   },
 });
-await build({
-  ...common,
-  build: {
-    outDir,
-    emptyOutDir: false,
-    target,
-    minify: true,
-    lib: { entry: join(source, 'background.ts'), formats: ['es'], fileName: () => 'background.js' },
-    rolldownOptions: { output: { codeSplitting: false } },
-  },
-});
-for (const [entry, name] of [
-  ['bridge.ts', 'toolgateBridge'],
-  ['page-api.ts', 'toolgatePageApi'],
-]) {
-  await build({
+/** One script file: the worker (ES, no chunks) or a content script (IIFE under `name`). */
+function buildScript(entry, format, name) {
+  return build({
     ...common,
     build: {
       outDir,
@@ -50,13 +37,17 @@ for (const [entry, name] of [
       minify: true,
       lib: {
         entry: join(source, entry),
-        formats: ['iife'],
+        formats: [format],
         name,
         fileName: () => entry.replace(/\.ts$/, '.js'),
       },
+      rolldownOptions: { output: { codeSplitting: false } },
     },
   });
 }
+await buildScript('background.ts', 'es');
+await buildScript('bridge.ts', 'iife', 'toolgateBridge');
+await buildScript('page-api.ts', 'iife', 'toolgatePageApi');
 
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8'));
