@@ -7,6 +7,7 @@
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { Tool } from '../protocol/types.js';
 import type {
+  Caller,
   Decision,
   DefinitionChange,
   PinnedTool,
@@ -36,12 +37,23 @@ export interface ArgumentCondition {
   value?: JsonValue;
 }
 
+/**
+ * Which callers a rule speaks for. Absent: the person's own calls (the panel and the host app) for
+ * `allow`, every caller for `ask` and `deny` (narrowing is safe to widen; allowing never is). A kind
+ * without a label covers every caller of that kind (every site); with a label, exactly that one.
+ */
+export interface RuleCaller {
+  kind: Caller['kind'];
+  label?: string;
+}
+
 /** A rule the person wrote. `server` and `tool` are exact names or `'*'`; every condition must hold. */
 export interface PolicyRule {
   id: string;
   verdict: Verdict;
   server: string;
   tool: string;
+  caller?: RuleCaller;
   when?: ArgumentCondition[];
   note?: string;
   createdAt: number;
@@ -54,6 +66,7 @@ export interface RuleInput {
   verdict: Verdict;
   server: string;
   tool: string;
+  caller?: RuleCaller;
   when?: ArgumentCondition[];
   note?: string;
 }
@@ -64,9 +77,14 @@ export interface RuleIssue {
   message: string;
 }
 
-/** A remembered approval: it applies only while server, tool name and definition hash all match. */
+/**
+ * A remembered approval: it applies only while caller, server, tool name and definition hash all
+ * match. Grants stored before callers were recorded read back as the person's own.
+ */
 export interface Grant {
   id: string;
+  /** The caller the person approved for; the grant never covers another caller. */
+  caller: Caller;
   serverId: string;
   toolName: string;
   definitionHash: string;
@@ -88,10 +106,17 @@ export interface TrustRecord {
 export interface PolicyDefaults {
   /** What a trusted server's read-only (and not destructive) tools get when no rule or grant applies. */
   trustedReadOnly: 'allow' | 'ask';
+  /**
+   * Which callers `trustedReadOnly: 'allow'` applies to. Default: the person and the host app only.
+   * Sites and MCP Apps are asked unless the person made a rule or remembered approval for them.
+   */
+  trustedReadOnlyCallers: ReadonlyArray<Caller['kind']>;
 }
 
 /** Everything decide() looks at for one call. */
 export interface DecisionContext {
+  /** Who asks: part of every decision (rules and remembered approvals are per caller). */
+  caller: Caller;
   pinned: PinnedTool;
   /** Must equal pinned.serverId when given (the pipeline passes both); a mismatch is denied. */
   serverId?: string;
@@ -123,8 +148,13 @@ export type PolicyChange = { kind: 'rules' } | { kind: 'grants' } | { kind: 'tru
 export interface Policy {
   /** Decides one call; safe to call concurrently; sees every change issued before it was called. */
   decide(context: DecisionContext): Promise<PolicyOutcome>;
-  /** Remembers an approval for exactly this pinned definition; `once` remembers nothing. */
-  remember(pinned: PinnedTool, scope: RememberScope, decidedBy?: string): Promise<Grant | undefined>;
+  /** Remembers an approval of exactly this pinned definition for this caller; `once` remembers nothing. */
+  remember(
+    caller: Caller,
+    pinned: PinnedTool,
+    scope: RememberScope,
+    decidedBy?: string,
+  ): Promise<Grant | undefined>;
   /** The server's trust level (untrusted unless the person chose otherwise). */
   trustOf(serverId: string): Promise<TrustLevel>;
   /** Sets a server's trust level. */

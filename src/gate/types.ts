@@ -109,11 +109,25 @@ export interface ApprovalRequest {
   poisoning: PoisoningFlag[];
   validate: (args: JsonObject) => Promise<ValidationReport>;
   signal: AbortSignal;
+  /** When the gate stops waiting and denies (epoch ms); absent when approvals wait without limit. */
+  deadline?: number;
+  /**
+   * True when the arguments could not be validated (`validation.status === 'skipped'`): an allow
+   * counts only with `acknowledgedUnchecked: true`, the person's explicit "I checked them myself".
+   */
+  requiresAcknowledgement: boolean;
 }
 
 /** The approver's answer. Edited arguments replace the proposed ones after re-validation. */
 export type ApprovalAnswer =
-  | { action: 'allow'; remember: RememberScope; arguments?: JsonObject; decidedBy?: string }
+  | {
+      action: 'allow';
+      remember: RememberScope;
+      arguments?: JsonObject;
+      decidedBy?: string;
+      /** The person acknowledged that the arguments could not be checked against the schema. */
+      acknowledgedUnchecked?: boolean;
+    }
   | { action: 'deny'; reason?: string; decidedBy?: string };
 
 /** Implemented by the widget (a person) or by host code. */
