@@ -8,7 +8,7 @@
 import { canonicalJson, sha256Hex } from '../protocol/canonical-json.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 
-export type ChainEventKind = 'pending' | 'final' | 'refusal' | 'interrupted';
+export type ChainEventKind = 'pending' | 'resent' | 'final' | 'refusal' | 'interrupted';
 
 /** One append-only event of the log. */
 export interface ChainEvent {

@@ -10,6 +10,7 @@ import type {
   InvocationOutcome,
   PendingRecord,
   RefusalRecord,
+  ResendRecord,
   ValidationReport,
 } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
@@ -40,6 +41,8 @@ export interface AuditEntry {
    */
   argumentsPreview: string;
   edited: boolean;
+  /** How many times the call was sent (absent before it left; more than 1 when the client re-sent it). */
+  sends?: number;
   timestamps: { requested: number; decided?: number; approved?: number; sent?: number; finished?: number };
   durationMs?: number;
   /** A line of the result for lists; the full (possibly truncated) result is in the final event. */
@@ -105,6 +108,7 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
         ...(pending.approvedBy ? { approvedBy: pending.approvedBy } : {}),
         argumentsPreview: previewOf(pending.arguments),
         edited: pending.proposedArguments !== undefined,
+        sends: (entry?.sends ?? 0) + 1,
         timestamps: { ...pending.timestamps },
         redactedPaths: pending.redactedPaths ?? [],
         pendingSession: pending.sessionId,
@@ -136,6 +140,16 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
           refusal.serverId,
           refusal.arguments ?? refusal.proposedArguments,
         ),
+      };
+    }
+    case 'resent': {
+      const resent = body as unknown as ResendRecord;
+      const base = entry ?? orphan(resent.invocationId, event);
+      return {
+        ...base,
+        sends: Math.max(base.sends ?? 1, resent.attempt),
+        seqs: [...base.seqs, event.seq],
+        firstSeq: base.seqs.length > 0 ? base.firstSeq : event.seq,
       };
     }
     case 'final': {

@@ -7,7 +7,7 @@
  * session lock is gone was interrupted (reload, tab closed, worker stopped) and is marked so.
  */
 
-import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord } from '../gate/types.js';
+import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { Appender, type EventDraft, type HeadRecord } from './appender.js';
 import { type ChainAnchor, type ChainEvent, type Verification, verifyChain } from './chain.js';
@@ -178,6 +178,9 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         redactedPaths: [...new Set([...proposed.paths, ...sent.paths])],
       };
       await append({ invocationId: record.invocationId, kind: 'pending', at: now(), body: asJson(body) });
+    },
+    async resent(record: ResendRecord) {
+      await append({ invocationId: record.invocationId, kind: 'resent', at: now(), body: asJson(record) });
     },
     async final(record: FinalRecord) {
       const { result, ...rest } = record;

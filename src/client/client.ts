@@ -134,6 +134,7 @@ export class McpClient {
       if (!(error instanceof McpError && error.code === ErrorCode.HeaderMismatch)) throw error;
       this.catalog.invalidate();
       await this.catalog.list(true);
+      await options.beforeResend?.('header-mismatch');
       result = await run();
     }
     return normalizeCallToolResult(result);
@@ -151,6 +152,7 @@ export class McpClient {
       )
         throw error;
       await this.reinitialize();
+      await merged.beforeResend?.('session-expired');
       return this.engine.request(method, this.decorate(params), merged);
     }
   }
@@ -195,6 +197,7 @@ export class McpClient {
         ...(requests ? { inputResponses: await this.answerInputRequests(requests, toolName) } : {}),
         ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
       };
+      await options.beforeResend?.('input-required');
     }
   }
 

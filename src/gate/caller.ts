@@ -14,14 +14,22 @@ export function isOwnCaller(caller: Caller): boolean {
   return OWN_CALLER_KINDS.has(caller.kind);
 }
 
-/** A stable key for one caller identity: kind plus exact label. */
-export function callerKey(caller: Caller): string {
-  return `${caller.kind}\u0000${caller.label ?? ''}`;
+/**
+ * The label that identifies a caller. The person is one identity whatever the panel calls them
+ * ("you", a name): their label is for display only. Everyone else is told apart by exact label.
+ */
+export function identityLabel(caller: Caller): string {
+  return caller.kind === 'person' ? '' : (caller.label ?? '');
 }
 
-/** True when both name the same caller (kind and exact label). */
+/** A stable key for one caller identity: kind plus exact identity label. */
+export function callerKey(caller: Caller): string {
+  return `${caller.kind}\u0000${identityLabel(caller)}`;
+}
+
+/** True when both name the same caller (kind and exact identity label). */
 export function sameCaller(a: Caller, b: Caller): boolean {
-  return a.kind === b.kind && (a.label ?? '') === (b.label ?? '');
+  return a.kind === b.kind && identityLabel(a) === identityLabel(b);
 }
 
 /** A short phrase naming the caller for a person: "you", "the web site https://a.example". */

@@ -1,18 +1,30 @@
 /**
  * Remembered approvals ("allow for this session", "always allow this tool on this server"). A grant
- * is bound to (server, tool name, definition hash): when the definition changes, it stops applying
- * and the person is shown what changed. Session grants live in memory; "always" grants persist under
- * `grant:<serverId>\u0000<toolName>` (one per tool: the newest approval replaces an older one).
+ * is bound to (caller, server, tool name, definition hash): it never speaks for another caller, and
+ * when the definition changes it stops applying and the person is shown what changed. Session grants
+ * live in memory; "always" grants persist under `grant:<serverId>\u0000<toolName>\u0000<callerKey>`
+ * (one per caller and tool: the newest approval replaces an older one).
+ *
+ * Grants stored before callers were recorded (`grant:<serverId>\u0000<toolName>`) read back as the
+ * person's own: the narrowest reading, so an old approval never starts covering a site or an app.
  */
 
 import type { Tool } from '../protocol/types.js';
+import { callerKey, identityLabel, parseCaller } from './caller.js';
 import type { Grant } from './policy-types.js';
 import { newRecordId, type SettingsStore } from './settings-store.js';
-import type { PinnedTool } from './types.js';
+import type { Caller, PinnedTool } from './types.js';
 
 export const GRANT_PREFIX = 'grant:';
 
-function grantKey(serverId: string, toolName: string): string {
+const PERSON: Caller = { kind: 'person' };
+
+function grantKey(caller: Caller, serverId: string, toolName: string): string {
+  return `${GRANT_PREFIX}${serverId}\u0000${toolName}\u0000${callerKey(caller)}`;
+}
+
+/** Where a grant from before callers were recorded was kept (read for the person only). */
+function legacyGrantKey(serverId: string, toolName: string): string {
   return `${GRANT_PREFIX}${serverId}\u0000${toolName}`;
 }
 
@@ -21,14 +33,17 @@ export class GrantBook {
 
   constructor(private readonly store: SettingsStore) {}
 
-  /** The grant that speaks for this tool, session first; it may be for another definition. */
-  async find(serverId: string, toolName: string): Promise<Grant | undefined> {
-    const key = grantKey(serverId, toolName);
-    return this.session.get(key) ?? parseGrant(await this.store.get(key));
+  /** The grant that speaks for this caller and tool, session first; it may be for another definition. */
+  async find(caller: Caller, serverId: string, toolName: string): Promise<Grant | undefined> {
+    const key = grantKey(caller, serverId, toolName);
+    const found = this.session.get(key) ?? parseGrant(await this.store.get(key));
+    if (found || caller.kind !== 'person') return found;
+    return parseGrant(await this.store.get(legacyGrantKey(serverId, toolName)));
   }
 
-  /** Remembers an approval of exactly this definition. */
+  /** Remembers an approval of exactly this definition, for this caller only. */
   async remember(
+    caller: Caller,
     pinned: PinnedTool,
     scope: 'session' | 'always',
     now: number,
@@ -36,6 +51,7 @@ export class GrantBook {
   ): Promise<Grant> {
     const grant: Grant = {
       id: newRecordId(),
+      caller: identityLabel(caller) === '' ? { kind: caller.kind } : { kind: caller.kind, label: caller.label as string },
       serverId: pinned.serverId,
       toolName: pinned.tool.name,
       definitionHash: pinned.definitionHash,
@@ -45,7 +61,7 @@ export class GrantBook {
       createdAt: now,
       ...(decidedBy ? { decidedBy } : {}),
     };
-    const key = grantKey(grant.serverId, grant.toolName);
+    const key = grantKey(grant.caller, grant.serverId, grant.toolName);
     if (scope === 'session') this.session.set(key, grant);
     else {
       // An "always" supersedes a session grant for the same tool.
@@ -81,10 +97,15 @@ export class GrantBook {
   }
 }
 
-/** Reads a stored grant; anything malformed is ignored (it then grants nothing). */
+/**
+ * Reads a stored grant; anything malformed is ignored (it then grants nothing). A grant without a
+ * caller predates callers and reads as the person's own.
+ */
 export function parseGrant(value: unknown): Grant | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const g = value as Partial<Grant>;
+  const caller = g.caller === undefined ? PERSON : parseCaller(g.caller);
+  if (!caller) return undefined;
   if (
     typeof g.id !== 'string' ||
     typeof g.serverId !== 'string' ||
@@ -95,5 +116,5 @@ export function parseGrant(value: unknown): Grant | undefined {
     (g.scope !== 'session' && g.scope !== 'always')
   )
     return undefined;
-  return g as Grant;
+  return { ...(g as Grant), caller };
 }

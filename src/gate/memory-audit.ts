@@ -1,10 +1,12 @@
 /** An audit sink that keeps records in memory: for tests and for hosts that log elsewhere. */
 
-import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord } from './types.js';
+import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from './types.js';
 
 export interface MemoryAuditEntry {
   invocationId: string;
   pending?: PendingRecord;
+  /** Every later send of the call, in order. */
+  resends: ResendRecord[];
   final?: FinalRecord;
   refusal?: RefusalRecord;
 }
@@ -15,6 +17,10 @@ export class MemoryAuditSink implements AuditSink {
 
   async pending(record: PendingRecord): Promise<void> {
     this.entry(record.invocationId).pending = structuredClone(record);
+  }
+
+  async resent(record: ResendRecord): Promise<void> {
+    this.entry(record.invocationId).resends.push(structuredClone(record));
   }
 
   async final(record: FinalRecord): Promise<void> {
@@ -33,7 +39,7 @@ export class MemoryAuditSink implements AuditSink {
   private entry(invocationId: string): MemoryAuditEntry {
     let entry = this.byId.get(invocationId);
     if (!entry) {
-      entry = { invocationId };
+      entry = { invocationId, resends: [] };
       this.byId.set(invocationId, entry);
       this.entries.push(entry);
     }

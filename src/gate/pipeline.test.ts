@@ -109,6 +109,7 @@ describe('the gate pipeline', () => {
           await memory.final(record);
         },
         refusal: (record) => memory.refusal(record),
+        resent: (record) => memory.resent(record),
       },
     });
     const outcome = await gate.call(call({ city: 'Oslo' }));
@@ -256,6 +257,7 @@ describe('the gate pipeline', () => {
       },
       final: async () => undefined,
       refusal: async () => undefined,
+      resent: async () => undefined,
     };
     const refusing = await setup({ audit: broken });
     const error = await refusing.gate.call(call({ city: 'Oslo' })).catch((e: unknown) => e);

@@ -3,14 +3,26 @@
  *   resolve -> validate -> decide -> approve -> record pending -> send -> check -> record final -> return.
  * Nothing else in Toolgate calls a tool. Each step is a small function (steps.ts and the modules it
  * names); this file only wires them and says what is recorded when.
+ *
+ * Every step knows who is calling (request.caller): the policy decides per caller, and a remembered
+ * approval is for that caller only (caller.ts). When the client must send the call again (a lost
+ * stream, an expired session, a stale schema, another round of input), the definition is re-checked
+ * against the approved one and the re-send is recorded first, like the first send.
  */
 
 import type { McpClient } from '../client/client.js';
+import type { ResendReason } from '../protocol/engine.js';
 import { RequestCancelledError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { checkToolOutput, type SchemaValidator } from '../schema/index.js';
-import { AuditUnavailableError, DeniedError } from './errors.js';
+import {
+  AmbiguousToolError,
+  AuditUnavailableError,
+  DefinitionChangedError,
+  DeniedError,
+  UncheckedArgumentsError,
+} from './errors.js';
 import { createToolPins, type ToolPins } from './pins.js';
 import { detectPoisoning } from './poisoning.js';
 import type { Policy } from './policy.js';
@@ -36,6 +48,8 @@ import type {
 /** Defaults the spec asks for: every call times out. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
+/** How long a call waits for a person before the gate denies it: a model's loop must not hang forever. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
 
 export interface GateOptions {
   /** Connected servers by id (the connection's identity, as in qualified tool names). */
@@ -48,6 +62,14 @@ export interface GateOptions {
   onAuditFailure?: 'refuse' | 'warn';
   /** Display name of a server for the approval dialog. */
   serverLabel?: (serverId: string) => string;
+  /**
+   * Whether arguments that could not be checked against the schema (too large, a risky pattern, an
+   * unknown dialect) may go to the approver for callers other than the person. Default: no, the gate
+   * refuses them. The person's own calls are always asked, and need an explicit acknowledgement.
+   */
+  acceptUncheckedArguments?: (serverId: string) => boolean;
+  /** How long a call waits for approval before it is denied (ms; default 10 minutes; 0: no limit). */
+  approvalTimeoutMs?: number;
   now?: () => number;
   newInvocationId?: () => string;
 }
@@ -142,9 +164,17 @@ export function createGate(options: GateOptions): Gate {
 
     try {
       // 1 resolve: the tool in the catalog, pinned (definition + hash).
-      const { client, entry } = await resolveTool(options.servers, serverId, toolName);
-      const pinned = pinsOf(serverId).pin(entry.tool);
+      const { client, entry, sameName } = await resolveTool(options.servers, serverId, toolName);
+      const pins = pinsOf(serverId);
+      const pinned = pins.pin(entry.tool);
       definitionHash = pinned.definitionHash;
+      // Two different tools under one name: the person could be shown one while the other runs.
+      const variants = new Set(sameName.map((e) => pins.pin(e.tool).definitionHash));
+      if (variants.size > 1) {
+        const ambiguous = new AmbiguousToolError(serverId, toolName, variants.size);
+        await refuse('denied', ambiguous.message);
+        throw ambiguous;
+      }
 
       // 2 validate: invalid arguments stop here; nothing is sent.
       const validation = await options.validator.validate(entry.tool.inputSchema, proposed);
@@ -153,9 +183,24 @@ export function createGate(options: GateOptions): Gate {
         assertValid(serverId, toolName, validation);
       }
 
+      // Arguments nobody could check go no further for a site, an app or a host's code, unless the host
+      // accepted that for this server; the person's own calls are asked, with an acknowledgement.
+      const unchecked = validation.status === 'skipped';
+      if (unchecked && !acceptsUnchecked(caller, serverId)) {
+        const refusal = new UncheckedArgumentsError(
+          serverId,
+          toolName,
+          validation.reason,
+          'Toolgate does not send unchecked arguments on behalf of an app or a web site. Call the tool from the panel to review them yourself, or let the host accept unchecked arguments for this server.',
+        );
+        await refuse('denied', refusal.message, { validation });
+        throw refusal;
+      }
+
       // 3 decide: policy over rules, remembered approvals, trust (annotations count only when trusted).
       const trust = await options.policy.trustOf(serverId);
       const decided = await options.policy.decide({
+        caller,
         pinned,
         serverId,
         arguments: proposed,
@@ -176,9 +221,15 @@ export function createGate(options: GateOptions): Gate {
       let approvedAt: number | undefined;
       if (decision.verdict === 'ask') {
         emit({ type: 'awaiting-approval', invocationId });
-        const approvalSignal = request.signal ?? new AbortController().signal;
-        const answer = await raceAbort(
-          options.approver.approve({
+        const waitLimit = request.approvalTimeoutMs ?? options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+        const approvalWait = new AbortController();
+        const approvalSignal = request.signal
+          ? AbortSignal.any([request.signal, approvalWait.signal])
+          : approvalWait.signal;
+        const deadline = waitLimit > 0 ? now() + waitLimit : undefined;
+        const answer = await raceDeadline(
+          raceAbort(
+            options.approver.approve({
             invocationId,
             serverId,
             serverLabel:
@@ -197,11 +248,21 @@ export function createGate(options: GateOptions): Gate {
             poisoning: detectPoisoning(entry.tool),
             validate: (args) => options.validator.validate(entry.tool.inputSchema, args),
             signal: approvalSignal,
+            ...(deadline !== undefined ? { deadline } : {}),
+            requiresAcknowledgement: unchecked,
           }),
-          request.signal,
-          `${toolName} on ${serverId} (awaiting approval)`,
+            request.signal,
+            `${toolName} on ${serverId} (awaiting approval)`,
+          ),
+          waitLimit,
+          () => {
+            // Tell the approver (the dialog leaves the queue) before the call is denied.
+            approvalWait.abort(new Error('the approval timed out'));
+            return new DeniedError(serverId, toolName, 'timeout', `no answer within ${describeWait(waitLimit)}`);
+          },
         );
         const approved = settleApproval(serverId, toolName, proposed, answer);
+        let checkedAfterEdit = !unchecked;
         if (approved.edited) {
           const recheck = await options.validator.validate(entry.tool.inputSchema, approved.arguments);
           if (recheck.status === 'invalid') {
@@ -211,12 +272,24 @@ export function createGate(options: GateOptions): Gate {
             });
             assertValid(serverId, toolName, recheck);
           }
+          checkedAfterEdit = recheck.status === 'valid';
+        }
+        // Unchecked arguments leave only with the approver's explicit "I checked them myself".
+        if (!checkedAfterEdit && !(answer.action === 'allow' && answer.acknowledgedUnchecked === true)) {
+          const refusal = new UncheckedArgumentsError(
+            serverId,
+            toolName,
+            validation.status === 'skipped' ? validation.reason : 'the edited arguments could not be checked',
+            'It was approved without acknowledging that; nothing was sent. Approve again and confirm that you checked the arguments yourself.',
+          );
+          await refuse('denied', refusal.message, { arguments: approved.arguments });
+          throw refusal;
         }
         toSend = approved.arguments;
         approvedBy = approved.decidedBy;
         approvedAt = now();
         if (approved.remember !== 'once')
-          await options.policy.remember(pinned, approved.remember, approvedBy);
+          await options.policy.remember(caller, pinned, approved.remember, approvedBy);
       }
 
       // 5 record: the pending entry is durable before anything leaves.
@@ -249,9 +322,31 @@ export function createGate(options: GateOptions): Gate {
       emit({ type: 'sent', invocationId, arguments: toSend });
       sent = true;
       const sentAt = now();
+      let sends = 1;
+      // Before the client sends the call again: the same definition as approved, and on record first.
+      const beforeResend = async (reason: ResendReason) => {
+        const current = (await client.listCatalog()).entries.filter((e) => e.tool.name === toolName);
+        const hashes = new Set(current.map((e) => pins.pin(e.tool).definitionHash));
+        if (hashes.size !== 1 || !hashes.has(pinned.definitionHash))
+          throw new DefinitionChangedError(serverId, toolName);
+        sends++;
+        try {
+          await options.audit.resent({
+            invocationId,
+            reason,
+            attempt: sends,
+            definitionHash: pinned.definitionHash,
+            at: now(),
+          });
+        } catch (error) {
+          if (options.onAuditFailure !== 'warn') throw new AuditUnavailableError(serverId, toolName, error);
+          warnings.push(`The audit log could not record a re-send of this call: ${describeError(error).message}`);
+        }
+      };
       let result: CallToolResult;
       try {
         result = await client.callTool(toolName, toSend, {
+          beforeResend,
           timeoutMs: request.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
           maxTotalTimeoutMs: request.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS,
           ...(request.signal ? { signal: request.signal } : {}),
@@ -314,6 +409,8 @@ export function createGate(options: GateOptions): Gate {
           'denied',
           error.reason ? `denied by the person: ${error.reason}` : 'denied by the person',
         );
+      if (!sent && error instanceof DeniedError && error.by === 'timeout')
+        await refuse('denied', `nobody answered the approval: ${error.reason}`);
       emit({
         type: 'failed',
         invocationId,
@@ -323,6 +420,11 @@ export function createGate(options: GateOptions): Gate {
     }
   }
 
+  /** Whether unchecked arguments may reach the approver for this caller (see GateOptions). */
+  function acceptsUnchecked(caller: InvocationRequest['caller'], serverId: string): boolean {
+    return caller.kind === 'person' || options.acceptUncheckedArguments?.(serverId) === true;
+  }
+
   return {
     call,
     onEvent(listener) {
@@ -330,6 +432,30 @@ export function createGate(options: GateOptions): Gate {
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** Waits for `promise` at most `limitMs` (0: no limit), then rejects with what `expired` returns. */
+function raceDeadline<T>(promise: Promise<T>, limitMs: number, expired: () => Error): Promise<T> {
+  if (limitMs <= 0) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(expired()), limitMs);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** "10 minutes", "90 seconds": a wait as a person reads it. */
+function describeWait(ms: number): string {
+  const minutes = ms / 60_000;
+  return Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(ms / 1000)} seconds`;
 }
 
 /** Waits for `promise`, or rejects with a cancellation as soon as `signal` aborts. */

@@ -102,7 +102,7 @@ export interface TrustRecord {
   updatedAt: number;
 }
 
-/** Tunable defaults. */
+/** Tunable defaults (never widened silently: sites and apps are added to the callers by choice). */
 export interface PolicyDefaults {
   /** What a trusted server's read-only (and not destructive) tools get when no rule or grant applies. */
   trustedReadOnly: 'allow' | 'ask';
@@ -137,6 +137,7 @@ export type DefaultReasonCode =
   | 'trusted-read-only'
   | 'trusted-read-only-asks'
   | 'trusted-may-change'
+  | 'caller-must-be-approved'
   | 'definition-changed'
   | 'server-mismatch'
   | 'settings-unreadable';

@@ -5,7 +5,9 @@ import { pinTool } from './pins.js';
 import { createPolicy } from './policy.js';
 import { RuleValidationError } from './rules.js';
 import { memorySettingsStore } from './settings-store.js';
-import type { TrustLevel, ValidationReport } from './types.js';
+import type { Caller, TrustLevel, ValidationReport } from './types.js';
+
+const PERSON: Caller = { kind: 'person', label: 'you' };
 
 const valid: ValidationReport = { status: 'valid', engine: 'cfworker' };
 const readFile: Tool = {
@@ -22,10 +24,17 @@ const deleteFile: Tool = {
 async function decide(
   policy: ReturnType<typeof createPolicy>,
   tool: Tool,
-  options: { trust?: TrustLevel; args?: JsonObject; validation?: ValidationReport; server?: string } = {},
+  options: {
+    trust?: TrustLevel;
+    args?: JsonObject;
+    validation?: ValidationReport;
+    server?: string;
+    caller?: Caller;
+  } = {},
 ) {
   const pinned = await pinTool(options.server ?? 'files', tool);
   return policy.decide({
+    caller: options.caller ?? PERSON,
     pinned,
     serverId: options.server ?? 'files',
     arguments: options.args ?? {},
@@ -171,7 +180,7 @@ describe('remembered approvals', () => {
       description: 'Reads a file.',
       inputSchema: { type: 'object' },
     };
-    await policy.remember(await pinTool('files', original), 'always', 'Ada');
+    await policy.remember(PERSON, await pinTool('files', original), 'always', 'Ada');
     expect((await decide(policy, original)).decision).toMatchObject({
       verdict: 'allow',
       source: { kind: 'remembered', scope: 'always' },
@@ -193,8 +202,8 @@ describe('remembered approvals', () => {
   it('session grants stay in memory; always grants persist in the store; revocation is immediate', async () => {
     const store = memorySettingsStore();
     const policy = createPolicy({ store });
-    await policy.remember(await pinTool('files', readFile), 'session');
-    await policy.remember(await pinTool('files', deleteFile), 'always');
+    await policy.remember(PERSON, await pinTool('files', readFile), 'session');
+    await policy.remember(PERSON, await pinTool('files', deleteFile), 'always');
     expect((await store.entries('grant:')).length).toBe(1);
     const fresh = createPolicy({ store });
     expect((await decide(fresh, readFile)).decision.verdict).toBe('ask');
@@ -207,7 +216,7 @@ describe('remembered approvals', () => {
 
   it('a deny rule outranks a remembered approval', async () => {
     const policy = createPolicy({ store: memorySettingsStore() });
-    await policy.remember(await pinTool('files', deleteFile), 'always');
+    await policy.remember(PERSON, await pinTool('files', deleteFile), 'always');
     await policy.saveRule({ verdict: 'deny', server: 'files', tool: 'delete_file' });
     expect((await decide(policy, deleteFile)).decision.verdict).toBe('deny');
   });
@@ -216,6 +225,7 @@ describe('remembered approvals', () => {
     const policy = createPolicy({ store: memorySettingsStore() });
     const pinned = await pinTool('files', readFile);
     const { decision } = await policy.decide({
+      caller: PERSON,
       pinned,
       serverId: 'evil',
       arguments: {},

@@ -9,6 +9,7 @@
  *   4. floor: arguments that could not be validated are never allowed without a person.
  */
 
+import { describeCaller } from './caller.js';
 import { describeChange } from './definition-diff.js';
 import { GrantBook } from './grants.js';
 import type {
@@ -46,7 +47,10 @@ export interface PolicyOptions {
 export function createPolicy(options: PolicyOptions): Policy {
   const { store } = options;
   const now = options.now ?? Date.now;
-  const defaults: PolicyDefaults = { trustedReadOnly: 'allow', ...options.defaults };
+  const defaults: PolicyDefaults = {
+    trustedReadOnly: options.defaults?.trustedReadOnly ?? 'allow',
+    trustedReadOnlyCallers: options.defaults?.trustedReadOnlyCallers ?? ['person', 'host'],
+  };
   const grants = new GrantBook(store);
   const listeners = new Set<(change: PolicyChange) => void>();
   // Rules are read on every decision: keep them compiled, and drop the copy when anything changes.
@@ -84,7 +88,7 @@ export function createPolicy(options: PolicyOptions): Policy {
   };
 
   async function decide(context: DecisionContext): Promise<PolicyOutcome> {
-    const { pinned, trust, validation } = context;
+    const { caller, pinned, trust, validation } = context;
     const serverId = pinned.serverId;
     const toolName = pinned.tool.name;
     if (context.serverId !== undefined && context.serverId !== serverId)
@@ -105,7 +109,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         : decision;
 
     // 1 rules
-    const chosen = chooseRule(await rulesNow(), serverId, toolName, context.arguments);
+    const chosen = chooseRule(await rulesNow(), caller, serverId, toolName, context.arguments);
     if (chosen) {
       const { rule, cautiously } = chosen;
       const verb = rule.verdict === 'allow' ? 'allows' : rule.verdict === 'deny' ? 'denies' : 'asks about';
@@ -120,8 +124,9 @@ export function createPolicy(options: PolicyOptions): Policy {
       };
     }
 
-    // 2 remembered approvals
-    const grant = await grants.find(serverId, toolName);
+    // 2 remembered approvals: this caller's only.
+    const forWhom = caller.kind === 'person' ? '' : ` for ${describeCaller(caller)}`;
+    const grant = await grants.find(caller, serverId, toolName);
     if (grant && grant.definitionHash === pinned.definitionHash)
       return {
         decision: floor({
@@ -129,8 +134,8 @@ export function createPolicy(options: PolicyOptions): Policy {
           source: { kind: 'remembered', scope: grant.scope, grantId: grant.id },
           reason:
             grant.scope === 'session'
-              ? `You allowed ${toolName} on ${serverId} for this session.`
-              : `You always allow ${toolName} on ${serverId}.`,
+              ? `You allowed ${toolName} on ${serverId}${forWhom} for this session.`
+              : `You always allow ${toolName} on ${serverId}${forWhom}.`,
         }),
       };
     if (grant)
@@ -138,7 +143,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         decision: {
           verdict: 'ask',
           source: { kind: 'default', reason: 'definition-changed' },
-          reason: `${toolName} on ${serverId} changed since you allowed it: look at what changed before allowing it again.`,
+          reason: `${toolName} on ${serverId} changed since you allowed it${forWhom}: look at what changed before allowing it again.`,
         },
         definitionChange: describeChange(
           { serverId, tool: grant.definition, definitionHash: grant.definitionHash },
@@ -146,9 +151,18 @@ export function createPolicy(options: PolicyOptions): Policy {
         ),
       };
 
-    // 3 defaults
+    // 3 defaults: a trusted read-only claim relaxes only the callers it was configured for.
     const claims = pinned.tool.annotations ?? {};
-    if (trust === 'trusted' && claims.readOnlyHint === true && claims.destructiveHint !== true)
+    const claimsReadOnly = claims.readOnlyHint === true && claims.destructiveHint !== true;
+    if (trust === 'trusted' && claimsReadOnly && !defaults.trustedReadOnlyCallers.includes(caller.kind))
+      return {
+        decision: {
+          verdict: 'ask',
+          source: { kind: 'default', reason: 'caller-must-be-approved' },
+          reason: `${describeCapitalized(caller)} asks to run ${toolName}; Toolgate asks you about every call from ${describeCaller(caller)} unless you allowed it for them.`,
+        },
+      };
+    if (trust === 'trusted' && claimsReadOnly)
       return {
         decision: floor(
           defaults.trustedReadOnly === 'allow'
@@ -182,9 +196,9 @@ export function createPolicy(options: PolicyOptions): Policy {
 
   return {
     decide,
-    async remember(pinned, scope, decidedBy) {
+    async remember(caller, pinned, scope, decidedBy) {
       if (scope === 'once') return undefined;
-      const grant = await grants.remember(pinned, scope, now(), decidedBy);
+      const grant = await grants.remember(caller, pinned, scope, now(), decidedBy);
       changed({ kind: 'grants' }, scope === 'always');
       return grant;
     },
@@ -235,4 +249,9 @@ export function createPolicy(options: PolicyOptions): Policy {
       return () => listeners.delete(listener);
     },
   };
+}
+
+function describeCapitalized(caller: Parameters<typeof describeCaller>[0]): string {
+  const text = describeCaller(caller);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

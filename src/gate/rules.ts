@@ -2,10 +2,16 @@
  * The person's rules: validation on save (readable issues), safe compilation, matching over server,
  * tool and argument values, and the choice between several matching rules.
  *
+ * Callers: a rule that names a caller (a kind, or a kind and exact label) applies only to it. A rule
+ * that names none applies to every caller when it asks or denies, but an allow rule without a caller
+ * speaks only for the person's own calls (the panel and the host app): allowing a web site or an MCP
+ * App is never implied, the person must name it.
+ *
  * Choosing: a matching deny rule always wins, however broad. Otherwise the most specific matching
  * rule decides: an exact tool beats '*', then an exact server beats '*', then a rule with argument
- * conditions beats one without (so: server+tool+conditions > server+tool > tool on any server >
- * server-wide > global). At equal specificity the stricter verdict wins: deny > ask > allow.
+ * conditions beats one without, then a rule that names the caller beats one that does not (so:
+ * server+tool+conditions > server+tool > tool on any server > server-wide > global). At equal
+ * specificity the stricter verdict wins: deny > ask > allow.
  *
  * A condition that cannot be evaluated (an argument too long to search, a stored rule that no longer
  * compiles) counts in the cautious direction: it holds for deny and ask rules and fails for allow rules.
@@ -13,16 +19,18 @@
 
 import { canonicalJson } from '../protocol/canonical-json.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { describeCaller, identityLabel, isOwnCaller, parseCaller } from './caller.js';
 import {
   ANY,
   type ArgumentCondition,
   type ConditionOp,
   type JsonValue,
   type PolicyRule,
+  type RuleCaller,
   type RuleInput,
   type RuleIssue,
 } from './policy-types.js';
-import type { Verdict } from './types.js';
+import type { Caller, Verdict } from './types.js';
 
 export const MAX_PATTERN_LENGTH = 200;
 /** Longest string a `matches` condition searches; longer ones are "cannot tell" (see above). */
@@ -35,7 +43,17 @@ export const MAX_NOTE_LENGTH = 500;
 
 const VERDICTS: readonly Verdict[] = ['allow', 'ask', 'deny'];
 const OPS: readonly ConditionOp[] = ['equals', 'not-equals', 'matches', 'starts-with', 'in', 'exists'];
-const RULE_FIELDS = new Set(['id', 'verdict', 'server', 'tool', 'when', 'note', 'createdAt', 'updatedAt']);
+const RULE_FIELDS = new Set([
+  'id',
+  'verdict',
+  'server',
+  'tool',
+  'caller',
+  'when',
+  'note',
+  'createdAt',
+  'updatedAt',
+]);
 const CONDITION_FIELDS = new Set(['path', 'op', 'value']);
 
 /** Thrown by saveRule: every problem, each at a field a form can point to. */
@@ -55,7 +73,7 @@ export function checkRule(
   for (const key of Object.keys(input))
     if (!RULE_FIELDS.has(key)) issues.push({ field: key, message: 'is not a rule field (typo?)' });
 
-  const { id, verdict, server, tool, when, note } = input;
+  const { id, verdict, server, tool, caller, when, note } = input;
   if (id !== undefined && (typeof id !== 'string' || id.length === 0 || id.length > 100))
     issues.push({ field: 'id', message: 'must be the id of an existing rule, or left out for a new rule' });
   if (!VERDICTS.includes(verdict as Verdict))
@@ -66,6 +84,7 @@ export function checkRule(
   if (toolProblem) issues.push({ field: 'tool', message: toolProblem });
   if (note !== undefined && (typeof note !== 'string' || note.length > MAX_NOTE_LENGTH))
     issues.push({ field: 'note', message: `must be text of at most ${MAX_NOTE_LENGTH} characters` });
+  const ruleCaller = caller === undefined ? undefined : checkRuleCaller(caller, issues);
 
   const conditions: ArgumentCondition[] = [];
   if (when !== undefined) {
@@ -89,10 +108,31 @@ export function checkRule(
       verdict: verdict as Verdict,
       server: server as string,
       tool: tool as string,
+      ...(ruleCaller ? { caller: ruleCaller } : {}),
       ...(conditions.length > 0 ? { when: conditions } : {}),
       ...(typeof note === 'string' && note.trim() !== '' ? { note } : {}),
     },
   };
+}
+
+function checkRuleCaller(value: unknown, issues: RuleIssue[]): RuleCaller | undefined {
+  const parsed = parseCaller(value);
+  if (!parsed) {
+    issues.push({
+      field: 'caller',
+      message: 'must be {kind: "person" | "host" | "site" | "mcp-app", label?: text}, or left out',
+    });
+    return undefined;
+  }
+  // The person is one identity whatever the panel calls them.
+  if (parsed.kind === 'person') return { kind: 'person' };
+  if (parsed.label !== undefined) {
+    if (parsed.label.trim() === '' || parsed.label !== parsed.label.trim())
+      issues.push({ field: 'caller.label', message: 'must be the exact origin, app or URI, without spaces' });
+    else if (parsed.label.length > MAX_NAME_LENGTH)
+      issues.push({ field: 'caller.label', message: `is longer than ${MAX_NAME_LENGTH} characters` });
+  }
+  return parsed;
 }
 
 function nameProblem(name: unknown, what: 'server' | 'tool'): string | undefined {
@@ -299,9 +339,21 @@ export function compileRule(rule: PolicyRule): CompiledRule {
   return { rule, specificity: specificity(rule), conditions };
 }
 
-/** 4 for an exact tool, 2 for an exact server, 1 for argument conditions. */
-export function specificity(rule: Pick<PolicyRule, 'server' | 'tool' | 'when'>): number {
-  return (rule.tool !== ANY ? 4 : 0) + (rule.server !== ANY ? 2 : 0) + (rule.when?.length ? 1 : 0);
+/** 8 for an exact tool, 4 for an exact server, 2 for argument conditions, 1 for a named caller. */
+export function specificity(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' | 'caller'>): number {
+  return (
+    (rule.tool !== ANY ? 8 : 0) +
+    (rule.server !== ANY ? 4 : 0) +
+    (rule.when?.length ? 2 : 0) +
+    (rule.caller ? 1 : 0)
+  );
+}
+
+/** Whether a rule speaks for this caller (see the file comment). */
+export function ruleCoversCaller(rule: Pick<PolicyRule, 'caller' | 'verdict'>, caller: Caller): boolean {
+  if (!rule.caller) return rule.verdict !== 'allow' || isOwnCaller(caller);
+  if (rule.caller.kind !== caller.kind) return false;
+  return rule.caller.label === undefined || rule.caller.label === identityLabel(caller);
 }
 
 const unknown: Evaluate = () => 'unknown';
@@ -367,11 +419,13 @@ function canonicalOrNull(value: unknown): string | null {
 /** How a rule applies to a call: not at all, surely, or only because a condition could not be evaluated. */
 export function ruleApplies(
   compiled: CompiledRule,
+  caller: Caller,
   serverId: string,
   toolName: string,
   args: JsonObject,
 ): 'no' | 'yes' | 'cautiously' {
   const { rule } = compiled;
+  if (!ruleCoversCaller(rule, caller)) return 'no';
   if (rule.server !== ANY && rule.server !== serverId) return 'no';
   if (rule.tool !== ANY && rule.tool !== toolName) return 'no';
   let uncertain = false;
@@ -387,13 +441,14 @@ export function ruleApplies(
 /** The rule that decides a call, if any (see the file comment for the order). */
 export function chooseRule(
   rules: readonly CompiledRule[],
+  caller: Caller,
   serverId: string,
   toolName: string,
   args: JsonObject,
 ): { rule: PolicyRule; cautiously: boolean } | undefined {
   const matching: { compiled: CompiledRule; cautiously: boolean }[] = [];
   for (const compiled of rules) {
-    const applies = ruleApplies(compiled, serverId, toolName, args);
+    const applies = ruleApplies(compiled, caller, serverId, toolName, args);
     if (applies !== 'no') matching.push({ compiled, cautiously: applies === 'cautiously' });
   }
   const denies = matching.filter((m) => m.compiled.rule.verdict === 'deny');
@@ -414,7 +469,7 @@ function severity(verdict: Verdict): number {
 }
 
 /** A rule as a person reads it: `"delete_file" on "files" when path starts with "/etc"`. */
-export function describeRule(rule: Pick<PolicyRule, 'server' | 'tool' | 'when'>): string {
+export function describeRule(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' | 'caller'>): string {
   const tool = rule.tool === ANY ? 'every tool' : `"${rule.tool}"`;
   const server = rule.server === ANY ? 'every server' : `"${rule.server}"`;
   const conditions = Array.isArray(rule.when)
@@ -422,7 +477,17 @@ export function describeRule(rule: Pick<PolicyRule, 'server' | 'tool' | 'when'>)
         isRecord(c) ? describeCondition(c as unknown as ArgumentCondition) : 'an unreadable condition',
       )
     : [];
-  return `${tool} on ${server}${conditions.length ? ` when ${conditions.join(' and ')}` : ''}`;
+  return `${tool} on ${server}${describeRuleCaller(rule.caller)}${
+    conditions.length ? ` when ${conditions.join(' and ')}` : ''
+  }`;
+}
+
+/** " for the web site https://a.example", " for every web site", or nothing when the rule names none. */
+function describeRuleCaller(caller: RuleCaller | undefined): string {
+  if (!caller) return '';
+  if (caller.label !== undefined) return ` for ${describeCaller(caller)}`;
+  const every = { person: 'you', host: 'the app', site: 'every web site', 'mcp-app': 'every MCP App' };
+  return ` for ${every[caller.kind]}`;
 }
 
 function describeCondition(condition: ArgumentCondition): string {

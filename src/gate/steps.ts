@@ -21,7 +21,7 @@ export async function resolveTool(
   servers: ReadonlyMap<string, McpClient>,
   serverId: string,
   toolName: string,
-): Promise<{ client: McpClient; entry: CatalogEntry }> {
+): Promise<{ client: McpClient; entry: CatalogEntry; sameName: CatalogEntry[] }> {
   const client = servers.get(serverId);
   if (!client) {
     const known = [...servers.keys()];
@@ -51,7 +51,9 @@ export async function resolveTool(
           }.`,
     );
   }
-  return { client, entry };
+  // Duplicates are kept in the catalog (and warned): the pipeline refuses when they differ.
+  const sameName = snapshot.entries.filter((e) => e.tool.name === toolName);
+  return { client, entry, sameName };
 }
 
 /** Step 2 (and after edits): invalid arguments stop the call here. */

@@ -3,6 +3,7 @@
  * and the two seams other rooms implement (Approver: the widget; AuditSink: the audit log).
  */
 
+import type { ResendReason } from '../protocol/engine.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult, Progress, Tool, ToolAnnotations } from '../protocol/types.js';
 
@@ -26,6 +27,8 @@ export interface InvocationRequest {
   timeoutMs?: number;
   /** Hard limit regardless of progress. Default 10 min. */
   maxTotalTimeoutMs?: number;
+  /** How long to wait for approval before the gate denies the call (ms; 0: no limit). Default: the gate's. */
+  approvalTimeoutMs?: number;
 }
 
 /** Per-server trust, chosen by the person. Untrusted is the default. */
@@ -162,6 +165,20 @@ export interface PendingRecord {
   timestamps: { requested: number; decided: number; approved?: number; sent: number };
 }
 
+/**
+ * The same call sent again by the client (a lost response stream, an expired session, a stale
+ * schema, another round of requested input), under the definition that was approved. Durable before
+ * the re-send leaves, like the pending record, so the log shows every send.
+ */
+export interface ResendRecord {
+  invocationId: string;
+  reason: ResendReason;
+  /** Which send this is: 2 for the second, 3 for the third. */
+  attempt: number;
+  definitionHash: string;
+  at: number;
+}
+
 /** The closing record: how it ended. */
 export interface FinalRecord {
   invocationId: string;
@@ -195,6 +212,8 @@ export interface RefusalRecord {
  */
 export interface AuditSink {
   pending(record: PendingRecord): Promise<void>;
+  /** Like `pending`, for every later send of the same call: if it rejects, the re-send does not leave. */
+  resent(record: ResendRecord): Promise<void>;
   final(record: FinalRecord): Promise<void>;
   refusal(record: RefusalRecord): Promise<void>;
 }

@@ -40,7 +40,19 @@ export interface RequestOptions {
   onprogress?: (progress: Progress) => void;
   /** Extra HTTP headers for this request (x-mcp-header mirroring). */
   headers?: Record<string, string>;
+  /**
+   * Awaited before the same request is sent again (see ResendReason). Rejecting stops the re-send,
+   * and the request fails with that error: the gate re-checks and records every send this way.
+   */
+  beforeResend?: (reason: ResendReason) => Promise<void>;
 }
+
+/**
+ * Why a request goes out again: its response stream broke (2026-07-28 re-issue), its legacy session
+ * expired, the server said our copy of the tool's schema was stale (HeaderMismatch), or the server
+ * asked for more input and the call is retried with the answers.
+ */
+export type ResendReason = 'stream-lost' | 'session-expired' | 'header-mismatch' | 'input-required';
 
 export type RequestHandler = (
   params: JsonObject,
@@ -279,25 +291,39 @@ export class RpcEngine {
     const limit = this.options.maxReissues ?? 1;
     if (this.options.reissueLostRequests && entry.reissues < limit && !entry.options.signal?.aborted) {
       entry.reissues++;
-      entry.controller = new AbortController();
-      // Re-arm only what settle() cleared; the total timer keeps counting from the first attempt.
-      if (entry.options.maxTotalTimeoutMs !== undefined && entry.totalTimer) {
-        const total = entry.options.maxTotalTimeoutMs;
-        entry.totalTimer = setTimeout(
-          () => this.cancel(entry, new RequestTimeoutError(entry.method, total, 'total')),
-          total,
-        );
-      }
-      if (entry.options.signal) {
-        const signal = entry.options.signal;
-        const onAbort = () => this.cancel(entry, new RequestCancelledError(entry.method, signal.reason));
-        signal.addEventListener('abort', onAbort, { once: true });
-        entry.detachAbort = () => signal.removeEventListener('abort', onAbort);
-      }
-      this.dispatch(entry);
+      const hook = entry.options.beforeResend;
+      if (!hook) return this.reissue(entry);
+      hook('stream-lost').then(
+        () => {
+          const signal = entry.options.signal;
+          if (signal?.aborted) entry.reject(new RequestCancelledError(entry.method, signal.reason));
+          else this.reissue(entry);
+        },
+        (hookError: unknown) => entry.reject(asError(hookError)),
+      );
       return;
     }
     entry.reject(new ResponseLostError(entry.method, id, error.message));
+  }
+
+  /** Sends a request again under a new id, re-arming what settle() cleared. */
+  private reissue(entry: Pending): void {
+    entry.controller = new AbortController();
+    // Re-arm only what settle() cleared; the total timer keeps counting from the first attempt.
+    if (entry.options.maxTotalTimeoutMs !== undefined && entry.totalTimer) {
+      const total = entry.options.maxTotalTimeoutMs;
+      entry.totalTimer = setTimeout(
+        () => this.cancel(entry, new RequestTimeoutError(entry.method, total, 'total')),
+        total,
+      );
+    }
+    if (entry.options.signal) {
+      const signal = entry.options.signal;
+      const onAbort = () => this.cancel(entry, new RequestCancelledError(entry.method, signal.reason));
+      signal.addEventListener('abort', onAbort, { once: true });
+      entry.detachAbort = () => signal.removeEventListener('abort', onAbort);
+    }
+    this.dispatch(entry);
   }
 
   private receive(raw: unknown): void {
