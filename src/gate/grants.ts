@@ -51,7 +51,10 @@ export class GrantBook {
   ): Promise<Grant> {
     const grant: Grant = {
       id: newRecordId(),
-      caller: identityLabel(caller) === '' ? { kind: caller.kind } : { kind: caller.kind, label: caller.label as string },
+      caller:
+        identityLabel(caller) === ''
+          ? { kind: caller.kind }
+          : { kind: caller.kind, label: caller.label as string },
       serverId: pinned.serverId,
       toolName: pinned.tool.name,
       definitionHash: pinned.definitionHash,

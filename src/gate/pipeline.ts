@@ -221,7 +221,8 @@ export function createGate(options: GateOptions): Gate {
       let approvedAt: number | undefined;
       if (decision.verdict === 'ask') {
         emit({ type: 'awaiting-approval', invocationId });
-        const waitLimit = request.approvalTimeoutMs ?? options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+        const waitLimit =
+          request.approvalTimeoutMs ?? options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
         const approvalWait = new AbortController();
         const approvalSignal = request.signal
           ? AbortSignal.any([request.signal, approvalWait.signal])
@@ -230,27 +231,27 @@ export function createGate(options: GateOptions): Gate {
         const answer = await raceDeadline(
           raceAbort(
             options.approver.approve({
-            invocationId,
-            serverId,
-            serverLabel:
-              options.serverLabel?.(serverId) ??
-              client.serverInfo?.title ??
-              client.serverInfo?.name ??
+              invocationId,
               serverId,
-            trust,
-            caller,
-            pinned,
-            annotations: { claims: entry.tool.annotations ?? {}, trusted: trust === 'trusted' },
-            arguments: structuredClone(proposed),
-            validation,
-            decision,
-            ...(decided.definitionChange ? { definitionChange: decided.definitionChange } : {}),
-            poisoning: detectPoisoning(entry.tool),
-            validate: (args) => options.validator.validate(entry.tool.inputSchema, args),
-            signal: approvalSignal,
-            ...(deadline !== undefined ? { deadline } : {}),
-            requiresAcknowledgement: unchecked,
-          }),
+              serverLabel:
+                options.serverLabel?.(serverId) ??
+                client.serverInfo?.title ??
+                client.serverInfo?.name ??
+                serverId,
+              trust,
+              caller,
+              pinned,
+              annotations: { claims: entry.tool.annotations ?? {}, trusted: trust === 'trusted' },
+              arguments: structuredClone(proposed),
+              validation,
+              decision,
+              ...(decided.definitionChange ? { definitionChange: decided.definitionChange } : {}),
+              poisoning: detectPoisoning(entry.tool),
+              validate: (args) => options.validator.validate(entry.tool.inputSchema, args),
+              signal: approvalSignal,
+              ...(deadline !== undefined ? { deadline } : {}),
+              requiresAcknowledgement: unchecked,
+            }),
             request.signal,
             `${toolName} on ${serverId} (awaiting approval)`,
           ),
@@ -258,7 +259,12 @@ export function createGate(options: GateOptions): Gate {
           () => {
             // Tell the approver (the dialog leaves the queue) before the call is denied.
             approvalWait.abort(new Error('the approval timed out'));
-            return new DeniedError(serverId, toolName, 'timeout', `no answer within ${describeWait(waitLimit)}`);
+            return new DeniedError(
+              serverId,
+              toolName,
+              'timeout',
+              `no answer within ${describeWait(waitLimit)}`,
+            );
           },
         );
         const approved = settleApproval(serverId, toolName, proposed, answer);
@@ -340,7 +346,9 @@ export function createGate(options: GateOptions): Gate {
           });
         } catch (error) {
           if (options.onAuditFailure !== 'warn') throw new AuditUnavailableError(serverId, toolName, error);
-          warnings.push(`The audit log could not record a re-send of this call: ${describeError(error).message}`);
+          warnings.push(
+            `The audit log could not record a re-send of this call: ${describeError(error).message}`,
+          );
         }
       };
       let result: CallToolResult;
@@ -455,7 +463,9 @@ function raceDeadline<T>(promise: Promise<T>, limitMs: number, expired: () => Er
 /** "10 minutes", "90 seconds": a wait as a person reads it. */
 function describeWait(ms: number): string {
   const minutes = ms / 60_000;
-  return Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(ms / 1000)} seconds`;
+  return Number.isInteger(minutes)
+    ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+    : `${Math.round(ms / 1000)} seconds`;
 }
 
 /** Waits for `promise`, or rejects with a cancellation as soon as `signal` aborts. */

@@ -292,7 +292,10 @@ export class RpcEngine {
     if (this.options.reissueLostRequests && entry.reissues < limit && !entry.options.signal?.aborted) {
       entry.reissues++;
       const hook = entry.options.beforeResend;
-      if (!hook) return this.reissue(entry);
+      if (!hook) {
+        this.reissue(entry);
+        return;
+      }
       hook('stream-lost').then(
         () => {
           const signal = entry.options.signal;
