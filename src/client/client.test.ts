@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type Responder, ScriptedTransport } from '../../test/support/scripted-transport.js';
 import { RpcEngine } from '../protocol/engine.js';
-import { GuardError, UnsupportedServerError } from '../protocol/errors.js';
+import { GuardError, InvalidResponseError, UnsupportedServerError } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/versions.js';
 import { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client.js';
@@ -137,13 +137,28 @@ describe('McpClient input_required rounds (2026-07-28 MRTR)', () => {
 });
 
 describe('normalizeCallToolResult', () => {
-  it('drops resultType, keeps isError and structuredContent, and guarantees a content array', () => {
+  it('drops resultType and keeps content, isError and structuredContent', () => {
     expect(
-      normalizeCallToolResult({ resultType: 'complete', isError: true, structuredContent: { a: 1 } }),
-    ).toEqual({
-      content: [],
-      isError: true,
-      structuredContent: { a: 1 },
-    });
+      normalizeCallToolResult({
+        resultType: 'complete',
+        content: [{ type: 'text', text: 'x' }],
+        isError: true,
+        structuredContent: { a: 1 },
+      }),
+    ).toEqual({ content: [{ type: 'text', text: 'x' }], isError: true, structuredContent: { a: 1 } });
+  });
+
+  it.each([
+    [{ isError: true }, 'no "content" array'],
+    [{ content: 'hello' }, '"content" must be an array, not a string'],
+    [{ content: { type: 'text' } }, '"content" must be an array, not an object'],
+    [{ content: [{ type: 'text', text: 'ok' }, 7] }, 'content[1] is not a content block'],
+    [{ content: [], isError: 'yes' }, '"isError" must be true or false'],
+  ])('refuses %j instead of turning it into an empty success', (result, reason) => {
+    expect(() => normalizeCallToolResult(result, 'files')).toThrow(InvalidResponseError);
+    expect(() => normalizeCallToolResult(result, 'files')).toThrow(reason);
+    expect(() => normalizeCallToolResult(result, 'files')).toThrow(
+      /files sent an invalid answer to tools\/call/,
+    );
   });
 });

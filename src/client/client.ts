@@ -8,14 +8,14 @@ import type { RequestOptions, RpcEngine } from '../protocol/engine.js';
 import {
   ErrorCode,
   GuardError,
+  InvalidResponseError,
   McpError,
   TransportError,
   UnsupportedServerError,
 } from '../protocol/errors.js';
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { describeJsonType, isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
 import type {
   CallToolResult,
-  ContentBlock,
   ElicitResult,
   Implementation,
   ListToolsResult,
@@ -137,7 +137,7 @@ export class McpClient {
       await options.beforeResend?.('header-mismatch');
       result = await run();
     }
-    return normalizeCallToolResult(result);
+    return normalizeCallToolResult(result, this.serverId);
   }
 
   /** Sends a request in the current era (adds modern `_meta`; re-initializes an expired legacy session once). */
@@ -284,8 +284,23 @@ export class McpClient {
 }
 
 /** Makes a result safe to read: `content` is always an array; the modern `resultType` is dropped. */
-export function normalizeCallToolResult(result: JsonObject): CallToolResult {
+export function normalizeCallToolResult(result: JsonObject, server = 'the server'): CallToolResult {
   const { resultType: _resultType, ...rest } = result;
-  const content = Array.isArray(rest.content) ? (rest.content as ContentBlock[]) : [];
-  return { ...rest, content } as CallToolResult;
+  const problem = callToolResultProblem(rest);
+  if (problem) throw new InvalidResponseError(server, 'tools/call', problem);
+  return rest as unknown as CallToolResult;
+}
+
+/** What makes a tools/call result unusable, or undefined: `content` must be an array of typed blocks. */
+function callToolResultProblem(result: JsonObject): string | undefined {
+  const { content } = result;
+  if (!Array.isArray(content))
+    return content === undefined
+      ? 'the result has no "content" array'
+      : `"content" must be an array, not ${describeJsonType(content)}`;
+  const bad = content.findIndex((block) => !isJsonObject(block) || typeof block.type !== 'string');
+  if (bad !== -1) return `content[${bad}] is not a content block (an object with a "type")`;
+  if (result.isError !== undefined && typeof result.isError !== 'boolean')
+    return `"isError" must be true or false, not ${describeJsonType(result.isError)}`;
+  return undefined;
 }

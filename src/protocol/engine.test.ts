@@ -3,6 +3,7 @@ import { ScriptedTransport } from '../../test/support/scripted-transport.js';
 import { RpcEngine } from './engine.js';
 import {
   ConnectionClosedError,
+  InvalidResponseError,
   McpError,
   RequestCancelledError,
   RequestTimeoutError,
@@ -55,7 +56,7 @@ describe('RpcEngine', () => {
     expect((error as McpError).message).toContain('tools/call');
   });
 
-  it('reports and drops malformed messages without resolving anything', async () => {
+  it('reports and drops malformed messages that answer nothing pending, without resolving anything', async () => {
     let request: JsonRpcRequest | undefined;
     const transport = new ScriptedTransport((r) => {
       request = r;
@@ -63,15 +64,44 @@ describe('RpcEngine', () => {
     const { engine, violations } = engineWith(transport);
     const pending = engine.request('x', {}, { timeoutMs: 5_000 });
     await vi.waitFor(() => expect(request).toBeDefined());
-    transport.onmessage?.({ jsonrpc: '2.0', id: request!.id, result: 'not an object' });
     transport.onmessage?.('garbage');
     transport.onmessage?.({ jsonrpc: '2.0', id: 999, result: {} });
+    transport.onmessage?.({ jsonrpc: '2.0', id: 998, result: null });
     expect(violations).toHaveLength(3);
-    expect(violations[2]).toContain('unknown request id 999');
+    expect(violations[1]).toContain('unknown request id 999');
     expect(engine.violations).toBe(3);
     transport.reply(request!, { ok: true });
     await expect(pending).resolves.toEqual({ ok: true });
   });
+
+  it.each([
+    [{ result: 'not an object' }, '"result" must be an object, not a string'],
+    [{ result: null }, '"result" must be an object, not null'],
+    [{ result: [] }, '"result" must be an object, not an array'],
+    [{}, 'neither "result" nor "error"'],
+    [{ result: {}, error: { code: 1, message: 'x' } }, 'both "result" and "error"'],
+    [{ error: { code: 'bad' } }, 'integer "code"'],
+  ])(
+    'fails the request at once on a malformed answer %j, naming the method and what was wrong',
+    async (body, reason) => {
+      let request: JsonRpcRequest | undefined;
+      const transport = new ScriptedTransport((r) => {
+        request = r;
+      });
+      const { engine } = engineWith(transport);
+      // An idle timeout far beyond the test's own: only the malformed answer can end this request.
+      const pending = engine.request('tools/call', {}, { timeoutMs: 600_000 });
+      await vi.waitFor(() => expect(request).toBeDefined());
+      transport.onmessage?.({ jsonrpc: '2.0', id: request!.id, ...body });
+      const error = await pending.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect((error as Error).message).toContain('invalid answer to tools/call');
+      expect((error as Error).message).toContain(reason);
+      // A late valid answer is not taken: the request is over.
+      transport.onmessage?.({ jsonrpc: '2.0', id: request!.id, result: { late: true } });
+      expect(engine.violations).toBe(2);
+    },
+  );
 
   it('times out, rejects with RequestTimeoutError and sends notifications/cancelled', async () => {
     vi.useFakeTimers();

@@ -7,6 +7,7 @@ import type { Transport } from '../transport/transport.js';
 import {
   ConnectionClosedError,
   ErrorCode,
+  InvalidResponseError,
   McpError,
   RequestCancelledError,
   RequestTimeoutError,
@@ -333,6 +334,7 @@ export class RpcEngine {
     const classified = classifyMessage(raw);
     if (classified.kind === 'invalid') {
       this.violation(`malformed message from ${this.transport.label}: ${classified.reason}`, raw);
+      this.failInvalidResponse(classified.responseTo, classified.reason);
     } else if (classified.kind === 'notification') {
       this.receiveNotification(classified.message);
     } else if (classified.kind === 'request') {
@@ -364,6 +366,16 @@ export class RpcEngine {
       const { code, message, data } = classified.message.error;
       entry.reject(new McpError(code, message, data, `${entry.method} failed`));
     }
+  }
+
+  /** A malformed answer to a pending request fails it now: waiting would only end in a timeout. */
+  private failInvalidResponse(id: RequestId | undefined, reason: string): void {
+    const entry = id === undefined ? undefined : this.pending.get(id);
+    if (!entry || id === undefined) return;
+    this.settle(id, entry);
+    // Free the response stream: nothing more from it will be used.
+    entry.controller.abort();
+    entry.reject(new InvalidResponseError(this.transport.label, entry.method, reason));
   }
 
   private receiveNotification(notification: JsonRpcNotification): void {

@@ -99,6 +99,25 @@ export class ResponseLostError extends ToolgateError {
   }
 }
 
+/**
+ * The server answered a request with something that is not a valid response (both or neither of
+ * result and error, a result that is not an object, a tools/call result without a content array).
+ * Nothing from it is used: the request fails at once instead of waiting for a timeout.
+ */
+export class InvalidResponseError extends ToolgateError {
+  readonly kind = 'invalid-response';
+  constructor(
+    readonly server: string,
+    readonly method: string,
+    readonly reason: string,
+  ) {
+    super(
+      `${server} sent an invalid answer to ${method}: ${reason}. Nothing from it was used; this is a bug in the server (tell its maintainer).`,
+    );
+    this.name = 'InvalidResponseError';
+  }
+}
+
 /** Likely causes of a failed HTTP exchange, each with advice a person can follow. */
 export type TransportFailureCause =
   | 'cors-or-network'

@@ -43,7 +43,8 @@ export type ClassifiedMessage =
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'success'; message: JsonRpcSuccess }
   | { kind: 'failure'; message: JsonRpcFailure }
-  | { kind: 'invalid'; reason: string };
+  /** `responseTo`: the id of a request this malformed response claims to answer, when it has one. */
+  | { kind: 'invalid'; reason: string; responseTo?: RequestId };
 
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -76,24 +77,37 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
       };
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
+  // A malformed response that names a request fails that request at once (see the engine).
+  const invalid = (reason: string): ClassifiedMessage =>
+    isRequestId(value.id) ? { kind: 'invalid', reason, responseTo: value.id } : { kind: 'invalid', reason };
   const hasResult = 'result' in value;
   const hasError = 'error' in value;
   if (hasResult === hasError)
-    return { kind: 'invalid', reason: 'a response must carry exactly one of "result" and "error"' };
+    return invalid(
+      hasResult ? 'it carries both "result" and "error"' : 'it carries neither "result" nor "error"',
+    );
   if (hasResult) {
     if (!isRequestId(value.id))
       return { kind: 'invalid', reason: 'a result must carry a string or number id' };
-    if (!isJsonObject(value.result)) return { kind: 'invalid', reason: '"result" must be an object' };
+    if (!isJsonObject(value.result))
+      return invalid(`"result" must be an object, not ${describeJsonType(value.result)}`);
     return { kind: 'success', message: value as unknown as JsonRpcSuccess };
   }
   const error = value.error;
   if (!isJsonObject(error) || typeof error.code !== 'number' || !Number.isInteger(error.code))
-    return { kind: 'invalid', reason: '"error" must be an object with an integer "code"' };
-  if (typeof error.message !== 'string')
-    return { kind: 'invalid', reason: '"error.message" must be a string' };
+    return invalid('"error" must be an object with an integer "code"');
+  if (typeof error.message !== 'string') return invalid('"error.message" must be a string');
   if (value.id !== null && !isRequestId(value.id))
     return { kind: 'invalid', reason: 'an error must carry a string, number or null id' };
   return { kind: 'failure', message: value as unknown as JsonRpcFailure };
+}
+
+/** "null", "an array", "a string": a JSON value's type as an error message names it. */
+export function describeJsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a ${type}`;
 }
 
 /** True when `message` is a request (has both an id and a method). */
