@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type Responder, ScriptedTransport } from '../../test/support/scripted-transport.js';
 import { RpcEngine } from '../protocol/engine.js';
-import { GuardError, InvalidResponseError, UnsupportedServerError } from '../protocol/errors.js';
+import {
+  CapabilityMissingError,
+  GuardError,
+  InvalidResponseError,
+  UnsupportedServerError,
+} from '../protocol/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/versions.js';
 import { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client.js';
@@ -134,6 +139,29 @@ describe('McpClient input_required rounds (2026-07-28 MRTR)', () => {
     transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     expect((await client.listTools()).map((t) => t.name)).toEqual(['tool2']);
   });
+});
+
+describe('capabilities', () => {
+  it.each([
+    ['a legacy', { ...legacy, capabilities: { resources: {} } }],
+    ['a modern', { ...modern, capabilities: {} }],
+  ])(
+    '%s server that declares no tools offers none and is never sent tools/list or tools/call',
+    async (_era, session) => {
+      const { client, transport, calls } = clientOver(
+        (r, peer) => peer.reply(r, { tools: [], content: [] }),
+        session,
+      );
+      expect(client.offersTools).toBe(false);
+      expect(await client.listTools()).toEqual([]);
+      await expect(client.callTool('echo', {})).rejects.toThrow(CapabilityMissingError);
+      await expect(client.callTool('echo', {})).rejects.toThrow(
+        'srv does not offer tools: it did not declare the "tools" capability',
+      );
+      expect(transport.sentWith('tools/list')).toHaveLength(0);
+      expect(calls()).toHaveLength(0);
+    },
+  );
 });
 
 describe('normalizeCallToolResult', () => {

@@ -6,6 +6,7 @@
 
 import type { RequestOptions, RpcEngine } from '../protocol/engine.js';
 import {
+  CapabilityMissingError,
   ErrorCode,
   GuardError,
   InvalidResponseError,
@@ -76,6 +77,10 @@ export class McpClient {
   get capabilities(): ServerCapabilities {
     return this.session.capabilities;
   }
+  /** Whether the server declared `tools`: without it, tools/list and tools/call are never sent. */
+  get offersTools(): boolean {
+    return isJsonObject(this.session.capabilities.tools);
+  }
   get instructions(): string | undefined {
     return this.session.instructions;
   }
@@ -122,6 +127,7 @@ export class McpClient {
     args: JsonObject = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
+    if (!this.offersTools) throw new CapabilityMissingError(this.serverId, 'tools', 'tools/call');
     const run = async (): Promise<JsonObject> => {
       const headers = { ...(await this.headersFor(name, args)), ...options.headers };
       return this.requestWithInput('tools/call', { name, arguments: args }, { ...options, headers }, name);
@@ -232,6 +238,8 @@ export class McpClient {
   }
 
   private async fetchToolsPage(cursor: string | undefined): Promise<ListToolsResult> {
+    // A server that declared no tools offers none; asking would break the capability contract.
+    if (!this.offersTools) return { tools: [] };
     const result = await this.request('tools/list', cursor === undefined ? {} : { cursor });
     return result as unknown as ListToolsResult;
   }

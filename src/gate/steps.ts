@@ -29,6 +29,10 @@ export async function resolveTool(
       `No server "${serverId}" is connected${known.length ? ` (connected: ${known.join(', ')})` : ''}: add it first.`,
     );
   }
+  if (!client.offersTools)
+    throw new UnknownToolError(
+      `${serverId} offers no tools: it did not declare the "tools" capability, so Toolgate sends it no tool calls.`,
+    );
   let snapshot = await client.listCatalog();
   let entry = snapshot.entries.find((e) => e.tool.name === toolName);
   if (!entry) {

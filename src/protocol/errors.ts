@@ -118,6 +118,21 @@ export class InvalidResponseError extends ToolgateError {
   }
 }
 
+/** The server did not declare the capability a method needs, so the request is never sent. */
+export class CapabilityMissingError extends ToolgateError {
+  readonly kind = 'capability-missing';
+  constructor(
+    readonly server: string,
+    readonly capability: string,
+    readonly method: string,
+  ) {
+    super(
+      `${server} does not offer ${capability}: it did not declare the "${capability}" capability, so Toolgate does not send ${method}.`,
+    );
+    this.name = 'CapabilityMissingError';
+  }
+}
+
 /** Likely causes of a failed HTTP exchange, each with advice a person can follow. */
 export type TransportFailureCause =
   | 'cors-or-network'
