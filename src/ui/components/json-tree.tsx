@@ -1,12 +1,18 @@
 /**
  * Collapsible JSON built from nested <details>/<summary>: keyboard accessible and announced by
  * screen readers without any script of ours. Everything is rendered as text, never as HTML.
+ *
+ * Bounded whatever the server sends: a closed node renders no children (so a result nested 10,000
+ * levels deep costs one node per level the person opens, never a recursion through all of them),
+ * a node shows its first children with "show more", and long strings are cut until asked for.
  */
 
 import { useSignal } from '@preact/signals';
 
 /** Strings longer than this are cut until asked for: a megabyte of base64 should not freeze the page. */
 const LONG = 500;
+/** Children shown at once under one node; more on request. */
+export const CHILDREN_PAGE = 200;
 
 export function JsonTree({
   value,
@@ -51,34 +57,93 @@ function Node({ value, name, depth, collapsedDepth, ancestors }: NodeProps) {
       </div>
     );
   }
-  const isArray = Array.isArray(value);
-  const entries: [string, unknown][] = isArray
-    ? value.map((item, index) => [String(index), item])
-    : Object.entries(value);
-  const count = isArray
-    ? `[${entries.length} ${entries.length === 1 ? 'item' : 'items'}]`
-    : `{${entries.length} ${entries.length === 1 ? 'key' : 'keys'}}`;
-  const below = [...ancestors, value];
   return (
-    <details class="tg-json-node" open={depth < collapsedDepth}>
+    <Branch
+      value={value}
+      keyLabel={key}
+      depth={depth}
+      collapsedDepth={collapsedDepth}
+      ancestors={ancestors}
+    />
+  );
+}
+
+function Branch({
+  value,
+  keyLabel,
+  depth,
+  collapsedDepth,
+  ancestors,
+}: Omit<NodeProps, 'name' | 'value'> & { value: object; keyLabel: preact.ComponentChild }) {
+  const open = useSignal(depth < collapsedDepth);
+  const shown = useSignal(CHILDREN_PAGE);
+  const isArray = Array.isArray(value);
+  const size = isArray ? value.length : Object.keys(value).length;
+  const count = isArray
+    ? `[${size} ${size === 1 ? 'item' : 'items'}]`
+    : `{${size} ${size === 1 ? 'key' : 'keys'}}`;
+  return (
+    <details
+      class="tg-json-node"
+      open={open.value}
+      onToggle={(event) => {
+        open.value = (event.currentTarget as HTMLDetailsElement).open;
+      }}
+    >
       <summary>
-        {key}
+        {keyLabel}
         <span class="tg-json-count">{count}</span>
       </summary>
-      <ul class="tg-json-children">
-        {entries.map(([childKey, child]) => (
-          <li key={childKey}>
-            <Node
-              value={child}
-              name={childKey}
-              depth={depth + 1}
-              collapsedDepth={collapsedDepth}
-              ancestors={below}
-            />
-          </li>
-        ))}
-      </ul>
+      {open.value ? (
+        <Children
+          value={value}
+          limit={shown.value}
+          depth={depth}
+          collapsedDepth={collapsedDepth}
+          ancestors={ancestors}
+          onMore={() => {
+            shown.value += CHILDREN_PAGE;
+          }}
+        />
+      ) : null}
     </details>
+  );
+}
+
+function Children({
+  value,
+  limit,
+  depth,
+  collapsedDepth,
+  ancestors,
+  onMore,
+}: Omit<NodeProps, 'name' | 'value'> & { value: object; limit: number; onMore: () => void }) {
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.slice(0, limit).map((item, index) => [String(index), item])
+    : Object.entries(value).slice(0, limit);
+  const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+  const below = [...ancestors, value];
+  return (
+    <ul class="tg-json-children">
+      {entries.map(([childKey, child]) => (
+        <li key={childKey}>
+          <Node
+            value={child}
+            name={childKey}
+            depth={depth + 1}
+            collapsedDepth={collapsedDepth}
+            ancestors={below}
+          />
+        </li>
+      ))}
+      {size > limit ? (
+        <li>
+          <button type="button" class="tg-link-button" onClick={onMore}>
+            show {Math.min(CHILDREN_PAGE, size - limit)} more of {size - limit} not shown
+          </button>
+        </li>
+      ) : null}
+    </ul>
   );
 }
 

@@ -9,6 +9,7 @@
 import type { ValidationReport } from '../../gate/types.js';
 import type { CallToolResult, ContentBlock, EmbeddedResource, ResourceLink } from '../../protocol/types.js';
 import { JsonTree } from './json-tree.js';
+import { LongText } from './long-text.js';
 
 /** Raster types only: SVG can carry script and external references. */
 export const ALLOWED_IMAGE_TYPES: ReadonlySet<string> = new Set([
@@ -132,7 +133,7 @@ function isBase64(data: unknown): data is string {
 function Block({ block }: { block: ContentBlock }) {
   switch (block.type) {
     case 'text':
-      return <pre class="tg-text">{String(block.text ?? '')}</pre>;
+      return <LongText text={String(block.text ?? '')} />;
     case 'image': {
       const type = baseType(block.mimeType);
       // The data URL is built from our own allow-listed type string, never the server's.
@@ -211,7 +212,7 @@ function Embedded({ block }: { block: EmbeddedResource }) {
     return (
       <div class="tg-embedded">
         {header}
-        <pre class="tg-text">{resource.text}</pre>
+        <LongText text={resource.text} />
       </div>
     );
   }

@@ -1,0 +1,67 @@
+/**
+ * Rendering is bounded whatever a server sends: a result nested 10,000 levels deep renders collapsed
+ * without recursing through every level (it used to overflow the stack and blank the panel), ten
+ * megabytes of text show a preview until asked for, and 100,000 items show a page at a time.
+ */
+import { expect, test } from '@playwright/test';
+import { bundle } from './support/bundle.js';
+
+const ORIGIN = 'http://render-bounds.test';
+let pageErrors: string[] = [];
+
+test.beforeEach(async ({ page }) => {
+  const script = await bundle('e2e/fixtures/render-bounds/page.ts');
+  await page.route(`${ORIGIN}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/page.js'
+      ? route.fulfill({ contentType: 'application/javascript', body: script })
+      : route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><html lang="en"><title>bounds</title><main></main><script type="module" src="/page.js"></script>',
+        }),
+  );
+  pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${ORIGIN}/`);
+  await expect(page.locator('body[data-ready="yes"]')).toBeAttached();
+});
+
+test.afterEach(() => {
+  expect(pageErrors).toEqual([]);
+});
+
+test('a result nested 10,000 levels deep renders collapsed, and opens one level at a time', async ({
+  page,
+}) => {
+  const elements = await page.evaluate(() =>
+    (window as unknown as { renderResult(k: string): number }).renderResult('deep'),
+  );
+  // Two levels open by default, the third closed: a handful of elements, not 10,000 levels of them.
+  expect(elements).toBeLessThan(60);
+  await expect(page.getByText('Structured content')).toBeVisible();
+  const closed = page.locator('details.tg-json-node:not([open])').first();
+  await expect(closed).toBeVisible();
+  await closed.locator('summary').first().click();
+  await expect(page.locator('details.tg-json-node[open]')).toHaveCount(3);
+  await expect(page.locator('details.tg-json-node:not([open])')).toHaveCount(1);
+});
+
+test('ten megabytes of text show a preview with the size, and all of it on request', async ({ page }) => {
+  await page.evaluate(() =>
+    (window as unknown as { renderResult(k: string): number }).renderResult('huge-text'),
+  );
+  const text = page.locator('pre.tg-text');
+  expect((await text.textContent())?.length).toBe(20_001);
+  await expect(page.getByText('Showing 20,000 of 10,000,000 characters (10.0 MB).')).toBeVisible();
+  await page.getByRole('button', { name: 'Show all' }).click();
+  await expect(text).toContainText('END');
+});
+
+test('100,000 items show 200 at a time', async ({ page }) => {
+  await page.evaluate(() =>
+    (window as unknown as { renderResult(k: string): number }).renderResult('wide-array'),
+  );
+  // The "items" array is the second level: open, with its first page of children.
+  await expect(page.locator('.tg-json-children .tg-json-children > li')).toHaveCount(201);
+  await page.getByRole('button', { name: 'show 200 more of 99800 not shown' }).click();
+  await expect(page.locator('.tg-json-children .tg-json-children > li')).toHaveCount(401);
+});
