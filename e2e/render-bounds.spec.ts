@@ -65,3 +65,13 @@ test('100,000 items show 200 at a time', async ({ page }) => {
   await page.getByRole('button', { name: 'show 200 more of 99800 not shown' }).click();
   await expect(page.locator('.tg-json-children .tg-json-children > li')).toHaveCount(401);
 });
+
+test('an error result without content still says which tool failed', async ({ page }) => {
+  await page.evaluate(() =>
+    (window as unknown as { renderResult(k: string): number }).renderResult('empty-error'),
+  );
+  await expect(
+    page.getByRole('heading', { name: 'read_file on Files reported an error without details.' }),
+  ).toBeVisible();
+  await expect(page.getByText('The tool returned no content.')).toHaveCount(0);
+});

@@ -194,6 +194,21 @@ describe('two different tools under one name', () => {
   });
 });
 
+describe('calls to tools the gate cannot resolve', () => {
+  it('are refused on record: an unknown name, an unknown server', async () => {
+    const { gate, audit, sentCalls } = setup({ tools: () => [echo] });
+    await expect(gate.call(request(HOST, 'ecoh', {}))).rejects.toThrow('srv has no tool named "ecoh"');
+    await expect(gate.call({ ...request(HOST, 'echo', {}), serverId: 'gone' })).rejects.toThrow(
+      'No server "gone" is connected',
+    );
+    expect(sentCalls()).toHaveLength(0);
+    expect(audit.entries.map((e) => [e.refusal?.outcome, e.refusal?.toolName, e.refusal?.reason])).toEqual([
+      ['denied', 'ecoh', expect.stringContaining('srv has no tool named "ecoh"')],
+      ['denied', 'echo', expect.stringContaining('No server "gone"')],
+    ]);
+  });
+});
+
 describe('re-sends', () => {
   const mismatchOnce = (request: JsonRpcRequest, transport: ScriptedTransport, count: number) => {
     if (count > 1) return undefined;

@@ -164,7 +164,13 @@ export function createGate(options: GateOptions): Gate {
 
     try {
       // 1 resolve: the tool in the catalog, pinned (definition + hash).
-      const { client, entry, sameName } = await resolveTool(options.servers, serverId, toolName);
+      const { client, entry, sameName } = await resolveTool(options.servers, serverId, toolName).catch(
+        async (error: unknown) => {
+          // Not connected, not listed, excluded for a bad definition: refused, and on record like any refusal.
+          await refuse('denied', describeError(error).message);
+          throw error;
+        },
+      );
       const pins = pinsOf(serverId);
       const pinned = pins.pin(entry.tool);
       definitionHash = pinned.definitionHash;

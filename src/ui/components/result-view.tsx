@@ -48,11 +48,14 @@ export function ResultView({
   result,
   outputValidation,
   audience = 'user',
+  source,
 }: {
   result: CallToolResult;
   outputValidation?: ValidationReport;
   /** Who is looking: blocks annotated for the other audience only are collapsed, not hidden. */
   audience?: Audience;
+  /** The server (as the panel labels it) and tool the result came from, for messages. */
+  source?: { server: string; tool: string };
 }) {
   const content: unknown[] = Array.isArray(result.content) ? result.content : [];
   const blocks = content
@@ -63,8 +66,16 @@ export function ResultView({
   const hasStructured = result.structuredContent !== undefined;
   return (
     <div class={result.isError === true ? 'tg-result tg-tool-error' : 'tg-result'}>
-      {result.isError === true && <h4 class="tg-error">The tool reported an error</h4>}
-      {blocks.length === 0 && !hasStructured && <p class="tg-muted">The tool returned no content.</p>}
+      {result.isError === true && (
+        <h4 class="tg-error">
+          {blocks.length === 0 && !hasStructured
+            ? `${source ? `${source.tool} on ${source.server}` : 'The tool'} reported an error without details.`
+            : 'The tool reported an error'}
+        </h4>
+      )}
+      {blocks.length === 0 && !hasStructured && result.isError !== true && (
+        <p class="tg-muted">The tool returned no content.</p>
+      )}
       {blocks.map(({ block, index }) => {
         const view = <Block block={block} />;
         const meantFor = block.annotations?.audience;
