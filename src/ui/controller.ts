@@ -38,6 +38,12 @@ export interface ServerConfig {
   label?: string;
   /** Sent with every request (e.g. Authorization). Kept in memory only, never logged. */
   headers?: Record<string, string>;
+  /**
+   * Let calls from the host's code, sites and apps reach the approver even when their arguments could
+   * not be checked against the tool's schema (the approver must then acknowledge that). Default false:
+   * the gate refuses them. The person's own calls are always asked.
+   */
+  acceptUncheckedArguments?: boolean;
 }
 
 export type ConnectionState = 'connecting' | 'connected' | 'failed' | 'closed';
@@ -99,6 +105,13 @@ export interface ControllerOptions {
   /** Who the calls made from the panel come from. */
   personLabel?: string;
   defaultTimeoutMs?: number;
+  /** How long a call waits for approval before it is denied (ms; default 10 minutes; 0: no limit). */
+  approvalTimeoutMs?: number;
+  /**
+   * Callers whose calls to a trusted server's read-only tools run without asking. Default: the person
+   * and the host app. Sites and MCP Apps are asked unless the person allowed them.
+   */
+  trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
 }
 
 /**
@@ -194,6 +207,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       clients,
       approver,
       (id) => servers.value.find((server) => server.id === id)?.label,
+      (id) => servers.value.find((server) => server.id === id)?.config.acceptUncheckedArguments === true,
     ),
   );
   // Views show the failure (the audit view, the approval step); keep it from being "unhandled".

@@ -11,7 +11,7 @@ import { createGate, type Gate } from '../gate/pipeline.js';
 import { createPolicy } from '../gate/policy.js';
 import type { Policy } from '../gate/policy-types.js';
 import { idbSettingsStore } from '../gate/settings-store.js';
-import type { Approver, AuditSink } from '../gate/types.js';
+import type { Approver, AuditSink, Caller } from '../gate/types.js';
 import { createSchemaValidator } from '../schema/index.js';
 
 export interface ControllerServices {
@@ -25,6 +25,8 @@ export interface ServicesOptions {
   audit?: 'indexeddb' | 'memory' | AuditLog | AuditSink;
   auditName?: string;
   policy?: Policy;
+  approvalTimeoutMs?: number;
+  trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
 }
 
 export async function createServices(
@@ -33,8 +35,17 @@ export async function createServices(
   approver: Approver,
   /** The name the person gave or saw for a server, for the approval dialog and messages. */
   serverLabel: (serverId: string) => string | undefined,
+  /** Whether the host accepts unchecked arguments for this server (see ServerConfig). */
+  acceptUncheckedArguments: (serverId: string) => boolean = () => false,
 ): Promise<ControllerServices> {
-  const policy = options.policy ?? createPolicy({ store: idbSettingsStore() });
+  const policy =
+    options.policy ??
+    createPolicy({
+      store: idbSettingsStore(),
+      ...(options.trustedReadOnlyCallers
+        ? { defaults: { trustedReadOnlyCallers: options.trustedReadOnlyCallers } }
+        : {}),
+    });
   let auditLog: AuditLog | undefined;
   let audit: AuditSink;
   if (options.audit === undefined || options.audit === 'indexeddb') {
@@ -53,6 +64,8 @@ export async function createServices(
     audit,
     validator: createSchemaValidator(),
     serverLabel: (serverId) => serverLabel(serverId) ?? serverId,
+    acceptUncheckedArguments,
+    ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
   return { gate, policy, auditLog };
 }
