@@ -17,7 +17,9 @@ export type PeerKind =
   | 'sdk1-legacy-sse'
   | 'modern'
   | 'everything-streamable'
-  | 'everything-sse';
+  | 'everything-sse'
+  /** Misbehaves on purpose, one way per endpoint (e2e/peers/hostile.mjs); not a peer for normal cases. */
+  | 'hostile';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -101,6 +103,8 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('sdk1-sse.mjs');
     case 'modern':
       return ours('modern.mjs');
+    case 'hostile':
+      return ours('hostile.mjs');
     case 'everything-streamable':
     case 'everything-sse': {
       if (options.cors === false) throw new Error(`${kind} always sends CORS headers`);
