@@ -4,6 +4,7 @@
  * megabytes of text show a preview until asked for, and 100,000 items show a page at a time.
  */
 import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
 import { bundle } from './support/bundle.js';
 
 const ORIGIN = 'http://render-bounds.test';
@@ -74,4 +75,63 @@ test('an error result without content still says which tool failed', async ({ pa
     page.getByRole('heading', { name: 'read_file on Files reported an error without details.' }),
   ).toBeVisible();
   await expect(page.getByText('The tool returned no content.')).toHaveCount(0);
+});
+
+test('arbitrary and hostile content blocks never render anything that runs script', async ({ page }) => {
+  const hostile = fc.constantFrom(
+    '<script>window.__x=1</script>',
+    '<img src=x onerror="window.__x=2">',
+    'javascript:window.__x=3',
+    'JaVaScRiPt:alert(1)',
+    ' data:text/html,<script>1</script>',
+    'vbscript:msgbox',
+    '"><svg onload=alert(1)>',
+  );
+  const text = fc.oneof(fc.string({ maxLength: 30 }), hostile);
+  const block = fc.oneof(
+    fc.record({ type: fc.constant('text'), text }),
+    fc.record({
+      type: fc.constant('image'),
+      data: fc.oneof(text, fc.base64String({ maxLength: 40 })),
+      mimeType: fc.oneof(text, fc.constantFrom('image/png', 'image/svg+xml', 'text/html')),
+    }),
+    fc.record({
+      type: fc.constant('audio'),
+      data: fc.base64String({ maxLength: 40 }),
+      mimeType: fc.oneof(text, fc.constant('audio/wav')),
+    }),
+    fc.record({
+      type: fc.constant('resource_link'),
+      uri: fc.oneof(text, fc.webUrl()),
+      name: text,
+      title: text,
+    }),
+    fc.record({
+      type: fc.constant('resource'),
+      resource: fc.record(
+        { uri: fc.oneof(text, fc.webUrl()), text, mimeType: fc.oneof(text, fc.constant('text/html')) },
+        { requiredKeys: ['uri'] },
+      ),
+    }),
+    fc.record({
+      type: text,
+      annotations: fc.record({ audience: fc.array(text, { maxLength: 2 }), priority: fc.double() }),
+    }),
+  );
+  const result = fc.record(
+    {
+      content: fc.array(block, { maxLength: 5 }),
+      isError: fc.boolean(),
+      structuredContent: fc.dictionary(text, fc.oneof(text, fc.jsonValue({ maxDepth: 3 }))),
+    },
+    { requiredKeys: ['content'] },
+  );
+  for (const sample of fc.sample(result, { numRuns: 150, seed: 2026 })) {
+    const found = await page.evaluate(
+      (value) => (window as unknown as { renderArbitrary(v: unknown): string[] }).renderArbitrary(value),
+      sample,
+    );
+    expect(found, JSON.stringify(sample).slice(0, 300)).toEqual([]);
+  }
+  expect(await page.evaluate(() => (window as unknown as { __x?: number }).__x)).toBeUndefined();
 });

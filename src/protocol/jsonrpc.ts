@@ -61,9 +61,15 @@ function isRequestId(value: unknown): value is RequestId {
 export function classifyMessage(value: unknown): ClassifiedMessage {
   if (Array.isArray(value)) return { kind: 'invalid', reason: 'JSON-RPC batches are not supported by MCP' };
   if (!isJsonObject(value)) return { kind: 'invalid', reason: 'message is not a JSON object' };
-  if (value.jsonrpc !== '2.0') return { kind: 'invalid', reason: 'missing "jsonrpc": "2.0"' };
   const hasMethod = 'method' in value;
   const hasId = 'id' in value;
+  // A malformed message without a method that names a request is a bad answer to it: the engine
+  // fails that request at once instead of letting it wait for a timeout.
+  const invalid = (reason: string): ClassifiedMessage =>
+    !hasMethod && isRequestId(value.id)
+      ? { kind: 'invalid', reason, responseTo: value.id }
+      : { kind: 'invalid', reason };
+  if (value.jsonrpc !== '2.0') return invalid('missing "jsonrpc": "2.0"');
   if (hasMethod) {
     if (typeof value.method !== 'string' || value.method === '')
       return { kind: 'invalid', reason: '"method" must be a non-empty string' };
@@ -77,9 +83,6 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
       };
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
-  // A malformed response that names a request fails that request at once (see the engine).
-  const invalid = (reason: string): ClassifiedMessage =>
-    isRequestId(value.id) ? { kind: 'invalid', reason, responseTo: value.id } : { kind: 'invalid', reason };
   const hasResult = 'result' in value;
   const hasError = 'error' in value;
   if (hasResult === hasError)
