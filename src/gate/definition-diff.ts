@@ -2,7 +2,10 @@
  * What changed in a tool's definition, as lines a person can scan in the approval dialog. A line
  * with `before` and `after` is a change; only `after`, an addition; only `before`, a removal.
  * All server text is passed through `revealInvisible`, so a change made of invisible characters
- * shows up as a visible difference; long values are clipped. Output is deterministic (keys sorted).
+ * shows up as a visible difference. Values are never clipped unless a caller asks (`maxValueLength`):
+ * a poisoned addition is often long, and what the person is asked to approve must be shown whole
+ * (the dialog scrolls). A long line still shows only its changed words, each with a little context,
+ * but every changed word in full. Output is deterministic (keys sorted).
  */
 
 import { isJsonObject } from '../protocol/jsonrpc.js';
@@ -14,12 +17,11 @@ import type { DefinitionChange, DefinitionDiffLine, PinnedTool } from './types.j
 export interface DiffOptions {
   /** Most lines returned; beyond it the last line says how many more changes there are. Default 40. */
   maxLines?: number;
-  /** Longest `before`/`after` text before it is clipped. Default 300. */
+  /** Longest `before`/`after` text before it is clipped. Default: no limit (the whole change is shown). */
   maxValueLength?: number;
 }
 
 const DEFAULT_MAX_LINES = 40;
-const DEFAULT_MAX_VALUE_LENGTH = 300;
 /** Texts up to this long (one line) are shown whole; a person reads them faster than an excerpt. */
 const SHORT_TEXT = 200;
 /** Words (and the spaces between them) kept either side of a change inside a long line. */
@@ -47,7 +49,7 @@ const HINT_DEFAULTS: Record<string, boolean> = {
  */
 export function diffDefinitions(before: Tool, after: Tool, options: DiffOptions = {}): DefinitionDiffLine[] {
   const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
-  const diff = new LineCollector(options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH);
+  const diff = new LineCollector(options.maxValueLength ?? Number.POSITIVE_INFINITY);
   diff.value('name', before.name, after.name);
   diff.text('title', before.title, after.title);
   diff.text('description', before.description, after.description);
