@@ -10,6 +10,7 @@ import type { JsonObject } from '../../src/protocol/jsonrpc.js';
 import type { ElicitResult } from '../../src/protocol/types.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
 import type { Controller, ServerConfig, ServerState } from '../../src/ui/controller.js';
+import type { RememberedItem } from '../../src/ui/remembered.js';
 import type { ConsentAnswer, SiteAccess } from '../site-access.js';
 import {
   type PageCommand,
@@ -57,6 +58,8 @@ export function readWireState(controller: Controller, siteAccess: SiteAccess, ke
       return siteAccess.consents.value;
     case 'sites':
       return siteAccess.sites.value;
+    case 'rememberedVersion':
+      return controller.rememberedVersion.value;
   }
 }
 
@@ -94,6 +97,8 @@ function commandsFor(
     },
     answerConsent: (id: string, answer: ConsentAnswer) => siteAccess.answer(id, answer),
     revokeSite: (origin: string) => siteAccess.revoke(origin),
+    listRemembered: () => controller.listRemembered(),
+    forgetRemembered: (item: Pick<RememberedItem, 'type' | 'id'>) => controller.forgetRemembered(item),
   };
 }
 

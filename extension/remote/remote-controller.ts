@@ -21,6 +21,7 @@ import type {
   RunningCall,
   ServerState,
 } from '../../src/ui/controller.js';
+import type { RememberedItem } from '../../src/ui/remembered.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
 import {
   fromWireError,
@@ -69,6 +70,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
   const elicitations = signal<PendingElicitation[]>([]);
   const consents = signal<ConsentRequest[]>([]);
   const sites = signal<SiteGrant[]>([]);
+  const rememberedVersion = signal(0);
   const connected = signal(false);
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
@@ -141,6 +143,9 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
       case 'sites':
         sites.value = value as SiteGrant[];
         break;
+      case 'rememberedVersion':
+        rememberedVersion.value = value as number;
+        break;
     }
   };
 
@@ -188,6 +193,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     consents,
     sites,
     connected,
+    rememberedVersion,
     ready,
     // The worker has no DOM: no hidden frames or page workers there.
     serverKinds: ['url'],
@@ -206,6 +212,8 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     cancel: (invocationId) => void command('cancel', invocationId).catch(() => undefined),
     answerConsent: (id, answer) => command('answerConsent', id, answer),
     revokeSite: (origin) => command('revokeSite', origin),
+    listRemembered: () => command<RememberedItem[]>('listRemembered'),
+    forgetRemembered: (item) => command<boolean>('forgetRemembered', { type: item.type, id: item.id }),
     close() {
       closed = true;
       port?.disconnect();

@@ -49,6 +49,8 @@ export interface WireState {
   elicitations: WireElicitation[];
   consents: ConsentRequest[];
   sites: SiteGrant[];
+  /** Bumped when rules or remembered approvals change (the Approvals view re-reads them). */
+  rememberedVersion: number;
 }
 
 export type WireStateKey = keyof WireState;
@@ -61,6 +63,7 @@ export const WIRE_STATE_KEYS: readonly WireStateKey[] = [
   'elicitations',
   'consents',
   'sites',
+  'rememberedVersion',
 ];
 
 /** A failure as it crosses the wire: the sentence for the person and the machine-readable kind. */

@@ -13,9 +13,7 @@ export class ToolgatePanelElement extends HTMLElement {
   private mountOptions: MountOptions = {};
   private mounted: Mounted | undefined;
   private resolveReady: (controller: Controller) => void = () => undefined;
-  readonly ready: Promise<Controller> = new Promise((resolve) => {
-    this.resolveReady = resolve;
-  });
+  private currentReady: Promise<Controller> = this.pendingReady();
 
   constructor() {
     super();
@@ -37,6 +35,21 @@ export class ToolgatePanelElement extends HTMLElement {
     this.mountOptions = value ?? {};
   }
 
+  /**
+   * Resolves to the controller of the panel's current session. A move in the DOM keeps the session;
+   * after the element was removed (and its session closed), re-adding it starts a new one and
+   * `ready` then resolves to that.
+   */
+  get ready(): Promise<Controller> {
+    return this.currentReady;
+  }
+
+  private pendingReady(): Promise<Controller> {
+    return new Promise((resolve) => {
+      this.resolveReady = resolve;
+    });
+  }
+
   get controller(): Controller | undefined {
     return this.mounted?.controller;
   }
@@ -56,8 +69,15 @@ export class ToolgatePanelElement extends HTMLElement {
   }
 
   disconnectedCallback(): void {
-    this.mounted?.unmount();
-    this.mounted = undefined;
+    // A move (appendChild elsewhere) disconnects and reconnects in the same task: keep the session,
+    // its connections and its waiting approvals. Only an element still out of the document a
+    // microtask later was really removed.
+    queueMicrotask(() => {
+      if (this.isConnected || !this.mounted) return;
+      this.mounted.unmount();
+      this.mounted = undefined;
+      this.currentReady = this.pendingReady();
+    });
   }
 }
 

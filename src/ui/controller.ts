@@ -14,6 +14,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 import { describeConnectError } from './connect-errors.js';
+import { forgetRemembered, listRemembered, type RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
 
 export interface ServerConfig {
@@ -126,6 +127,8 @@ export interface PanelController {
   readonly elicitations: Signal<PendingElicitation[]>;
   /** The audit log, once open. Rejects, with a sentence for the person, when it cannot be opened. */
   readonly ready: Promise<Pick<ControllerServices, 'auditLog'>>;
+  /** Bumped whenever rules or remembered approvals change, so the Approvals view re-reads them. */
+  readonly rememberedVersion: Signal<number>;
   /** Kinds of server this controller can connect to ('frame': a page hosting one). Default all. */
   readonly serverKinds?: readonly ('url' | 'frame')[];
   addServer(config: ServerConfig): Promise<ServerState>;
@@ -141,6 +144,10 @@ export interface PanelController {
     signal?: AbortSignal,
   ): Promise<GateResult>;
   cancel(invocationId: string): void;
+  /** Remembered approvals and rules, by caller, server, tool and scope. */
+  listRemembered(): Promise<RememberedItem[]>;
+  /** Revokes a remembered approval or deletes a rule; true when there was one. */
+  forgetRemembered(item: Pick<RememberedItem, 'type' | 'id'>): Promise<boolean>;
 }
 
 export interface Controller extends PanelController {
@@ -163,6 +170,8 @@ export function createController(options: ControllerOptions = {}): Controller {
   const running = signal<RunningCall[]>([]);
   const finished = signal<FinishedCall[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
+  const rememberedVersion = signal(0);
+  let closed = false;
   const clients = new Map<string, McpClient>();
   /** Frames and workers the controller started for servers, to dispose of with them. */
   const frames = new Map<string, { dispose(): void }>();
@@ -212,6 +221,11 @@ export function createController(options: ControllerOptions = {}): Controller {
   );
   // Views show the failure (the audit view, the approval step); keep it from being "unhandled".
   ready.catch(() => undefined);
+  void ready.then(({ policy }) =>
+    policy.onChange((change) => {
+      if (change.kind !== 'trust') rememberedVersion.value++;
+    }),
+  );
   const listeners = new Set<(event: GateEvent) => void>();
   void ready.then(({ gate }) =>
     gate.onEvent((event) => {
@@ -310,6 +324,7 @@ export function createController(options: ControllerOptions = {}): Controller {
     running,
     finished,
     elicitations,
+    rememberedVersion,
     ready,
     onEvent(listener) {
       listeners.add(listener);
@@ -376,6 +391,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       caller = { kind: 'person', label: options.personLabel ?? 'you' },
       signal,
     ) {
+      if (closed) throw new Error('This Toolgate panel was closed; open it again to call tools.');
       const abort = new AbortController();
       if (signal) {
         if (signal.aborted) abort.abort(signal.reason);
@@ -428,7 +444,22 @@ export function createController(options: ControllerOptions = {}): Controller {
     cancel(invocationId) {
       running.value.find((call) => call.invocationId === invocationId)?.cancel();
     },
+    async listRemembered() {
+      return listRemembered((await ready).policy);
+    },
+    async forgetRemembered(item) {
+      return forgetRemembered((await ready).policy, item);
+    },
     async close() {
+      if (closed) return;
+      closed = true;
+      // Nobody is left to answer: settle whatever waits for the person, so callers (a host's run())
+      // get a denial on record instead of waiting for ever.
+      for (const pending of approvals.value)
+        pending.answer({ action: 'deny', reason: 'the Toolgate panel was closed', decidedBy: 'toolgate' });
+      for (const pending of elicitations.value) pending.answer({ action: 'cancel' });
+      // Calls already sent are cancelled (the server is told); those still waiting get the denial.
+      for (const call of running.value) if (call.sentAt !== undefined) call.cancel();
       for (const client of clients.values()) await client.close().catch(() => undefined);
       clients.clear();
       for (const id of [...frames.keys()]) dropFrame(id);

@@ -15,6 +15,7 @@ import { ToolsView } from './views/tools-view.js';
 const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) => m.ActivityView));
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
+const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
 const ElicitationDialog = lazyView(() =>
   import('./views/elicitation-dialog.js').then((m) => m.ElicitationDialog),
 );
@@ -26,6 +27,7 @@ const TABS = [
   { id: 'tools', label: 'Tools' },
   { id: 'activity', label: 'Activity' },
   { id: 'log', label: 'Audit log' },
+  { id: 'remembered', label: 'Approvals' },
 ];
 
 /** A section a host adds to the panel's tabs (the extension's "Sites"). */
@@ -134,6 +136,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
         {tab.value === 'tools' && <ToolsView controller={controller} />}
         {tab.value === 'activity' && <ActivityView controller={controller} />}
         {tab.value === 'log' && <AuditView controller={controller} />}
+        {tab.value === 'remembered' && <RememberedView controller={controller} />}
         {extra?.render()}
       </div>
       {dialogs}

@@ -1,0 +1,89 @@
+/**
+ * What the policy remembers on the person's behalf, as the "Approvals" view lists it: remembered
+ * approvals ("Allow for this session", "Always allow") and rules, each with who it covers. Plain
+ * data, so the extension's side panel can receive it over its port like any other state.
+ */
+
+import { describeCaller } from '../gate/caller.js';
+import type { Policy, PolicyRule, RuleCaller } from '../gate/policy-types.js';
+import type { Caller } from '../gate/types.js';
+
+export type RememberedItem =
+  | {
+      type: 'grant';
+      id: string;
+      caller: Caller;
+      serverId: string;
+      toolName: string;
+      scope: 'session' | 'always';
+      createdAt: number;
+      decidedBy?: string;
+    }
+  | {
+      type: 'rule';
+      id: string;
+      /** Absent: the rule's default reach (the person and the host for allow, everyone otherwise). */
+      caller?: RuleCaller;
+      serverId: string;
+      toolName: string;
+      verdict: PolicyRule['verdict'];
+      conditions: number;
+      note?: string;
+      createdAt: number;
+    };
+
+/** Every remembered approval, then every rule, newest first within each. */
+export async function listRemembered(policy: Policy): Promise<RememberedItem[]> {
+  const [grants, rules] = await Promise.all([policy.listGrants(), policy.listRules()]);
+  const items: RememberedItem[] = [
+    ...grants
+      .map(
+        (grant): RememberedItem => ({
+          type: 'grant',
+          id: grant.id,
+          caller: grant.caller,
+          serverId: grant.serverId,
+          toolName: grant.toolName,
+          scope: grant.scope,
+          createdAt: grant.createdAt,
+          ...(grant.decidedBy ? { decidedBy: grant.decidedBy } : {}),
+        }),
+      )
+      .sort((a, b) => b.createdAt - a.createdAt),
+    ...rules
+      .map(
+        (rule): RememberedItem => ({
+          type: 'rule',
+          id: rule.id,
+          ...(rule.caller ? { caller: rule.caller } : {}),
+          serverId: rule.server,
+          toolName: rule.tool,
+          verdict: rule.verdict,
+          conditions: rule.when?.length ?? 0,
+          ...(rule.note ? { note: rule.note } : {}),
+          createdAt: rule.createdAt,
+        }),
+      )
+      .sort((a, b) => b.createdAt - a.createdAt),
+  ];
+  return items;
+}
+
+/** Revokes a remembered approval or deletes a rule; takes effect for the next decision. */
+export async function forgetRemembered(
+  policy: Policy,
+  item: Pick<RememberedItem, 'type' | 'id'>,
+): Promise<boolean> {
+  return item.type === 'grant' ? policy.revokeGrant(item.id) : policy.deleteRule(item.id);
+}
+
+/** Who an item covers, in the words the approval dialog uses. */
+export function coveredCallers(item: RememberedItem): string {
+  if (item.type === 'grant') return describeCaller(item.caller);
+  if (item.caller) {
+    const { kind, label } = item.caller;
+    if (label) return describeCaller({ kind, label });
+    return { person: 'you', host: 'any app', site: 'any web site', 'mcp-app': 'any MCP App' }[kind];
+  }
+  return item.verdict === 'allow' ? 'you and the app' : 'everyone';
+}
