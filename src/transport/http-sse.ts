@@ -6,19 +6,20 @@
 
 import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
 import { isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import {
   assertValidHeaders,
   type FailureContext,
   mediaTypeOf,
   networkFailure,
   notMcp,
-  parseHttpUrl,
   readBoundedText,
   redact,
   rpcErrorIn,
   statusFailure,
   wrongContentType,
 } from './http-failure.js';
+import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
 import { type EventSourceMessage, messageOfEvent, readSse } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
 
@@ -30,7 +31,7 @@ export interface HttpSseOptions {
   fetch?: typeof fetch;
   /** How long start() waits for the `endpoint` event. Default 10 s. */
   endpointTimeoutMs?: number;
-  /** Name for messages; defaults to the URL. */
+  /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
   label?: string;
 }
 
@@ -43,6 +44,10 @@ export class HttpSseTransport implements Transport {
   onresponselost?: (id: RequestId, error: Error) => void;
 
   private readonly url: URL;
+  /** Where redirects may lead, and the URL as messages show it (secrets hidden). */
+  private readonly scope: RedirectScope;
+  /** Secret values in the URL itself, kept out of messages like header values. */
+  private readonly urlSecrets: readonly string[];
   private readonly headers: Record<string, string>;
   private readonly fetchFn: typeof fetch;
   private readonly endpointTimeoutMs: number;
@@ -55,8 +60,11 @@ export class HttpSseTransport implements Transport {
   private failStart: ((error: Error) => void) | undefined;
 
   constructor(url: string | URL, options: HttpSseOptions = {}) {
-    this.url = parseHttpUrl(url);
-    this.label = options.label ?? String(url);
+    // Plain http only to this machine; user info refused: checked before any header is stored.
+    this.url = checkServerUrl(url);
+    this.scope = { shownUrl: redactUrl(this.url.href), origin: this.url.origin };
+    this.urlSecrets = secretsInUrl(this.url);
+    this.label = options.label ?? redactUrl(String(url));
     this.headers = { ...options.headers };
     assertValidHeaders(this.headers, this.label);
     // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
@@ -81,9 +89,9 @@ export class HttpSseTransport implements Transport {
         () =>
           fail(
             new TransportError(
-              this.url.href,
+              this.scope.shownUrl,
               'not-mcp',
-              `${this.url.href} sent no endpoint event within ${this.endpointTimeoutMs} ms: ` +
+              `${this.scope.shownUrl} sent no endpoint event within ${this.endpointTimeoutMs} ms: ` +
                 'it is not a 2024-11-05 HTTP+SSE MCP endpoint (check the URL, often /sse)',
             ),
           ),
@@ -128,13 +136,15 @@ export class HttpSseTransport implements Transport {
     try {
       let response: Response;
       try {
-        response = await this.fetchFn(endpoint, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(message),
-          signal: controller.signal,
-        });
+        response = await guardedFetch(
+          this.fetchFn,
+          endpoint,
+          { method: 'POST', headers, body: JSON.stringify(message), signal: controller.signal },
+          this.scope,
+        );
       } catch (error) {
+        // A refused redirect already says what happened; anything else is the network's failure.
+        if (error instanceof TransportError) throw error;
         throw networkFailure(context, error);
       }
       if (response.ok) {
@@ -176,9 +186,15 @@ export class HttpSseTransport implements Transport {
     headers.set('accept', 'text/event-stream');
     let response: Response;
     try {
-      response = await this.fetchFn(this.url, { method: 'GET', headers, signal: controller.signal });
+      response = await guardedFetch(
+        this.fetchFn,
+        this.url,
+        { method: 'GET', headers, signal: controller.signal },
+        this.scope,
+      );
     } catch (error) {
       if (controller.signal.aborted) return;
+      if (error instanceof TransportError) throw error;
       throw networkFailure(context, error);
     }
     if (!response.ok) {
@@ -209,7 +225,7 @@ export class HttpSseTransport implements Transport {
       return;
     }
     const decoded = messageOfEvent(event, {
-      url: this.url.href,
+      url: this.scope.shownUrl,
       label: this.label,
       droppedSoFar: this.invalid,
     });
@@ -238,12 +254,12 @@ export class HttpSseTransport implements Transport {
       // Our POSTs carry the configured credentials: they go only where the user pointed us.
       this.failStart?.(
         new TransportError(
-          this.url.href,
+          this.scope.shownUrl,
           'bad-endpoint',
           endpoint
-            ? `${this.url.href} named a message endpoint on another origin (${endpoint.origin}); ` +
+            ? `${this.scope.shownUrl} named a message endpoint on another origin (${endpoint.origin}); ` +
                 `Toolgate only posts to ${this.url.origin}`
-            : `${this.url.href} named a message endpoint that is not a URL`,
+            : `${this.scope.shownUrl} named a message endpoint that is not a URL`,
         ),
       );
       return;
@@ -255,10 +271,11 @@ export class HttpSseTransport implements Transport {
   /** The event stream ended after start(): nothing more can arrive, so the connection is over. */
   private dropped(cause: unknown): void {
     if (this.closed) return;
-    const why = cause instanceof Error ? ` (${redact(cause.message, this.context().secrets)})` : '';
+    const why =
+      cause instanceof Error ? ` (${redactUrlsInText(redact(cause.message, this.context().secrets))})` : '';
     this.onerror?.(
       new TransportError(
-        this.url.href,
+        this.scope.shownUrl,
         'cors-or-network',
         `the event stream from ${this.label} ended${why}: server messages can no longer arrive; reconnect to continue`,
       ),
@@ -268,7 +285,11 @@ export class HttpSseTransport implements Transport {
 
   private context(extra?: Record<string, string>): FailureContext {
     const sent = { ...this.headers, ...extra };
-    return { url: this.url.href, headerNames: Object.keys(sent), secrets: Object.values(sent) };
+    return {
+      url: this.scope.shownUrl,
+      headerNames: Object.keys(sent),
+      secrets: [...Object.values(sent), ...this.urlSecrets],
+    };
   }
 
   private postContext(endpoint: URL, extra?: Record<string, string>): FailureContext {

@@ -18,6 +18,7 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import { isModernVersion } from '../protocol/versions.js';
 import {
   assertValidHeaders,
@@ -25,7 +26,6 @@ import {
   mediaTypeOf,
   networkFailure,
   notMcp,
-  parseHttpUrl,
   readBoundedText,
   redact,
   rpcErrorIn,
@@ -33,6 +33,7 @@ import {
   statusFailure,
   wrongContentType,
 } from './http-failure.js';
+import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
 import { type EventSourceMessage, messageOfEvent, readSse } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
 
@@ -54,7 +55,7 @@ export interface StreamableHttpOptions {
   fetch?: typeof fetch;
   /** Reopening of dropped legacy streams. */
   reconnect?: ReconnectOptions;
-  /** Name for messages; defaults to the URL. */
+  /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
   label?: string;
 }
 
@@ -108,6 +109,10 @@ export class StreamableHttpTransport implements Transport {
   onresponselost?: (id: RequestId, error: Error) => void;
 
   private readonly url: URL;
+  /** Where redirects may lead, and the URL as messages show it (secrets hidden). */
+  private readonly scope: RedirectScope;
+  /** Secret values in the URL itself, kept out of messages like header values. */
+  private readonly urlSecrets: readonly string[];
   private readonly headers: Record<string, string>;
   private readonly fetchFn: typeof fetch;
   private readonly reconnect: Required<ReconnectOptions>;
@@ -124,8 +129,11 @@ export class StreamableHttpTransport implements Transport {
   private serverStream: StreamState | undefined;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
-    this.url = parseHttpUrl(url);
-    this.label = options.label ?? String(url);
+    // Plain http only to this machine; user info refused: checked before any header is stored.
+    this.url = checkServerUrl(url);
+    this.scope = { shownUrl: redactUrl(this.url.href), origin: this.url.origin };
+    this.urlSecrets = secretsInUrl(this.url);
+    this.label = options.label ?? redactUrl(String(url));
     this.headers = { ...options.headers };
     assertValidHeaders(this.headers, this.label);
     // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
@@ -438,7 +446,7 @@ export class StreamableHttpTransport implements Transport {
   /** Reports a stream that will not deliver its answer (or, for the GET stream, any more messages). */
   private lost(state: StreamState, message: string): void {
     if (state.requestId !== undefined) this.onresponselost?.(state.requestId, new Error(message));
-    else this.onerror?.(new TransportError(this.url.href, 'cors-or-network', message));
+    else this.onerror?.(new TransportError(this.scope.shownUrl, 'cors-or-network', message));
   }
 
   private endedMessage(state: StreamState, error?: unknown): string {
@@ -446,7 +454,7 @@ export class StreamableHttpTransport implements Transport {
       state.requestId === undefined
         ? `the server-to-client stream from ${this.label} ended`
         : `the response stream from ${this.label} ended before the answer arrived`;
-    const why = error instanceof Error ? ` (${redact(error.message, this.context().secrets)})` : '';
+    const why = error instanceof Error ? ` (${this.redactMessage(error.message)})` : '';
     const note =
       state.requestId !== undefined && !this.modern && state.lastEventId === undefined
         ? '; the server sent no event id, so the stream cannot be resumed'
@@ -455,13 +463,18 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private gaveUpMessage(state: StreamState, error: unknown): string {
-    const detail = error instanceof Error ? `: ${redact(error.message, this.context().secrets)}` : '';
+    const detail = error instanceof Error ? `: ${this.redactMessage(error.message)}` : '';
     return `${this.endedMessage(state)}, and ${state.failures} attempts to reopen it failed${detail}`;
+  }
+
+  /** Another layer's error message, without our header values or URL secrets. */
+  private redactMessage(message: string): string {
+    return redactUrlsInText(redact(message, this.context().secrets));
   }
 
   private receiveEvent(event: EventSourceMessage): void {
     const decoded = messageOfEvent(event, {
-      url: this.url.href,
+      url: this.scope.shownUrl,
       label: this.label,
       droppedSoFar: this.invalid,
     });
@@ -510,9 +523,13 @@ export class StreamableHttpTransport implements Transport {
   private context(extra?: Record<string, string>): FailureContext {
     const sent = { ...this.headers, ...extra };
     return {
-      url: this.url.href,
+      url: this.scope.shownUrl,
       headerNames: Object.keys(sent),
-      secrets: [...Object.values(sent), ...(this.session !== undefined ? [this.session] : [])],
+      secrets: [
+        ...Object.values(sent),
+        ...this.urlSecrets,
+        ...(this.session !== undefined ? [this.session] : []),
+      ],
     };
   }
 
@@ -537,9 +554,11 @@ export class StreamableHttpTransport implements Transport {
     controller: AbortController,
   ): Promise<Response | undefined> {
     try {
-      return await this.fetchFn(this.url, { ...init, signal: controller.signal });
+      return await guardedFetch(this.fetchFn, this.url, { ...init, signal: controller.signal }, this.scope);
     } catch (error) {
       if (controller.signal.aborted) return undefined;
+      // A refused redirect already says what happened; anything else is the network's failure.
+      if (error instanceof TransportError) throw error;
       throw networkFailure(context, error);
     }
   }
@@ -550,7 +569,12 @@ export class StreamableHttpTransport implements Transport {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
     try {
-      const response = await this.fetchFn(this.url, { method: 'DELETE', headers, signal: controller.signal });
+      const response = await guardedFetch(
+        this.fetchFn,
+        this.url,
+        { method: 'DELETE', headers, signal: controller.signal },
+        this.scope,
+      );
       await discard(response);
     } catch {
       // Ending the session is a courtesy (405 and failures are allowed): the server expires it anyway.
