@@ -54,4 +54,16 @@ export const componentStyles = `
 .tg-elicit-message{white-space:pre-wrap;word-break:break-word}
 .tg-host{font-family:var(--tg-mono,ui-monospace,monospace)}
 .tg-actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}
+
+.tg-escaped{white-space:pre-wrap;word-break:break-word;unicode-bidi:isolate;max-height:12em;overflow:auto;margin:2px 0;padding:4px 6px;border:1px dashed var(--tg-border);border-radius:var(--tg-radius)}
+.tg-hidden-char{background:var(--tg-warn-bg,#fff4e5);color:var(--tg-danger);outline:1px solid var(--tg-danger);border-radius:2px;padding:0 1px}
+.tg-undeclared.tg-flagged{border-color:var(--tg-danger);border-style:dashed}
+.tg-undeclared-argument{display:flex;align-items:flex-start;gap:8px}
+.tg-undeclared-argument>:first-child{flex:1;min-width:0}
+.tg-scroll{max-height:16em;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:2px 0}
+.tg-diff-lines{padding-left:18px}
+.tg-full-definition>summary{cursor:pointer}
+.tg-countdown{margin:4px 0;font-variant-numeric:tabular-nums}
+.tg-acknowledge{border-left:4px solid var(--tg-danger);padding-left:8px;margin:8px 0}
+.tg-deny.tg-primary{background:var(--tg-danger);color:var(--tg-bg);border-color:var(--tg-danger);font-weight:600}
 `;

@@ -3,13 +3,18 @@
  * booleans, arrays (add/remove), oneOf/anyOf (choose a branch), defaults, local $refs. Anything it
  * cannot render, and any value whose type does not fit its schema, becomes a JSON field for that
  * value: no argument is ever out of reach, and none a model proposed is ever hidden from the person.
- * Controlled: every edit produces a new value; props are never mutated.
+ * Properties the schema does not declare are listed in their own flagged section (`undeclared-arguments`);
+ * strings keep every character the person did not edit (`string-input`), and JSON fields show
+ * hidden characters as escapes. Controlled: every edit produces a new value; props are never mutated.
  */
 
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { resolveLocalRef } from '../../schema/local-ref.js';
+import { escapeHiddenInJson } from './hidden-characters.js';
+import { StringInput } from './string-input.js';
+import { extraArguments, UndeclaredArguments } from './undeclared-arguments.js';
 
 type Schema = JsonObject;
 
@@ -216,7 +221,15 @@ export function SchemaForm({
   }
   // `{type: "object"}` alone is how tools say "no arguments"; declared extra properties get a JSON field.
   const open = root.schema.additionalProperties;
-  if (open === undefined || open === false) return <p class="tg-muted">No fields to fill in.</p>;
+  if (open === undefined || open === false) {
+    // Nothing declared, yet arguments may have been proposed: they are shown (and flagged), not hidden.
+    if (Object.keys(value).length === 0) return <p class="tg-muted">No fields to fill in.</p>;
+    return (
+      <div class="tg-form">
+        <ObjectFields r={root} value={value} onChange={emit} id={id} label="Arguments" required={true} />
+      </div>
+    );
+  }
   return (
     <div class="tg-form tg-field">
       <label for={id}>Arguments (a JSON object)</label>
@@ -238,6 +251,7 @@ function ObjectFields({ r, value, onChange, id }: FieldProps) {
   const properties = isObject(r.schema.properties) ? r.schema.properties : {};
   const required = requiredSet(r.schema);
   const current = isObject(value) ? value : {};
+  const extras = extraArguments(r.schema, current);
   return (
     <>
       {Object.entries(properties).map(([key, raw]) => {
@@ -258,6 +272,30 @@ function ObjectFields({ r, value, onChange, id }: FieldProps) {
           />
         );
       })}
+      {extras.length > 0 && (
+        <UndeclaredArguments
+          extras={extras}
+          id={`${id}-undeclared`}
+          // Shown as JSON: exact whatever its type, with hidden characters escaped.
+          renderValue={(extra, fieldId, label) => (
+            <Field
+              r={{ schema: ANY, ctx: r.ctx }}
+              label={label}
+              required={false}
+              id={fieldId}
+              value={current[extra.key]}
+              onChange={(next) => {
+                const { [extra.key]: _old, ...rest } = current;
+                onChange(next === undefined ? rest : { ...rest, [extra.key]: next });
+              }}
+            />
+          )}
+          onRemove={(key) => {
+            const { [key]: _removed, ...rest } = current;
+            onChange(rest);
+          }}
+        />
+      )}
     </>
   );
 }
@@ -316,7 +354,15 @@ function Field(props: FieldProps) {
       {kind === 'enum' ? (
         <EnumSelect {...props} describedBy={helpId} />
       ) : kind === 'string' ? (
-        <StringInput {...props} describedBy={helpId} />
+        <StringInput
+          id={id}
+          value={value}
+          onChange={onChange}
+          required={required}
+          describedBy={helpId}
+          maxLength={typeof r.schema.maxLength === 'number' ? r.schema.maxLength : undefined}
+          format={typeof r.schema.format === 'string' ? r.schema.format : undefined}
+        />
       ) : kind === 'number' || kind === 'integer' ? (
         <NumberInput {...props} describedBy={helpId} />
       ) : (
@@ -351,25 +397,6 @@ function EnumSelect({ r, value, onChange, id, required, describedBy }: ControlPr
       ))}
     </select>
   );
-}
-
-/** Formats with a matching input type; date-time is left as text (datetime-local drops the offset). */
-const FORMAT_INPUT: Record<string, 'date' | 'email' | 'url'> = { date: 'date', email: 'email', uri: 'url' };
-
-function StringInput({ r, value, onChange, id, required, describedBy }: ControlProps) {
-  const text = typeof value === 'string' ? value : '';
-  const maxLength = typeof r.schema.maxLength === 'number' ? r.schema.maxLength : undefined;
-  const common = { id, 'aria-describedby': describedBy, 'aria-required': required || undefined, maxLength };
-  const set = (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => {
-    const next = event.currentTarget.value;
-    onChange(next === '' ? undefined : next);
-  };
-  if (maxLength !== undefined && maxLength > 200)
-    return <textarea {...common} rows={4} value={text} onInput={set} />;
-  const format = typeof r.schema.format === 'string' ? r.schema.format : '';
-  // Preact types <input> per `type` literal; a computed one is narrowed to the text-like shape they share.
-  const type = (FORMAT_INPUT[format] ?? 'text') as 'text';
-  return <input {...common} type={type} value={text} onInput={set} />;
 }
 
 function NumberInput({ r, value, onChange, id, required, describedBy }: ControlProps) {
@@ -539,8 +566,9 @@ function Choice({ r, value, onChange, id, label }: FieldProps) {
   );
 }
 
+/** JSON text with hidden characters written as escapes: visible, and parsing back to the same value. */
 const pretty = (value: unknown) =>
-  value === undefined ? '' : (JSON.stringify(value, null, 2) ?? String(value));
+  value === undefined ? '' : escapeHiddenInJson(JSON.stringify(value, null, 2) ?? String(value));
 const fingerprint = (value: unknown) => (value === undefined ? '' : (JSON.stringify(value) ?? ''));
 
 function JsonField({

@@ -1,45 +1,94 @@
 /**
  * The confirm step. One pending approval at a time (the queue count is shown): who asks, which
- * tool on which server, the arguments as a form and as JSON (both editable, validated live against
- * the tool's schema), the definition diff when a pin broke, poisoning flags, and a stronger look for
- * destructive or open-world claims. Keyboard: focus starts on the dialog itself and is trapped in
- * it; Escape denies; Enter never approves unless the Allow button itself has focus.
+ * tool on which server, how long the gate still waits, the arguments as a form and as JSON (both
+ * editable, validated live against the tool's schema, every proposed argument shown, hidden
+ * characters escaped), the definition diff when a pin broke, poisoning flags, and a stronger look
+ * for destructive or open-world claims.
+ *
+ * Safe defaults: focus starts on the dialog itself (or on Deny for a destructive or open-world tool,
+ * where Deny is also the primary button) and is trapped in it; Escape denies; Enter never approves
+ * unless an Allow button itself has focus. Arguments that could not be checked against the schema
+ * can be allowed only after the person ticks that they understand it, and the answer says so.
  */
 
 import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { describeCaller } from '../../gate/caller.js';
 import type { ApprovalAnswer, ValidationReport } from '../../gate/types.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import { escapeHiddenInJson, hiddenInValue, summarizeHidden } from '../components/hidden-characters.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 import { SchemaForm } from '../components/schema-form.js';
 import type { PendingApproval } from '../controller.js';
+import { ApprovalCountdown } from './approval-countdown.js';
+import { DefinitionChangeView } from './definition-change-view.js';
+
+/** The arguments as JSON text, hidden characters written as escapes (parses back to the same value). */
+const asJsonText = (value: JsonObject) => escapeHiddenInJson(JSON.stringify(value, null, 2));
 
 export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; queued: number }) {
   const { request } = pending;
   const args = useSignal<JsonObject>(request.arguments);
-  const rawText = useSignal(JSON.stringify(request.arguments, null, 2));
+  const rawText = useSignal(asJsonText(request.arguments));
   const rawProblem = useSignal('');
   const mode = useSignal<'form' | 'json'>('form');
   const validation = useSignal<ValidationReport>(request.validation);
   const reason = useSignal('');
+  const acknowledged = useSignal(false);
+  /** Edits validate asynchronously: only the latest edit's report may land. */
+  const validationRound = useRef(0);
+  const denyButton = useRef<HTMLButtonElement>(null);
   const tool = request.pinned.tool;
   const claims = request.annotations.claims;
   const risky = claims.destructiveHint === true || claims.openWorldHint === true;
   const edited = JSON.stringify(args.value) !== JSON.stringify(request.arguments);
   const titleId = `tg-approval-title-${request.invocationId}`;
+  const ackId = `tg-ack-${request.invocationId}`;
+
+  // Why the arguments cannot be checked, when they cannot: the person must say they understand it.
+  const current = validation.value;
+  const uncheckedReason =
+    current.status === 'skipped'
+      ? current.reason
+      : request.requiresAcknowledgement && !edited
+        ? request.validation.status === 'skipped'
+          ? request.validation.reason
+          : 'validation could not run'
+        : undefined;
+  const canAllow =
+    !rawProblem.value &&
+    (uncheckedReason === undefined
+      ? current.status === 'valid'
+      : acknowledged.value && current.status !== 'invalid');
+  const hidden = hiddenInValue(args.value);
+
+  // ModalDialog focuses the dialog in its own effect, which runs before this parent's: Deny wins.
+  useEffect(() => {
+    if (risky) denyButton.current?.focus();
+  }, []);
 
   const revalidate = async (next: JsonObject) => {
     args.value = next;
-    validation.value = await request.validate(next);
+    // An acknowledgement was given for the arguments as they were; a change needs a new one.
+    acknowledged.value = false;
+    const round = ++validationRound.current;
+    const report = await request.validate(next);
+    if (round === validationRound.current) validation.value = report;
   };
 
   const answer = (value: ApprovalAnswer) => pending.answer(value);
   const allow = (remember: 'once' | 'session' | 'always') => {
-    if (validation.value.status !== 'valid' || rawProblem.value) return;
+    if (!canAllow) return;
     answer({
       action: 'allow',
       remember,
       ...(edited ? { arguments: args.value } : {}),
-      decidedBy: 'person (panel)',
+      ...(uncheckedReason !== undefined ? { acknowledgedUnchecked: true } : {}),
+      // The audit log records who approved; an approval of unchecked arguments says so there.
+      decidedBy:
+        uncheckedReason !== undefined
+          ? 'person (panel), acknowledging that the arguments could not be checked against the schema'
+          : 'person (panel)',
     });
   };
   const deny = () =>
@@ -64,16 +113,9 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
         Allow <code>{tool.title ?? tool.name}</code> on {request.serverLabel}?
       </h2>
       {queued > 1 && <p class="tg-muted">{queued - 1} more waiting</p>}
+      {request.deadline !== undefined && <ApprovalCountdown deadline={request.deadline} />}
       <p>
-        Asked by{' '}
-        {request.caller.kind === 'mcp-app'
-          ? 'an MCP App'
-          : request.caller.kind === 'host'
-            ? 'the app'
-            : request.caller.kind === 'site'
-              ? 'the web site'
-              : 'you'}
-        {request.caller.label ? ` (${request.caller.label})` : ''}. {request.decision.reason}
+        Asked by {describeCaller(request.caller)}. {request.decision.reason}
       </p>
       {risky && (
         <p class="tg-warning">
@@ -82,28 +124,18 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
           {request.annotations.trusted ? '' : '(Claimed by an untrusted server.)'}
         </p>
       )}
-      {request.poisoning.length > 0 && (
-        <ul class="tg-flags" aria-label="Warnings about this tool's text">
-          {request.poisoning.map((flag) => (
-            <li key={`${flag.field}-${flag.kind}`}>
-              {flag.field}: {flag.detail}
-            </li>
-          ))}
-        </ul>
-      )}
-      {request.definitionChange && (
-        <details open class="tg-diff">
-          <summary>This tool changed since you last approved it</summary>
-          <ul>
-            {request.definitionChange.changes.map((line) => (
-              <li key={line.field}>
-                <strong>{line.field}</strong>
-                {line.before !== undefined && <pre class="tg-before">− {line.before}</pre>}
-                {line.after !== undefined && <pre class="tg-after">+ {line.after}</pre>}
+      {request.definitionChange ? (
+        <DefinitionChangeView change={request.definitionChange} flags={request.poisoning} tool={tool} />
+      ) : (
+        request.poisoning.length > 0 && (
+          <ul class="tg-flags" aria-label="Warnings about this tool's text">
+            {request.poisoning.map((flag, index) => (
+              <li key={index}>
+                {flag.field}: {flag.detail}
               </li>
             ))}
           </ul>
-        </details>
+        )
       )}
       <fieldset class="tg-tabs">
         <legend class="tg-visually-hidden">Arguments view</legend>
@@ -114,13 +146,19 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
           type="button"
           aria-pressed={mode.value === 'json'}
           onClick={() => {
-            rawText.value = JSON.stringify(args.value, null, 2);
+            rawText.value = asJsonText(args.value);
             mode.value = 'json';
           }}
         >
           JSON
         </button>
       </fieldset>
+      {hidden.length > 0 && (
+        <p class="tg-warning tg-hidden-summary">
+          The arguments contain characters you would not see: {summarizeHidden(hidden)}. Both views show them
+          escaped; they are sent exactly as proposed.
+        </p>
+      )}
       {mode.value === 'form' ? (
         <SchemaForm
           schema={tool.inputSchema as JsonObject}
@@ -135,6 +173,7 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
             id={`tg-raw-${request.invocationId}`}
             class="tg-mono"
             rows={8}
+            spellcheck={false}
             value={rawText.value}
             onInput={(event) => {
               rawText.value = (event.currentTarget as HTMLTextAreaElement).value;
@@ -154,20 +193,35 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
       <div role="status" aria-live="polite" class="tg-validation">
         {rawProblem.value ? (
           <p class="tg-error">{rawProblem.value}</p>
-        ) : validation.value.status === 'valid' ? (
+        ) : current.status === 'valid' ? (
           <p>Arguments match the tool’s schema{edited ? ' (edited)' : ''}.</p>
-        ) : validation.value.status === 'invalid' ? (
+        ) : current.status === 'invalid' ? (
           <ul class="tg-error">
-            {validation.value.issues.map((issue) => (
+            {current.issues.map((issue) => (
               <li key={issue.path}>
                 {issue.path}: {issue.message}
               </li>
             ))}
           </ul>
         ) : (
-          <p class="tg-error">Cannot be checked: {validation.value.reason}</p>
+          <p class="tg-error">Cannot be checked: {current.reason}</p>
         )}
       </div>
+      {uncheckedReason !== undefined && (
+        <div class="tg-field-check tg-acknowledge">
+          <input
+            id={ackId}
+            type="checkbox"
+            checked={acknowledged.value}
+            onChange={(event) => {
+              acknowledged.value = event.currentTarget.checked;
+            }}
+          />
+          <label for={ackId}>
+            I understand these arguments could not be checked against the tool’s schema ({uncheckedReason})
+          </label>
+        </div>
+      )}
       <label for={`tg-deny-reason-${request.invocationId}`}>
         Reason if you deny (sent back to the caller)
       </label>
@@ -180,29 +234,26 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
         }}
       />
       <div class="tg-actions">
-        <button type="button" class="tg-deny" onClick={deny}>
+        <button
+          ref={denyButton}
+          type="button"
+          class={risky ? 'tg-deny tg-primary' : 'tg-deny'}
+          onClick={deny}
+        >
           Deny
         </button>
         <button
           type="button"
-          class="tg-allow"
-          disabled={validation.value.status !== 'valid' || !!rawProblem.value}
+          class={risky ? undefined : 'tg-allow'}
+          disabled={!canAllow}
           onClick={() => allow('once')}
         >
           Allow once
         </button>
-        <button
-          type="button"
-          disabled={validation.value.status !== 'valid' || !!rawProblem.value}
-          onClick={() => allow('session')}
-        >
+        <button type="button" disabled={!canAllow} onClick={() => allow('session')}>
           Allow for this session
         </button>
-        <button
-          type="button"
-          disabled={validation.value.status !== 'valid' || !!rawProblem.value}
-          onClick={() => allow('always')}
-        >
+        <button type="button" disabled={!canAllow} onClick={() => allow('always')}>
           Always allow this tool
         </button>
       </div>
