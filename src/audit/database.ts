@@ -27,7 +27,7 @@ export const PENDING_INDEX = 'pending-session';
 /** Entries by the seq of their first event: retention cuts the chain below the oldest one kept. */
 export const FIRST_SEQ_INDEX = 'first-seq';
 
-export const META_KEY = { head: 'head', checkpoint: 'checkpoint' } as const;
+export const META_KEY = { head: 'head', checkpoint: 'checkpoint', retention: 'retention' } as const;
 
 export function openAuditDatabase(name: string, factory?: IDBFactory): Promise<IDBDatabase> {
   return openDatabase(

@@ -23,11 +23,17 @@ import type {
 } from './entry.js';
 import { readBounds, readEvents, readEventsBySeq } from './events-reader.js';
 import { type ExportFormat, exportChunks } from './export-format.js';
-import { requestResult } from './idb.js';
+import { requestResult, transactionDone } from './idb.js';
 import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
 import { type AuditPage, type AuditQuery, countByOutcome, queryEntries } from './query.js';
 import { DEFAULT_SECRET_KEYS, redactSecrets } from './redaction.js';
-import { type PruneReport, pruneLog, type RetentionPolicy } from './retention.js';
+import {
+  DEFAULT_RETENTION,
+  type PruneReport,
+  parseRetention,
+  pruneLog,
+  type RetentionPolicy,
+} from './retention.js';
 import { DEFAULT_MAX_RECORDED_BYTES, truncateForAudit } from './truncation.js';
 
 export interface AuditLogOptions {
@@ -47,8 +53,12 @@ export interface AuditLogOptions {
    * (with them, liveness is known exactly). Default 15 minutes (beyond the gate's 10-minute cap).
    */
   staleAfterMs?: number;
-  /** Applied after appends, at most once a minute. */
-  retention?: RetentionPolicy;
+  /**
+   * What to keep, applied after appends at most once a minute: the default until the person picks
+   * another setting in the audit view (stored with the log). Default DEFAULT_RETENTION (the newest
+   * 20,000 entries); `false` keeps everything.
+   */
+  retention?: RetentionPolicy | false;
   indexedDB?: IDBFactory;
   now?: () => number;
 }
@@ -57,6 +67,7 @@ export interface AuditLogOptions {
 export type AuditChange =
   | { type: 'appended'; invocationIds: string[]; headSeq: number }
   | { type: 'pruned'; checkpointSeq: number }
+  | { type: 'retention'; retention: RetentionPolicy | false }
   | { type: 'storage-full'; message: string };
 
 export interface ExportProgress {
@@ -85,6 +96,12 @@ export interface AuditLog extends AuditSink {
   /** Marks calls whose sending session is gone as interrupted; returns how many. */
   markInterrupted(): Promise<number>;
   prune(policy: RetentionPolicy): Promise<PruneReport>;
+  /** Why the log cannot store more right now (the browser refused), or undefined. */
+  storageProblem(): string | undefined;
+  /** What is kept: the person's stored choice, else the host's option, else DEFAULT_RETENTION. */
+  retention(): Promise<RetentionPolicy | false>;
+  /** Stores the person's choice (false: keep everything) and applies it at once. */
+  setRetention(retention: RetentionPolicy | false): Promise<PruneReport | undefined>;
   subscribe(listener: (change: AuditChange) => void): () => void;
   close(): void;
 }
@@ -118,7 +135,11 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
   const listeners = new Set<(change: AuditChange) => void>();
   const channel =
     typeof BroadcastChannel === 'function' ? new BroadcastChannel(`toolgate-audit:${name}`) : undefined;
+  /** The last storage-full message, until an append succeeds or a prune makes room (any context). */
+  let storageProblem: string | undefined;
   const tell = (change: AuditChange, broadcast = true) => {
+    if (change.type === 'storage-full') storageProblem = change.message;
+    if (change.type === 'appended' || change.type === 'pruned') storageProblem = undefined;
     for (const listener of listeners) {
       try {
         listener(change);
@@ -154,11 +175,21 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     scheduleRetention();
   };
 
+  const defaultRetention = options.retention === undefined ? DEFAULT_RETENTION : options.retention;
+  const retention = async (): Promise<RetentionPolicy | false> => {
+    const transaction = database.transaction(STORE.meta, 'readonly');
+    const stored = parseRetention(
+      await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.retention)),
+    );
+    return stored ?? defaultRetention;
+  };
   let lastRetention = 0;
   const scheduleRetention = () => {
-    if (!options.retention || now() - lastRetention < 60_000) return;
+    if (now() - lastRetention < 60_000) return;
     lastRetention = now();
-    void prune(options.retention).catch(() => undefined);
+    void retention()
+      .then((policy) => (policy ? prune(policy) : undefined))
+      .catch(() => undefined);
   };
 
   const redact = <T>(value: T) => redactSecrets(value, secretKeys);
@@ -243,6 +274,17 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     });
   }
 
+  async function setRetention(choice: RetentionPolicy | false): Promise<PruneReport | undefined> {
+    const checked = parseRetention(choice);
+    if (checked === undefined)
+      throw new RangeError('Retention needs a whole number of entries or milliseconds above zero, or false.');
+    const transaction = database.transaction(STORE.meta, 'readwrite');
+    transaction.objectStore(STORE.meta).put(checked, META_KEY.retention);
+    await transactionDone(transaction);
+    tell({ type: 'retention', retention: checked });
+    return checked ? prune(checked) : undefined;
+  }
+
   async function prune(policy: RetentionPolicy): Promise<PruneReport> {
     const report = await appender.exclusive(() => pruneLog(database, policy, now()));
     appender.invalidateHead();
@@ -319,6 +361,9 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
     markInterrupted,
     prune,
+    retention,
+    setRetention,
+    storageProblem: () => storageProblem,
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

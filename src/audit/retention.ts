@@ -21,6 +21,25 @@ export interface RetentionPolicy {
   maxAgeMs?: number;
 }
 
+/**
+ * What a log keeps unless the host or the person chose otherwise: the newest 20,000 entries. Enough
+ * for months of a person's own use, small enough that a browser's storage quota is not reached by
+ * the log alone. Older entries are removed with a checkpoint, so the rest still verifies.
+ */
+export const DEFAULT_RETENTION: RetentionPolicy = { maxEntries: 20_000 };
+
+/** A stored or given retention setting, checked; anything else reads as undefined. */
+export function parseRetention(value: unknown): RetentionPolicy | false | undefined {
+  if (value === false) return false;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { maxEntries, maxAgeMs } = value as RetentionPolicy;
+  const positive = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n > 0;
+  if (maxEntries !== undefined && !positive(maxEntries)) return undefined;
+  if (maxAgeMs !== undefined && !positive(maxAgeMs)) return undefined;
+  if (maxEntries === undefined && maxAgeMs === undefined) return undefined;
+  return { ...(maxEntries ? { maxEntries } : {}), ...(maxAgeMs ? { maxAgeMs } : {}) };
+}
+
 export interface PruneReport {
   removedEntries: number;
   removedEvents: number;

@@ -6,6 +6,7 @@
 
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
+import { AuditAlert } from './audit-alert.js';
 import type { PanelController } from './controller.js';
 import { lazyView } from './lazy.js';
 import { ServersView } from './views/servers-view.js';
@@ -94,6 +95,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
           </span>
         )}
       </header>
+      <AuditAlert controller={controller} onOpen={() => select('log')} />
       <div
         role="tablist"
         aria-label="Toolgate sections"

@@ -10,6 +10,8 @@ import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
 import type { AuditQuery } from '../../audit/query.js';
 import { JsonTree } from '../components/json-tree.js';
 import type { PanelController } from '../controller.js';
+import { downloadAuditLog } from './audit-download.js';
+import { AuditStorage } from './audit-storage.js';
 
 export function AuditView({ controller }: { controller: PanelController }) {
   const state = useSignal<{ log?: AuditLog; error?: string; loaded: boolean }>({ loaded: false });
@@ -91,7 +93,7 @@ function AuditBrowser({ log }: { log: AuditLog }) {
   // New entries from this tab or another one: reload the first page.
   useSignalEffect(() =>
     log.subscribe((change) => {
-      if (change.type !== 'storage-full') revision.value++;
+      if (change.type === 'appended' || change.type === 'pruned') revision.value++;
     }),
   );
 
@@ -111,16 +113,13 @@ function AuditBrowser({ log }: { log: AuditLog }) {
       : `Chain broken at event ${result.seq}${result.invocationId ? ` (invocation ${result.invocationId})` : ''}: ${result.reason}.`;
   };
   const download = async (format: 'ndjson' | 'json') => {
-    exportProgress.value = 0;
-    const blob = await log.exportBlob(format, ({ written, total }) => {
-      exportProgress.value = total === 0 ? 1 : written / total;
-    });
-    exportProgress.value = undefined;
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = `toolgate-audit-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.${format}`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    try {
+      await downloadAuditLog(log, format, (fraction) => {
+        exportProgress.value = fraction;
+      });
+    } finally {
+      exportProgress.value = undefined;
+    }
   };
   const set = (key: keyof typeof filters.value) => (event: Event) => {
     filters.value = { ...filters.value, [key]: (event.currentTarget as HTMLInputElement).value };
@@ -129,6 +128,7 @@ function AuditBrowser({ log }: { log: AuditLog }) {
   return (
     <section class="tg-view" aria-labelledby="tg-log-heading">
       <h2 id="tg-log-heading">Audit log</h2>
+      <AuditStorage log={log} />
       {counts.value && (
         <p class="tg-muted">
           Entries by outcome:{' '}
