@@ -26,7 +26,7 @@ import { type ExportFormat, exportChunks } from './export-format.js';
 import { requestResult, transactionDone } from './idb.js';
 import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
 import { type AuditPage, type AuditQuery, countByOutcome, queryEntries } from './query.js';
-import { DEFAULT_SECRET_KEYS, redactSecrets } from './redaction.js';
+import { DEFAULT_SECRET_KEYS, redactSecrets, redactUrlSecrets } from './redaction.js';
 import {
   DEFAULT_RETENTION,
   type PruneReport,
@@ -166,7 +166,8 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
 
   const append = async (draft: EventDraft): Promise<void> => {
     try {
-      await appender.append(draft);
+      // Server ids, caller labels and error messages may quote a server URL: no URL secrets stored.
+      await appender.append({ ...draft, body: redactUrlSecrets(draft.body) });
     } catch (error) {
       if (error instanceof Error && error.name === 'AuditStorageFullError')
         tell({ type: 'storage-full', message: error.message });
