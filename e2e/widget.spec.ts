@@ -133,6 +133,9 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
     .getByLabel(/Reason if you deny/)
     .focus();
   await page.keyboard.press('Enter');
+  // A button's click runs inside the key event, so had Enter approved (or denied), the queue would
+  // already be empty when press() returns: read it once, no waiting that could pass by itself.
+  expect(await page.evaluate(`${controller}.approvals.value.length`)).toBe(1);
   await expect(dialog).toBeVisible();
   // Tab to "Allow once" and press Enter.
   await page.keyboard.press('Tab');
@@ -216,7 +219,9 @@ test('elicitation: the form opens with its defaults and the answer reaches the s
   await axe(page, 'elicitation');
   await shot(page, 'elicitation');
   await expect(form.getByLabel(/Name/)).toHaveValue('Ada');
-  await form.getByRole('button', { name: 'Accept' }).click();
+  // Enter in a field of the form accepts it, as in any form.
+  await form.getByLabel(/Name/).focus();
+  await page.keyboard.press('Enter');
   const text = await result;
   const elicited = (await sdk.events()).elicitations.at(-1);
   expect(elicited?.answer).toMatchObject({ action: 'accept' });

@@ -54,8 +54,47 @@ describe('remote controller (an extension page mirroring the worker)', () => {
     await expect(call).rejects.toMatchObject({ kind: 'denied', message: expect.stringContaining('not now') });
     await remote.setToolEnabled('calc', 'wipe', false);
     await until(() => remote.servers.value[0]!.disabled.has('wipe'), 'wipe to be off');
+    // A call to the switched-off tool is refused by the worker's gate without asking anyone.
+    await expect(remote.call('calc', 'wipe', {})).rejects.toMatchObject({
+      kind: 'denied',
+      message: expect.stringContaining('switched off'),
+    });
+    expect(remote.approvals.value).toEqual([]);
+    expect(calls).toEqual([]);
+    // Switched on again, it is asked about like any other tool.
+    await remote.setToolEnabled('calc', 'wipe', true);
+    const again = remote.call('calc', 'wipe', {});
+    await until(() => remote.approvals.value.length === 1, 'the approval for wipe');
+    remote.approvals.value[0]!.answer({ action: 'deny' });
+    await expect(again).rejects.toMatchObject({ kind: 'denied' });
     expect(calls).toEqual([]);
     await expect(remote.addServer({ frameUrl: 'https://x.example/server.html' })).rejects.toThrow(/by URL/);
+  });
+
+  it('approvals carry their deadline over the wire; remembered ones are listed and revoked through the worker', async () => {
+    const { remote, calls } = await setup();
+    const first = remote.call('calc', 'add', { a: 1, b: 1 });
+    await until(() => remote.approvals.value.length === 1, 'the approval');
+    const { request } = remote.approvals.value[0]!;
+    expect(request.deadline).toBeGreaterThan(Date.now());
+    expect(request.requiresAcknowledgement).toBe(false);
+    remote.approvals.value[0]!.answer({ action: 'allow', remember: 'session' });
+    await first;
+    await until(() => remote.rememberedVersion.value > 0, 'the policy change to be mirrored');
+    const remembered = await remote.listRemembered();
+    expect(remembered).toMatchObject([
+      { type: 'grant', serverId: 'calc', toolName: 'add', scope: 'session', caller: { kind: 'person' } },
+    ]);
+    // Remembered: the next call runs unasked.
+    await remote.call('calc', 'add', { a: 2, b: 2 });
+    expect(calls).toHaveLength(2);
+    expect(await remote.forgetRemembered(remembered[0]!)).toBe(true);
+    expect(await remote.listRemembered()).toEqual([]);
+    const third = remote.call('calc', 'add', { a: 3, b: 3 });
+    await until(() => remote.approvals.value.length === 1, 'the approval after revoking');
+    remote.approvals.value[0]!.answer({ action: 'deny' });
+    await expect(third).rejects.toMatchObject({ kind: 'denied' });
+    expect(calls).toHaveLength(2);
   });
 
   it('when the worker goes away, a waiting call fails as interrupted and the page reconnects', async () => {

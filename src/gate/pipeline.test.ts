@@ -295,10 +295,20 @@ describe('the gate pipeline', () => {
 
   it('a cancellation while awaiting approval sends nothing and is on record', async () => {
     const controller = new AbortController();
-    const { gate, sentCalls, audit } = await setup({ approve: () => new Promise(() => undefined) });
+    let asked!: () => void;
+    const approverAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const { gate, sentCalls, audit } = await setup({
+      approve: () => {
+        asked();
+        return new Promise(() => undefined);
+      },
+    });
     const pending = gate.call(call({ city: 'Oslo' }, { signal: controller.signal }));
-    await vi.waitFor(() => expect((audit as MemoryAuditSink).entries).toHaveLength(0));
-    setTimeout(() => controller.abort('changed my mind'), 20);
+    // Cancelled while the person is looking at it, not before the gate got that far.
+    await approverAsked;
+    controller.abort('changed my mind');
     await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
     expect(sentCalls()).toHaveLength(0);
     expect((audit as MemoryAuditSink).entries[0]!.refusal).toMatchObject({ outcome: 'cancelled' });
