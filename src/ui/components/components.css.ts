@@ -55,7 +55,7 @@ export const componentStyles = `
 .tg-host{font-family:var(--tg-mono,ui-monospace,monospace)}
 .tg-actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:8px}
 
-.tg-escaped{white-space:pre-wrap;word-break:break-word;unicode-bidi:isolate;max-height:12em;overflow:auto;margin:2px 0;padding:4px 6px;border:1px dashed var(--tg-border);border-radius:var(--tg-radius)}
+.tg-escaped{unicode-bidi:isolate;padding:4px 6px;border:1px dashed var(--tg-border);border-radius:var(--tg-radius)}
 .tg-hidden-char{background:var(--tg-warn-bg,#fff4e5);color:var(--tg-danger);outline:1px solid var(--tg-danger);border-radius:2px;padding:0 1px}
 .tg-undeclared.tg-flagged{border-color:var(--tg-danger);border-style:dashed}
 .tg-undeclared-argument{display:flex;align-items:flex-start;gap:8px}

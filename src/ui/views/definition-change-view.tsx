@@ -8,6 +8,7 @@
 import { revealInvisible } from '../../gate/poisoning.js';
 import type { DefinitionChange, PoisoningFlag } from '../../gate/types.js';
 import type { Tool } from '../../protocol/types.js';
+import { ScrollText } from '../components/scroll-text.js';
 
 /** `description, line 7` → `description`: the definition field a diff line is about. */
 function baseField(field: string): string {
@@ -31,16 +32,6 @@ function Flags({ flags, label }: { flags: PoisoningFlag[]; label: string }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-/** Text shown whole in a box that scrolls when it is long. */
-function ScrollText({ text, class: className }: { text: string; class?: string }) {
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling box must take focus to be scrolled with the keyboard (WCAG 2.1.1; axe scrollable-region-focusable).
-    <pre class={className ? `${className} tg-scroll` : 'tg-scroll'} tabIndex={0}>
-      {text}
-    </pre>
   );
 }
 
@@ -79,8 +70,8 @@ export function DefinitionChangeView({
         {lines.map(({ line, own }, index) => (
           <li key={`${line.field}-${index}`}>
             <strong>{line.field}</strong>
-            {line.before !== undefined && <ScrollText class="tg-before" text={`− ${line.before}`} />}
-            {line.after !== undefined && <ScrollText class="tg-after" text={`+ ${line.after}`} />}
+            {line.before !== undefined && <ScrollText class="tg-before">− {line.before}</ScrollText>}
+            {line.after !== undefined && <ScrollText class="tg-after">+ {line.after}</ScrollText>}
             <Flags flags={own} label={`Warnings about the new ${baseField(line.field)}`} />
           </li>
         ))}
@@ -88,7 +79,7 @@ export function DefinitionChangeView({
       <Flags flags={elsewhere} label="Warnings about the rest of the new definition" />
       <details class="tg-full-definition">
         <summary>The new definition in full</summary>
-        <ScrollText text={fullText(tool)} />
+        <ScrollText>{fullText(tool)}</ScrollText>
       </details>
     </details>
   );
