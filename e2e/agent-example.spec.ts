@@ -15,7 +15,33 @@ test.afterAll(async () => {
   await site?.stop();
 });
 
+/**
+ * Records every tools/call that leaves the page for the in-browser server (it runs in a Worker and is
+ * spoken to over a transferred MessagePort): the server-side view of what was sent, taken below
+ * Toolgate, so it does not depend on Toolgate's own bookkeeping.
+ */
+function recordToolCallsSentToWorkers(): void {
+  const sent: string[] = [];
+  (window as unknown as { toolCallsSent: string[] }).toolCallsSent = sent;
+  const original = MessagePort.prototype.postMessage;
+  MessagePort.prototype.postMessage = function (this: MessagePort, message: unknown, ...rest: never[]) {
+    let data = message;
+    if (typeof message === 'string')
+      try {
+        data = JSON.parse(message);
+      } catch {
+        data = undefined;
+      }
+    for (const item of Array.isArray(data) ? data : [data]) {
+      const request = item as { method?: unknown; params?: { name?: unknown } } | null;
+      if (request?.method === 'tools/call') sent.push(String(request.params?.name));
+    }
+    return original.call(this, message, ...rest);
+  } as typeof original;
+}
+
 test('the assistant proposes, the person approves and denies, results flow back', async ({ page }) => {
+  await page.addInitScript(recordToolCallsSentToWorkers);
   await page.goto(`${site.origin}/examples/agent/`);
   await expect(page.locator('#status')).toContainText('may ask to use 11 tools', { timeout: 20_000 });
   const conversation = page.locator('#conversation');
@@ -45,4 +71,8 @@ test('the assistant proposes, the person approves and denies, results flow back'
   await expect(conversation.locator('li.tool').nth(2)).toContainText('keep my report');
   await expect(conversation.locator('li.assistant').last()).toContainText('I did not do that');
   await expect(page.getByRole('button', { name: 'The conversation is over' })).toBeDisabled();
+  // What reached the server: the two approved calls, never the denied delete.
+  const sent = await page.evaluate(() => (window as unknown as { toolCallsSent: string[] }).toolCallsSent);
+  expect(sent).toHaveLength(2);
+  expect(sent).not.toContain('delete_file');
 });

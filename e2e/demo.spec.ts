@@ -75,10 +75,10 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
     .click();
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await page.getByRole('tab', { name: /Activity/ }).click();
-  await expect(page.locator('.tg-finished-call').first()).toContainText('failed on purpose');
-  await expect(
-    page.locator('.tg-finished-call .tg-tool-error, .tg-finished-call [class*="error"]').first(),
-  ).toBeVisible();
+  // Shown as the tool's own error (isError), with its text, in this call's entry.
+  const failed = page.locator('.tg-finished-call').first().locator('.tg-result.tg-tool-error');
+  await expect(failed.locator('h4')).toHaveText('The tool reported an error');
+  await expect(failed).toContainText('failed on purpose');
 });
 
 test('npm start: the example app runs its approve and deny loop', async ({ page }) => {

@@ -32,6 +32,12 @@ export function ActivityView({ controller }: { controller: PanelController }) {
               <>
                 <ResultView
                   result={call.outcome.result.result}
+                  source={{
+                    server:
+                      controller.servers.value.find((server) => server.id === call.serverId)?.label ??
+                      call.serverId,
+                    tool: call.toolName,
+                  }}
                   {...(call.outcome.result.outputValidation
                     ? { outputValidation: call.outcome.result.outputValidation }
                     : {})}
