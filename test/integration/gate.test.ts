@@ -2,7 +2,7 @@
  * The gate against real servers: an SDK 1.x server of ours (which records what reached it) and
  * @modelcontextprotocol/server-everything. Every "nothing was sent" claim is proved from the server side.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Peer, startPeer } from '../../e2e/support/peers.js';
 import { programmaticApprover } from '../../src/gate/approvers.js';
 import { DeniedError, InvalidArgumentsError } from '../../src/gate/errors.js';
@@ -13,6 +13,7 @@ import { memorySettingsStore } from '../../src/gate/settings-store.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../src/gate/types.js';
 import { connect, type McpClient } from '../../src/index.js';
 import { createSchemaValidator } from '../../src/schema/index.js';
+import { type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js';
 import { eventually, firstText } from './peer-cases.js';
 
 interface Harness {
@@ -129,19 +130,27 @@ describe('the gate in front of an SDK 1.x server', () => {
 
 describe('the gate in front of server-everything', () => {
   let peer: Peer;
+  let proxy: RecordingProxy;
   let client: McpClient;
   let h: Harness;
   beforeAll(async () => {
     peer = await startPeer('everything-streamable');
-    client = await connect({ url: peer.url, id: 'everything' });
+    // server-everything keeps no record of calls: a recording proxy at its door does.
+    proxy = await startRecordingProxy(peer.url);
+    client = await connect({ url: proxy.url, id: 'everything' });
+  });
+  // A harness (gate, policy, approvals, audit) per test: no test depends on another's state.
+  beforeEach(() => {
     h = harness('everything', client);
   });
   afterAll(async () => {
     await client?.close();
+    await proxy?.close();
     await peer?.stop();
   });
 
   it('validates, asks, calls and checks structured output against the outputSchema', async () => {
+    const before = proxy.toolCalls().length;
     const outcome = await h.gate.call({
       serverId: 'everything',
       toolName: 'get-structured-content',
@@ -150,12 +159,24 @@ describe('the gate in front of server-everything', () => {
     });
     expect(h.approvals).toHaveLength(1);
     expect(outcome.outputValidation).toMatchObject({ status: 'valid' });
+    expect(proxy.toolCalls().slice(before)).toEqual(['get-structured-content']);
   });
 
   it('stops arguments that break the tool schema before they are sent', async () => {
+    const before = proxy.toolCalls().length;
     await expect(
       h.gate.call({ serverId: 'everything', toolName: 'echo', arguments: {}, caller: { kind: 'person' } }),
     ).rejects.toBeInstanceOf(InvalidArgumentsError);
+    expect(h.approvals).toEqual([]);
     expect(h.audit.entries.at(-1)!.refusal).toMatchObject({ outcome: 'invalid-arguments' });
+    // Nothing reached the server; the same tool with valid arguments does (the proxy sees calls).
+    expect(proxy.toolCalls().slice(before)).toEqual([]);
+    await h.gate.call({
+      serverId: 'everything',
+      toolName: 'echo',
+      arguments: { message: 'ok' },
+      caller: { kind: 'person' },
+    });
+    expect(proxy.toolCalls().slice(before)).toEqual(['echo']);
   });
 });

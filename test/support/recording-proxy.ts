@@ -1,0 +1,73 @@
+/**
+ * A pass-through HTTP proxy that records every JSON-RPC message it forwards to a real server, for
+ * servers that keep no record of their own (server-everything). What it records is what reached the
+ * server's door: proof from the server side that a call was, or was not, sent. Responses (JSON or
+ * SSE streams) are piped back untouched.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordingProxy {
+  /** The proxy's URL for the target's path (use it instead of the target's URL). */
+  url: string;
+  /** Every JSON-RPC request or notification forwarded so far, in order. */
+  messages(): { method: string; params?: Record<string, unknown> }[];
+  /** The names of the tools called through the proxy. */
+  toolCalls(): string[];
+  close(): Promise<void>;
+}
+
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const upstream = new URL(target);
+  const seen: { method: string; params?: Record<string, unknown> }[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (body.length > 0) {
+        try {
+          const parsed = JSON.parse(body.toString('utf8')) as unknown;
+          for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+            const message = item as { method?: unknown; params?: Record<string, unknown> };
+            if (typeof message.method === 'string')
+              seen.push({ method: message.method, params: message.params });
+          }
+        } catch {
+          // Not JSON: forwarded all the same; the server answers it as it would anyway.
+        }
+      }
+      const forward = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: request.url,
+          method: request.method,
+          headers: { ...request.headers, host: upstream.host },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      forward.on('error', (error) => response.writeHead(502).end(String(error)));
+      // The client went away mid-answer (a closed SSE stream): stop reading the server's answer too.
+      response.on('close', () => {
+        if (!response.writableFinished) forward.destroy();
+      });
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${upstream.pathname}${upstream.search}`,
+    messages: () => [...seen],
+    toolCalls: () => seen.filter((m) => m.method === 'tools/call').map((m) => String(m.params?.name)),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
