@@ -50,9 +50,14 @@ function call(page: Page, tool: string, args: Record<string, unknown>, caller?: 
   ) as Promise<string>;
 }
 
+/** axe on the whole page, and a screenshot of the screen for a reviewer (test-results/screenshots/). */
 async function axe(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${screen}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  await page.screenshot({
+    path: `test-results/screenshots/approval-${screen.replace(/\W+/g, '-')}.png`,
+    fullPage: true,
+  });
 }
 
 test('a multi-line argument is shown in a text area and keeps its newlines after an edit; Deny is the default', async ({

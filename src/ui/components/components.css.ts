@@ -64,6 +64,7 @@ export const componentStyles = `
 .tg-diff-lines{padding-left:18px}
 .tg-full-definition>summary{cursor:pointer}
 .tg-countdown{margin:4px 0;font-variant-numeric:tabular-nums}
-.tg-acknowledge{border-left:4px solid var(--tg-danger);padding-left:8px;margin:8px 0}
+.tg-acknowledge{display:flex;align-items:flex-start;gap:8px;border-left:4px solid var(--tg-danger);padding-left:8px;margin:8px 0}
+.tg-acknowledge>input{margin-top:4px;flex:none}.tg-acknowledge>label{margin:0;flex:1}
 .tg-deny.tg-primary{background:var(--tg-danger);color:var(--tg-bg);border-color:var(--tg-danger);font-weight:600}
 `;
