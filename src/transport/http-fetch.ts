@@ -7,8 +7,9 @@
  * - Every request uses `redirect: 'manual'`. A browser's own redirect handling re-sends custom
  *   headers (API keys) to wherever the server points, other origins included. Same-origin
  *   redirects are followed here, by re-issuing the request ourselves, only where the Location is
- *   readable (Node, workers with a readable response); a cross-origin redirect, or an opaque one
- *   (browsers hide the Location of a manual redirect), fails with an error saying why.
+ *   readable (Node); a cross-origin redirect, or an opaque one (browsers, workers and extensions
+ *   included, hide the Location of a manual redirect, so nothing is followed there), fails with an
+ *   error saying why.
  */
 
 import { TransportError } from '../protocol/errors.js';
