@@ -3,6 +3,10 @@
  * the audit log (one IndexedDB at the extension's origin). Extension pages mirror its state over a
  * "toolgate-panel" port; content scripts relay web pages over "toolgate-page" ports.
  *
+ * Those content scripts exist only on sites the person turned on (an optional host permission per
+ * exact origin, see page-scripts.ts). A port from any other page is refused, and turning a site off
+ * revokes its tools, cancels its running calls and closes its pages' ports.
+ *
  * Chrome stops idle workers and may stop busy ones. On the next start the audit log marks calls the
  * stopped worker had sent as interrupted (its session lock is gone), and servers reconnect: the
  * worker only starts because a page or panel asked for something, so connecting then is on demand.
@@ -14,11 +18,14 @@ import { evalAllowed, evalVerdict } from '../src/schema/eval-probe.js';
 import { createController, type ServerConfig } from '../src/ui/controller.js';
 import { bufferPort } from './buffered-port.js';
 import { isSiteOrigin } from './origins.js';
-import { servePage } from './page-gateway.js';
-import { PAGE_PORT } from './page-protocol.js';
+import { type PageGateway, servePage } from './page-gateway.js';
+import { PAGE_PORT, parsePageRequest } from './page-protocol.js';
+import { enabledOrigins, injectIntoOpenTabs, syncPageScripts } from './page-scripts.js';
+import type { Refusal } from './refusal-backoff.js';
 import { servePanel } from './remote/controller-host.js';
 import { PANEL_PORT } from './remote/wire.js';
 import { createSiteAccess, type SiteGrant } from './site-access.js';
+import { originOfPattern } from './site-patterns.js';
 
 /** What is kept of a server across restarts; its headers live in session storage (memory only). */
 interface SavedServer {
@@ -46,9 +53,16 @@ async function start() {
   // The probe the gate's validator uses, run once now: MV3 forbids eval in the worker, so every
   // schema is checked by the interpreting validator and Ajv is never compiled (and never errs).
   evalAllowed();
+  // Scripts registered by an older version, or left behind by a permission removed while no
+  // worker ran, are brought in line with what the person has turned on.
+  void syncPageScripts().catch((error: unknown) =>
+    console.error('Toolgate could not update its page scripts:', error),
+  );
   const siteAccess = await createSiteAccess({
     load: async () => (await get<SiteGrant[]>('sites', store)) ?? [],
     save: (grants) => set('sites', grants, store),
+    loadRefusals: async () => (await get<Refusal[]>('site-refusals', store)) ?? [],
+    saveRefusals: (refusals) => set('site-refusals', refusals, store),
   });
   const controller = createController({ servers: await loadServers(), personLabel: 'you' });
   await controller.ready;
@@ -109,13 +123,17 @@ async function start() {
 const started = start();
 started.catch((error: unknown) => console.error('Toolgate could not start:', error));
 
+/** The page sessions open now, by origin, so turning a site off can close them. */
+const gateways = new Map<string, Set<PageGateway>>();
+
 // Listeners are registered synchronously (Chrome only wakes a worker for listeners added at once);
 // messages that arrive while the worker starts are buffered, not lost.
 chrome.runtime.onConnect.addListener((rawPort) => {
   const port = bufferPort(rawPort);
   const sender = rawPort.sender;
-  void started.then(
-    ({ panelController, controller, siteAccess }) => {
+  const turnedOn: Promise<string[]> = rawPort.name === PAGE_PORT ? enabledOrigins() : Promise.resolve([]);
+  void Promise.all([started, turnedOn]).then(
+    ([{ panelController, controller, siteAccess }, enabled]) => {
       if (rawPort.name === PANEL_PORT && sender?.id === chrome.runtime.id && isExtensionPage(sender.url)) {
         servePanel({ port, controller: panelController, siteAccess });
       } else if (
@@ -124,7 +142,19 @@ chrome.runtime.onConnect.addListener((rawPort) => {
         sender.frameId === 0 &&
         isSiteOrigin(sender.origin)
       ) {
-        servePage({ port, origin: sender.origin, pageTitle: sender.tab.title ?? '', controller, siteAccess });
+        const origin = sender.origin;
+        // A page of a site that was turned off still runs the script it was given: it is told so.
+        if (!enabled.includes(origin)) return refusePage(port, origin);
+        const gateway = servePage({
+          port,
+          origin,
+          pageTitle: sender.tab.title ?? '',
+          controller,
+          siteAccess,
+        });
+        const open = gateways.get(origin) ?? new Set();
+        gateways.set(origin, open.add(gateway));
+        rawPort.onDisconnect.addListener(() => open.delete(gateway));
       } else {
         rawPort.disconnect();
       }
@@ -132,6 +162,49 @@ chrome.runtime.onConnect.addListener((rawPort) => {
     },
     () => rawPort.disconnect(),
   );
+});
+
+/** Answers what a page of a turned-off site sent with a sentence saying so, then closes its port. */
+function refusePage(port: ReturnType<typeof bufferPort>, origin: string): void {
+  port.onMessage.addListener((message) => {
+    const request = parsePageRequest(message);
+    if (request.id)
+      port.postMessage({
+        id: request.id,
+        ok: false,
+        error: {
+          message: `Toolgate is not turned on for ${origin}: the person can turn it on in Toolgate's Sites tab.`,
+          kind: 'not-enabled',
+        },
+      });
+  });
+  port.release();
+  port.disconnect();
+}
+
+const exactOrigins = (permissions: chrome.permissions.Permissions) =>
+  (permissions.origins ?? []).map(originOfPattern).filter((origin): origin is string => origin !== undefined);
+
+// The person turned a site on (Chrome granted its host permission, from the Sites tab or
+// chrome://extensions): its pages get the bridge from now on, and its open tabs at once.
+chrome.permissions.onAdded.addListener((permissions) => {
+  void (async () => {
+    await syncPageScripts();
+    await Promise.all(exactOrigins(permissions).map(injectIntoOpenTabs));
+  })().catch((error: unknown) => console.error('Toolgate could not turn a site on:', error));
+});
+
+// Turned off: no more scripts, no more tools, and what its pages have running is cancelled.
+chrome.permissions.onRemoved.addListener((permissions) => {
+  void (async () => {
+    await syncPageScripts();
+    const { siteAccess } = await started;
+    for (const origin of exactOrigins(permissions)) {
+      if (siteAccess.grantOf(origin)) await siteAccess.revoke(origin);
+      for (const gateway of gateways.get(origin) ?? [])
+        gateway.close(`Toolgate was turned off for ${origin}: its access to the person's tools ended.`);
+    }
+  })().catch((error: unknown) => console.error('Toolgate could not turn a site off:', error));
 });
 
 /** For the worker's DevTools console (chrome://extensions, "service worker"): what it is doing. */

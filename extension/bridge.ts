@@ -2,6 +2,10 @@
  * The content script (isolated world) of the page bridge. It relays the page API's requests to the
  * service worker and the answers back, on the page's own window and at its exact origin. It holds
  * nothing itself: no grants, no log, no tool results beyond the one it is passing back.
+ *
+ * It runs only on sites the person turned on: registered for them at document_start, or injected
+ * into their open tabs when they are turned on (page-scripts.ts). Both can reach one document, so
+ * it installs itself once (the flag lives in this extension's isolated world, not the page's).
  */
 
 import { isSiteOrigin } from './origins.js';
@@ -24,8 +28,11 @@ function openPort(): chrome.runtime.Port {
   return current;
 }
 
+const installed = globalThis as { toolgateBridgeInstalled?: boolean };
+
 // Opaque ("null") and non-web origins get no bridge: there is no exact origin to answer to.
-if (isSiteOrigin(origin))
+if (isSiteOrigin(origin) && !installed.toolgateBridgeInstalled) {
+  installed.toolgateBridgeInstalled = true;
   window.addEventListener('message', (event: MessageEvent) => {
     if (event.source !== window || event.origin !== origin) return;
     const data = event.data as { tag?: unknown; request?: unknown } | null;
@@ -49,3 +56,4 @@ if (isSiteOrigin(origin))
         });
     }
   });
+}

@@ -3,6 +3,9 @@
  * script in the page's own world). Everything it can do goes through the bridge to the extension,
  * which decides by the page's real origin; this script only shapes requests and answers.
  *
+ * It exists only on sites the person turned on. A page open when its site is turned on gets it
+ * late, and hears a `toolgate:ready` event on window when it arrives.
+ *
  *   const tools = await toolgate.requestAccess();   // asks the person the first time
  *   const result = await toolgate.callTool(tools[0].serverId, tools[0].name, { a: 2, b: 3 });
  */
@@ -33,78 +36,91 @@ declare global {
   }
 }
 
-const origin = location.origin;
-const waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-const accessListeners = new Set<(access: { granted: boolean; tools: SiteTool[] }) => void>();
+/**
+ * A fresh request id. crypto.randomUUID exists only in secure contexts, and a plain-http site
+ * the person turned on is not one; getRandomValues works everywhere.
+ */
+function newRequestId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
+}
 
-const failure = (message: string, kind: string) => Object.assign(new Error(message), { name: kind, kind });
+function install(): ToolgatePageApi {
+  const origin = location.origin;
+  const waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const accessListeners = new Set<(access: { granted: boolean; tools: SiteTool[] }) => void>();
 
-window.addEventListener('message', (event: MessageEvent) => {
-  if (event.source !== window || event.origin !== origin) return;
-  const data = event.data as { tag?: unknown; message?: BridgeReply | AccessEvent; disconnected?: boolean };
-  if (data?.tag !== BRIDGE_TAG) return;
-  if (data.disconnected) {
-    for (const [, pending] of waiting)
-      pending.reject(
-        failure(
-          'Toolgate stopped before answering (its background worker restarted); a running call was interrupted. Try again.',
-          'interrupted',
-        ),
+  const failure = (message: string, kind: string) => Object.assign(new Error(message), { name: kind, kind });
+
+  window.addEventListener('message', (event: MessageEvent) => {
+    if (event.source !== window || event.origin !== origin) return;
+    const data = event.data as { tag?: unknown; message?: BridgeReply | AccessEvent; disconnected?: boolean };
+    if (data?.tag !== BRIDGE_TAG) return;
+    if (data.disconnected) {
+      for (const [, pending] of waiting)
+        pending.reject(
+          failure(
+            'Toolgate stopped answering this page (its background worker restarted, or this site was turned off); a waiting request was interrupted. Try again.',
+            'interrupted',
+          ),
+        );
+      waiting.clear();
+      return;
+    }
+    const message = data.message;
+    if (!message) return;
+    if ('event' in message) {
+      for (const listener of accessListeners) listener({ granted: message.granted, tools: message.tools });
+      return;
+    }
+    const pending = waiting.get(message.id);
+    if (!pending) return;
+    waiting.delete(message.id);
+    if (message.ok) pending.resolve(message.value);
+    else pending.reject(failure(message.error.message, message.error.kind ?? 'Error'));
+  });
+
+  function send<T>(request: Record<string, unknown>, id: string = newRequestId()): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      window.postMessage({ tag: PAGE_TAG, request: { ...request, id } }, origin);
+    });
+  }
+
+  return Object.freeze({
+    requestAccess: () => send<SiteTool[]>({ method: 'requestAccess' }),
+    listTools: () => send<SiteTool[]>({ method: 'listTools' }),
+    callTool(
+      serverId: string,
+      toolName: string,
+      args: JsonObject = {},
+      options: { signal?: AbortSignal } = {},
+    ) {
+      const id = newRequestId();
+      const { signal } = options;
+      if (signal?.aborted)
+        return Promise.reject(failure('The call was aborted before it started.', 'cancelled'));
+      signal?.addEventListener(
+        'abort',
+        () => void send({ method: 'cancel', callId: id }).catch(() => undefined),
+        {
+          once: true,
+        },
       );
-    waiting.clear();
-    return;
-  }
-  const message = data.message;
-  if (!message) return;
-  if ('event' in message) {
-    for (const listener of accessListeners) listener({ granted: message.granted, tools: message.tools });
-    return;
-  }
-  const pending = waiting.get(message.id);
-  if (!pending) return;
-  waiting.delete(message.id);
-  if (message.ok) pending.resolve(message.value);
-  else pending.reject(failure(message.error.message, message.error.kind ?? 'Error'));
-});
-
-function send<T>(request: Record<string, unknown>, id: string = crypto.randomUUID()): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-    window.postMessage({ tag: PAGE_TAG, request: { ...request, id } }, origin);
+      return send<CallToolResult>({ method: 'callTool', serverId, toolName, arguments: args }, id);
+    },
+    onAccessChange(listener: (access: { granted: boolean; tools: SiteTool[] }) => void) {
+      accessListeners.add(listener);
+      return () => accessListeners.delete(listener);
+    },
   });
 }
 
-const api: ToolgatePageApi = Object.freeze({
-  requestAccess: () => send<SiteTool[]>({ method: 'requestAccess' }),
-  listTools: () => send<SiteTool[]>({ method: 'listTools' }),
-  callTool(
-    serverId: string,
-    toolName: string,
-    args: JsonObject = {},
-    options: { signal?: AbortSignal } = {},
-  ) {
-    const id = crypto.randomUUID();
-    const { signal } = options;
-    if (signal?.aborted)
-      return Promise.reject(failure('The call was aborted before it started.', 'cancelled'));
-    signal?.addEventListener(
-      'abort',
-      () => void send({ method: 'cancel', callId: id }).catch(() => undefined),
-      {
-        once: true,
-      },
-    );
-    return send<CallToolResult>({ method: 'callTool', serverId, toolName, arguments: args }, id);
-  },
-  onAccessChange(listener: (access: { granted: boolean; tools: SiteTool[] }) => void) {
-    accessListeners.add(listener);
-    return () => accessListeners.delete(listener);
-  },
-});
-
+// Registered and injected copies can both reach one document: the first one installs the API.
 if (!window.toolgate && (location.protocol === 'https:' || location.protocol === 'http:')) {
   Object.defineProperty(window, 'toolgate', {
-    value: api,
+    value: install(),
     enumerable: false,
     configurable: false,
     writable: false,

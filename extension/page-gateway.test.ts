@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Controller } from '../src/ui/controller.js';
 import { servePage } from './page-gateway.js';
 import { parsePageRequest } from './page-protocol.js';
 import { createSiteAccess } from './site-access.js';
+import { memoryAccessStore } from './test-access-store.js';
 import { controllerWithServer, until } from './test-controller.js';
 import { portPair } from './test-ports.js';
 
@@ -9,7 +11,7 @@ const ORIGIN = 'https://app.example';
 
 async function setup(options: { holdCalls?: boolean } = {}) {
   const server = await controllerWithServer(options);
-  const siteAccess = await createSiteAccess({ load: async () => [], save: async () => undefined });
+  const siteAccess = await createSiteAccess(memoryAccessStore());
   const [workerEnd, pageEnd] = portPair('toolgate-page');
   servePage({ port: workerEnd, origin: ORIGIN, pageTitle: 'App', controller: server.controller, siteAccess });
   const heard: Record<string, unknown>[] = [];
@@ -32,6 +34,16 @@ async function setup(options: { holdCalls?: boolean } = {}) {
     return asked;
   };
   return { ...server, siteAccess, pageEnd, heard, ask, grantAdd };
+}
+
+/** The person allows `count` calls once each, as their approvals come. */
+async function approveEach(controller: Controller, count: number) {
+  for (let answered = 0; answered < count; answered++) {
+    await until(() => controller.approvals.value.length > 0, 'an approval');
+    const pending = controller.approvals.value[0]!;
+    pending.answer({ action: 'allow', remember: 'once' });
+    await until(() => !controller.approvals.value.includes(pending), 'the approval to close');
+  }
 }
 
 describe('page gateway (one site’s bridge port, in the worker)', () => {
@@ -102,12 +114,107 @@ describe('page gateway (one site’s bridge port, in the worker)', () => {
     controller.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
     await until(() => calls.length === 1, 'the call to reach the server');
     await siteAccess.revoke(ORIGIN);
-    expect(await reply).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    expect(await reply).toMatchObject({ ok: false, error: { kind: 'revoked' } });
     expect(heard).toContainEqual({ event: 'access', granted: false, tools: [] });
     expect(await ask({ id: 'after', method: 'listTools' })).toMatchObject({
       ok: false,
       error: { kind: 'not-allowed' },
     });
+  });
+
+  it('a page that reuses a request id cannot keep a call running past a revocation, nor get its result', async () => {
+    const { pageEnd, grantAdd, controller, siteAccess, heard, calls, cancelled, release } = await setup({
+      holdCalls: true,
+    });
+    await grantAdd();
+    // Two calls under one request id: the second must not hide the first from the revocation.
+    for (const a of [1, 2])
+      pageEnd.postMessage({
+        id: 'same',
+        method: 'callTool',
+        serverId: 'calc',
+        toolName: 'add',
+        arguments: { a, b: 0 },
+      });
+    await approveEach(controller, 2);
+    await until(() => calls.length === 2, 'both calls to reach the server');
+
+    await siteAccess.revoke(ORIGIN);
+    const replies = () => heard.filter((message) => message.id === 'same');
+    await until(() => replies().length === 2, 'a reply to each call');
+    // The server is told to cancel both, as for a cancel; the page hears why, and no result.
+    expect(cancelled()).toHaveLength(2);
+    for (const message of replies())
+      expect(message).toMatchObject({
+        ok: false,
+        error: { kind: 'revoked', message: expect.stringContaining('revoked') },
+      });
+    // The server finishing anyway changes nothing for the page.
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard.filter((message) => message.ok === true && message.id === 'same')).toEqual([]);
+    expect(controller.running.value).toEqual([]);
+  });
+
+  it('a cancel reaches every running call the page made under that id', async () => {
+    const { pageEnd, ask, grantAdd, controller, calls, cancelled } = await setup({ holdCalls: true });
+    await grantAdd();
+    for (const a of [1, 2])
+      pageEnd.postMessage({
+        id: 'dup',
+        method: 'callTool',
+        serverId: 'calc',
+        toolName: 'add',
+        arguments: { a, b: 0 },
+      });
+    await approveEach(controller, 2);
+    await until(() => calls.length === 2, 'both calls to reach the server');
+    expect(await ask({ id: 'stop', method: 'cancel', callId: 'dup' })).toMatchObject({ ok: true });
+    await until(() => controller.running.value.length === 0, 'both calls to stop');
+    expect(cancelled()).toHaveLength(2);
+  });
+
+  it('closing (the site was turned off) withholds running results, refuses new requests, then disconnects', async () => {
+    const server = await controllerWithServer({ holdCalls: true });
+    const siteAccess = await createSiteAccess(memoryAccessStore());
+    const [workerEnd, pageEnd] = portPair('toolgate-page');
+    const gateway = servePage({
+      port: workerEnd,
+      origin: ORIGIN,
+      pageTitle: 'App',
+      controller: server.controller,
+      siteAccess,
+    });
+    const heard: Record<string, unknown>[] = [];
+    let disconnected = false;
+    pageEnd.onMessage.addListener((message) => heard.push(message as Record<string, unknown>));
+    pageEnd.onDisconnect.addListener(() => {
+      disconnected = true;
+    });
+    pageEnd.postMessage({ id: 'access', method: 'requestAccess' });
+    await until(() => siteAccess.consents.value.length === 1, 'the consent request');
+    await siteAccess.answer(siteAccess.consents.value[0]!.id, {
+      allow: true,
+      tools: [{ serverId: 'calc', toolName: 'add' }],
+    });
+    pageEnd.postMessage({
+      id: 'run',
+      method: 'callTool',
+      serverId: 'calc',
+      toolName: 'add',
+      arguments: { a: 1, b: 1 },
+    });
+    await until(() => server.controller.approvals.value.length === 1, 'the approval');
+    server.controller.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
+    await until(() => server.calls.length === 1, 'the call to reach the server');
+
+    gateway.close('Toolgate was turned off for this site.');
+    await until(() => disconnected, 'the port to close');
+    expect(heard.find((message) => message.id === 'run')).toMatchObject({
+      ok: false,
+      error: { kind: 'revoked' },
+    });
+    expect(server.cancelled()).toHaveLength(1);
   });
 
   it('says what is wrong with a malformed request instead of leaving the page waiting', async () => {

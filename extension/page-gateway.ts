@@ -50,25 +50,115 @@ export function toolsFor(grant: SiteGrant | undefined, controller: Pick<Controll
   return tools;
 }
 
-export function servePage({ port, origin, pageTitle, controller, siteAccess }: PageGatewayOptions): void {
-  const calls = new Map<string, { abort: AbortController; serverId: string; toolName: string }>();
-  const closed = new AbortController();
+/** The page's call ran while its site lost access: its result, if any, is not the page's to see. */
+export class AccessRevokedError extends Error {
+  readonly kind = 'revoked';
+  constructor(origin: string, toolName: string) {
+    super(
+      `${origin}'s access to Toolgate was revoked while ${toolName} was running: the call was cancelled and its result withheld.`,
+    );
+    this.name = 'AccessRevokedError';
+  }
+}
+
+/** One call the page has running, under an id this gateway made (the page's id may repeat). */
+interface RunningPageCall {
+  pageRequestId: string;
+  serverId: string;
+  toolName: string;
+  abort: AbortController;
+  /** Set when the site's access ended while the call ran: whatever it returns is withheld. */
+  revoked: boolean;
+}
+
+export interface PageGateway {
+  /**
+   * Ends this page's session (its site was turned off): running calls are cancelled as revoked,
+   * their replies are sent, later requests are refused, then the port is closed.
+   */
+  close(reason: string): void;
+}
+
+export function servePage({
+  port,
+  origin,
+  pageTitle,
+  controller,
+  siteAccess,
+}: PageGatewayOptions): PageGateway {
+  // Keyed by ids made here, never by the page's request id: a page that reuses an id still has
+  // every one of its calls on this list, so a revocation or a cancel reaches all of them.
+  const calls = new Map<string, RunningPageCall>();
+  const replies = new Set<Promise<unknown>>();
+  // Aborted when the session ends (close, or the page went away): stops waiting for consent.
+  const ending = new AbortController();
+  let disconnected = false;
   const send = (message: BridgeReply | AccessEvent) => {
-    if (!closed.signal.aborted) port.postMessage(message);
+    if (!disconnected) port.postMessage(message);
   };
-  const reply = (id: string, work: () => Promise<unknown>) =>
-    work().then(
+  const reply = (id: string, work: () => Promise<unknown>) => {
+    const sent = work().then(
       (value) => send({ id, ok: true, value }),
       (error: unknown) => send({ id, ok: false, error: toWireError(error) }),
     );
+    replies.add(sent);
+    void sent.finally(() => replies.delete(sent));
+    return sent;
+  };
   const noAccess = () =>
     new SiteAccessError(`${origin} has no access to Toolgate yet: call requestAccess() first.`);
+  const revoke = (call: RunningPageCall) => {
+    call.revoked = true;
+    call.abort.abort(new DOMException(`Access for ${origin} was revoked`, 'AbortError'));
+  };
+
+  const runCall = async (request: Extract<PageRequest, { method: 'callTool' }>) => {
+    if (!siteAccess.grantOf(origin)) throw noAccess();
+    if (!siteAccess.allows(origin, request.serverId, request.toolName))
+      throw new SiteAccessError(
+        `${origin} may not use ${request.toolName} on ${request.serverId}: the person did not grant it. Ask again with requestAccess().`,
+      );
+    const key = crypto.randomUUID();
+    const call: RunningPageCall = {
+      pageRequestId: request.id,
+      serverId: request.serverId,
+      toolName: request.toolName,
+      abort: new AbortController(),
+      revoked: false,
+    };
+    calls.set(key, call);
+    const withheld = () => call.revoked || !siteAccess.allows(origin, request.serverId, request.toolName);
+    try {
+      const outcome = await controller.call(
+        request.serverId,
+        request.toolName,
+        request.arguments,
+        { kind: 'site', label: origin },
+        call.abort.signal,
+      );
+      // A server that finished despite the cancel: the site lost access, so the result is not its.
+      if (withheld()) throw new AccessRevokedError(origin, request.toolName);
+      // The site gets the tool's result, nothing of the gate's internals or the audit log.
+      return outcome.result;
+    } catch (error) {
+      if (withheld()) throw new AccessRevokedError(origin, request.toolName);
+      throw error;
+    } finally {
+      calls.delete(key);
+    }
+  };
 
   const handle = (request: PageRequest) => {
+    if (ending.signal.aborted) {
+      const reason = String(ending.signal.reason);
+      return reply(request.id, async () => {
+        throw new SiteAccessError(reason);
+      });
+    }
     switch (request.method) {
       case 'requestAccess':
         return reply(request.id, async () => {
-          const grant = await siteAccess.request(origin, pageTitle, closed.signal);
+          const grant = await siteAccess.request(origin, pageTitle, ending.signal);
           return toolsFor(grant, controller);
         });
       case 'listTools':
@@ -78,31 +168,13 @@ export function servePage({ port, origin, pageTitle, controller, siteAccess }: P
           return toolsFor(grant, controller);
         });
       case 'cancel':
-        calls.get(request.callId)?.abort.abort(new DOMException('Cancelled by the page', 'AbortError'));
+        // Every running call the page made under that id: a repeated id cancels them all.
+        for (const call of calls.values())
+          if (call.pageRequestId === request.callId)
+            call.abort.abort(new DOMException('Cancelled by the page', 'AbortError'));
         return reply(request.id, async () => null);
       case 'callTool':
-        return reply(request.id, async () => {
-          if (!siteAccess.grantOf(origin)) throw noAccess();
-          if (!siteAccess.allows(origin, request.serverId, request.toolName))
-            throw new SiteAccessError(
-              `${origin} may not use ${request.toolName} on ${request.serverId}: the person did not grant it. Ask again with requestAccess().`,
-            );
-          const abort = new AbortController();
-          calls.set(request.id, { abort, serverId: request.serverId, toolName: request.toolName });
-          try {
-            const outcome = await controller.call(
-              request.serverId,
-              request.toolName,
-              request.arguments,
-              { kind: 'site', label: origin },
-              abort.signal,
-            );
-            // The site gets the tool's result, nothing of the gate's internals or the audit log.
-            return outcome.result;
-          } finally {
-            calls.delete(request.id);
-          }
-        });
+        return reply(request.id, () => runCall(request));
     }
   };
 
@@ -119,10 +191,9 @@ export function servePage({ port, origin, pageTitle, controller, siteAccess }: P
   const stopAccess = siteAccess.onChange((changed) => {
     if (changed !== origin) return;
     const grant = siteAccess.grantOf(origin);
-    // Revoked or narrowed: what is running without a grant stops now.
+    // Revoked or narrowed: what is running without a grant stops now, and its result is withheld.
     for (const call of calls.values())
-      if (!siteAccess.allows(origin, call.serverId, call.toolName))
-        call.abort.abort(new DOMException(`Access for ${origin} was revoked`, 'AbortError'));
+      if (!siteAccess.allows(origin, call.serverId, call.toolName)) revoke(call);
     send({ event: 'access', granted: Boolean(grant), tools: toolsFor(grant, controller) });
   });
   // Tools appear and go as servers connect and change: tell a granted page what it has now.
@@ -137,12 +208,28 @@ export function servePage({ port, origin, pageTitle, controller, siteAccess }: P
     if (grant) send({ event: 'access', granted: true, tools: toolsFor(grant, controller) });
   });
 
-  port.onMessage.addListener(onMessage);
-  port.onDisconnect.addListener(() => {
-    closed.abort();
-    for (const call of calls.values()) call.abort.abort(new DOMException('The page went away', 'AbortError'));
+  const stop = (why: string) => {
+    if (disconnected) return;
+    disconnected = true;
+    if (!ending.signal.aborted) ending.abort(why);
+    for (const call of calls.values()) call.abort.abort(new DOMException(why, 'AbortError'));
     stopAccess();
     stopTools();
     port.onMessage.removeListener(onMessage);
-  });
+  };
+  port.onMessage.addListener(onMessage);
+  port.onDisconnect.addListener(() => stop('The page went away'));
+
+  return {
+    close(reason) {
+      if (ending.signal.aborted) return;
+      ending.abort(reason);
+      for (const call of calls.values()) revoke(call);
+      // The page hears why each call ended before the port goes.
+      void Promise.allSettled([...replies]).then(() => {
+        stop(reason);
+        port.disconnect();
+      });
+    },
+  };
 }

@@ -1,8 +1,10 @@
 /**
  * The side panel and the popup: the full widget, showing the service worker's controller, with the
- * extension's own "Sites" tab and the site-consent dialog.
+ * extension's own "Sites" tab, the site-consent dialog, and (when the tab the person is on is a site
+ * that is not turned on) a one-click "Let … use your tools".
  */
 
+import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { createAuditLog } from '../src/audit/log.js';
 import { prefetchViews } from '../src/ui/lazy.js';
@@ -10,11 +12,17 @@ import { Panel } from '../src/ui/panel.js';
 import { panelStyles } from '../src/ui/styles.js';
 import { createRemoteController, type RemoteController } from './remote/remote-controller.js';
 import { PANEL_PORT } from './remote/wire.js';
+import { activeTabOrigin, watchTurnedOnSites } from './site-switch.js';
 import { ConsentDialog } from './views/consent-dialog.js';
 import { SitesView } from './views/sites-view.js';
+import { ActiveSiteBar } from './views/turn-on-site.js';
+
+const turnedOn = signal<string[]>([]);
+const activeOrigin = signal<string | undefined>(undefined);
 
 function ExtensionPanel({ remote }: { remote: RemoteController }) {
   const consent = remote.consents.value[0];
+  const active = activeOrigin.value;
   return (
     <>
       {!remote.connected.value && (
@@ -22,9 +30,16 @@ function ExtensionPanel({ remote }: { remote: RemoteController }) {
           Reconnecting to Toolgate’s background worker…
         </p>
       )}
+      {active && <ActiveSiteBar key={active} origin={active} turnedOn={turnedOn.value} />}
       <Panel
         controller={remote}
-        extraTabs={[{ id: 'sites', label: 'Sites', render: () => <SitesView remote={remote} /> }]}
+        extraTabs={[
+          {
+            id: 'sites',
+            label: 'Sites',
+            render: () => <SitesView remote={remote} turnedOn={turnedOn.value} activeOrigin={active} />,
+          },
+        ]}
         extraDialog={consent && <ConsentDialog key={consent.id} consent={consent} remote={remote} />}
       />
     </>
@@ -41,6 +56,12 @@ root.replaceChildren(style, container);
 const remote = createRemoteController({
   connect: () => chrome.runtime.connect({ name: PANEL_PORT }),
   openAuditLog: () => createAuditLog({ name: 'toolgate-audit' }),
+});
+watchTurnedOnSites((origins) => {
+  turnedOn.value = origins;
+});
+void activeTabOrigin().then((origin) => {
+  activeOrigin.value = origin;
 });
 render(<ExtensionPanel remote={remote} />, container);
 prefetchViews();

@@ -1,13 +1,16 @@
 /**
  * Which web sites may use which of the person's tools. A site (an exact origin, as Chrome reports
  * the sender of a content-script port, never as the page claims) gets nothing until the person
- * grants it tools in a consent dialog; a refusal is answered at once and asked again only when the
- * page asks again. Revoking takes effect for the next check, and listeners (the page gateway) cancel
- * what that site has running.
+ * grants it tools in a consent dialog. A refusal is answered at once, and the site may not ask again
+ * for a while (refusal-backoff.ts), so a page cannot keep the dialog coming back. Revoking takes
+ * effect for the next check, and listeners (the page gateway) cancel what that site has running.
  */
 
 import { type Signal, signal } from '@preact/signals';
 import { isSiteOrigin } from './origins.js';
+import { describeWait, nextRefusal, type Refusal, remainingWait } from './refusal-backoff.js';
+
+export type { Refusal } from './refusal-backoff.js';
 
 /** Tools one site may call, by server id and tool name. */
 export interface SiteGrant {
@@ -29,10 +32,16 @@ export type ConsentAnswer =
   | { allow: true; tools: { serverId: string; toolName: string }[] }
   | { allow: false };
 
-/** Where grants are kept (IndexedDB in the extension; memory in tests). */
-export interface SiteGrantStore {
+/** Where grants and refusals are kept (IndexedDB in the extension; memory in tests). */
+export interface SiteAccessStore {
   load(): Promise<SiteGrant[]>;
   save(grants: SiteGrant[]): Promise<void>;
+  /**
+   * Refusals outlive the worker in the extension: otherwise a page could wait for the worker to
+   * sleep and ask again at once. Without these they are kept in memory only.
+   */
+  loadRefusals?(): Promise<Refusal[]>;
+  saveRefusals?(refusals: Refusal[]): Promise<void>;
 }
 
 export class SiteAccessError extends Error {
@@ -43,10 +52,27 @@ export class SiteAccessError extends Error {
   }
 }
 
+/** The site asked again too soon after the person refused it; the message says how long to wait. */
+export class AccessBackoffError extends Error {
+  readonly kind = 'retry-later';
+  constructor(
+    origin: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(
+      `The person refused ${origin} access to their tools; this site may ask again in ${describeWait(retryAfterMs)}.`,
+    );
+    this.name = 'AccessBackoffError';
+  }
+}
+
 export interface SiteAccess {
   readonly sites: Signal<SiteGrant[]>;
   readonly consents: Signal<ConsentRequest[]>;
-  /** Resolves with the grant (asking the person when there is none); rejects when refused. */
+  /**
+   * Resolves with the grant (asking the person when there is none); rejects when refused, and at
+   * once, without asking, while the site must wait after a refusal (AccessBackoffError).
+   */
   request(origin: string, pageTitle: string, signal?: AbortSignal): Promise<SiteGrant>;
   answer(consentId: string, answer: ConsentAnswer): Promise<void>;
   grantOf(origin: string): SiteGrant | undefined;
@@ -56,8 +82,20 @@ export interface SiteAccess {
   onChange(listener: (origin: string) => void): () => void;
 }
 
-export async function createSiteAccess(store: SiteGrantStore): Promise<SiteAccess> {
+export interface SiteAccessOptions {
+  /** The clock the refusal wait is measured by (tests move it). */
+  now?: () => number;
+}
+
+export async function createSiteAccess(
+  store: SiteAccessStore,
+  { now = Date.now }: SiteAccessOptions = {},
+): Promise<SiteAccess> {
   const sites = signal<SiteGrant[]>(await store.load());
+  const refusals = new Map(
+    ((await store.loadRefusals?.()) ?? []).map((refusal) => [refusal.origin, refusal]),
+  );
+  const saveRefusals = async () => store.saveRefusals?.([...refusals.values()]);
   const consents = signal<ConsentRequest[]>([]);
   const waiting = new Map<string, { origin: string; settle: (answer: ConsentAnswer) => void }>();
   const listeners = new Set<(origin: string) => void>();
@@ -85,13 +123,15 @@ export async function createSiteAccess(store: SiteGrantStore): Promise<SiteAcces
         );
       const existing = grantOf(origin);
       if (existing) return Promise.resolve(existing);
+      const wait = remainingWait(refusals.get(origin), now());
+      if (wait > 0) return Promise.reject(new AccessBackoffError(origin, wait));
       // One question per site at a time: a page that asks twice waits for the same answer.
       const pending = consents.value.find((consent) => consent.origin === origin);
       const consent: ConsentRequest = pending ?? {
         id: crypto.randomUUID(),
         origin,
         pageTitle: pageTitle.slice(0, 200),
-        requestedAt: Date.now(),
+        requestedAt: now(),
       };
       if (!pending) consents.value = [...consents.value, consent];
       return new Promise<SiteGrant>((resolve, reject) => {
@@ -124,11 +164,15 @@ export async function createSiteAccess(store: SiteGrantStore): Promise<SiteAcces
         const grant: SiteGrant = {
           origin: consent.origin,
           tools: dedupe(answer.tools),
-          grantedAt: Date.now(),
+          grantedAt: now(),
         };
         sites.value = [...sites.value.filter((item) => item.origin !== consent.origin), grant];
         await persist();
         changed(consent.origin);
+        if (refusals.delete(consent.origin)) await saveRefusals();
+      } else {
+        refusals.set(consent.origin, nextRefusal(refusals.get(consent.origin), consent.origin, now()));
+        await saveRefusals();
       }
       for (const [key, entry] of [...waiting]) if (key.startsWith(`${consentId}:`)) entry.settle(answer);
     },

@@ -24,6 +24,9 @@ export interface TestServer {
   controller: Controller;
   /** The tools/call requests the server received. */
   calls: { name: string; arguments: Record<string, unknown> }[];
+  /** The JSON-RPC ids of the calls the client told the server to cancel (notifications/cancelled). */
+  cancelled(): unknown[];
+  /** Answers every held call (the server finishing, whether or not it was told to cancel). */
   release(): void;
 }
 
@@ -71,6 +74,10 @@ export async function controllerWithServer(options: { holdCalls?: boolean } = {}
   return {
     controller,
     calls,
+    cancelled: () =>
+      transport
+        .sentWith('notifications/cancelled')
+        .map((message) => ('params' in message ? message.params?.requestId : undefined)),
     release: () => {
       for (const answer of held.splice(0)) answer();
     },

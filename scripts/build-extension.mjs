@@ -26,6 +26,22 @@ await build({
     },
   },
 });
+/**
+ * The page bridge reaches only sites the person turns on (optional host permissions, scripts
+ * registered per origin at run time). A manifest that asked for sites up front would bring back
+ * Chrome's install warning ("read and change all your data") and put the bridge on every page.
+ */
+function assertNoStandingSiteAccess(manifest) {
+  const standing = [
+    ...(manifest.host_permissions ?? []),
+    ...(manifest.content_scripts ?? []).flatMap((script) => script.matches ?? []),
+  ];
+  if (standing.length > 0)
+    throw new Error(
+      `extension/manifest.json asks for site access at install (${standing.join(', ')}); sites are turned on one by one through optional_host_permissions.`,
+    );
+}
+
 /** One script file: the worker (ES, no chunks) or a content script (IIFE under `name`). */
 function buildScript(entry, format, name) {
   return build({
@@ -52,6 +68,7 @@ await buildScript('page-api.ts', 'iife', 'toolgatePageApi');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8'));
 manifest.version = pkg.version;
+assertNoStandingSiteAccess(manifest);
 await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
 // The zip a person uploads to the Chrome Web Store (or keeps): the folder's files at its root.

@@ -2,12 +2,17 @@
  * A web site asks to use the person's tools: which servers, which tools. Nothing is ticked at
  * first; the person picks, or refuses (Escape refuses). The origin is the one Chrome reported for
  * the page, shown as text; the page's title is its own claim and is labelled as such.
+ *
+ * The text says what the gate does with a site's calls (src/gate/policy.ts): each one is asked
+ * unless the person remembers an approval or makes a rule for this exact site, and nothing given to
+ * the person's own calls or to another site covers it.
  */
 
 import { useSignal } from '@preact/signals';
 import { ModalDialog } from '../../src/ui/components/modal-dialog.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import type { ConsentRequest } from '../site-access.js';
+import { InsecureOriginNote } from './insecure-origin-note.js';
 
 const keyOf = (serverId: string, toolName: string) => JSON.stringify([serverId, toolName]);
 
@@ -45,9 +50,13 @@ export function ConsentDialog({ consent, remote }: { consent: ConsentRequest; re
         Let <code>{consent.origin}</code> use your tools?
       </h2>
       {consent.pageTitle && <p class="tg-muted">The page calls itself “{consent.pageTitle}”.</p>}
+      <InsecureOriginNote origin={consent.origin} />
       <p>
-        The site will see the tools you tick and may ask to call them. Every call still waits for your
-        approval and is written to the audit log. The site never sees other sites’ calls or the log.
+        The site will see the tools you tick and may ask to call them. Each call it makes waits for your
+        approval, unless you remember an approval for this site (“Allow for this session” or “Always allow
+        this tool” when you approve one) or make a rule for it. Nothing you approve for yourself or for
+        another site covers this one. Every call is written to the audit log; the site never sees other sites’
+        calls or the log.
       </p>
       {servers.length === 0 && (
         <p class="tg-warning">No server is connected, so there is nothing to share yet.</p>

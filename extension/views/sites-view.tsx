@@ -1,49 +1,101 @@
-/** Sites: which web pages may use which tools, and a Revoke that takes effect at once. */
+/**
+ * Sites: which sites have Toolgate's page API (turned on by the person), which tools each may use,
+ * and the two ways back: Revoke (the tools, at once) and Turn off (the page API too).
+ */
 
 import { useSignal } from '@preact/signals';
 import type { RemoteController } from '../remote/remote-controller.js';
+import type { SiteGrant } from '../site-access.js';
+import { turnOffSite } from '../site-switch.js';
+import { InsecureOriginNote } from './insecure-origin-note.js';
+import { TurnOnSiteForm } from './turn-on-site.js';
 
-export function SitesView({ remote }: { remote: RemoteController }) {
+export interface SitesViewProps {
+  remote: RemoteController;
+  /** The sites turned on now (site-switch.ts watches Chrome's permissions). */
+  turnedOn: readonly string[];
+  /** The tab the person is looking at, when Chrome shows it: suggested in the form. */
+  activeOrigin?: string | undefined;
+}
+
+export function SitesView({ remote, turnedOn, activeOrigin }: SitesViewProps) {
   const problem = useSignal('');
-  const sites = remote.sites.value;
+  const grants = new Map(remote.sites.value.map((grant) => [grant.origin, grant]));
+  const origins = [...new Set([...turnedOn, ...grants.keys()])].sort();
+  const fail = (error: Error) => {
+    problem.value = error.message;
+  };
+
   return (
     <section class="tg-view" aria-labelledby="tg-sites-heading">
       <h2 id="tg-sites-heading">Sites</h2>
       <p class="tg-muted">
-        Web pages ask through <code>window.toolgate.requestAccess()</code>; you choose the tools. Calls from a
-        site still wait for your approval.
+        Web pages see nothing of Toolgate unless you turn it on for their site. A site you turn on can ask
+        through <code>window.toolgate.requestAccess()</code>; you choose the tools, and each call it makes
+        waits for your approval unless you remember an approval for that site.
       </p>
-      {sites.length === 0 && <p>No site has access.</p>}
+      <TurnOnSiteForm suggested={activeOrigin} />
+      {origins.length === 0 && <p>No site is turned on.</p>}
       {problem.value && (
         <p class="tg-error" role="alert">
           {problem.value}
         </p>
       )}
-      <ul class="tg-server-list">
-        {sites.map((site) => (
-          <li key={site.origin} class="tg-server">
-            <div class="tg-server-head">
-              <strong class="tg-mono">{site.origin}</strong>
-              <button
-                type="button"
-                class="tg-deny"
-                aria-label={`Revoke access for ${site.origin}`}
-                onClick={() =>
-                  void remote.revokeSite(site.origin).catch((error: Error) => {
-                    problem.value = error.message;
-                  })
-                }
-              >
-                Revoke
-              </button>
-            </div>
-            <p class="tg-muted">
-              Since {new Date(site.grantedAt).toLocaleString()}:{' '}
-              {site.tools.map((tool) => `${tool.toolName} (${tool.serverId})`).join(', ')}
-            </p>
-          </li>
+      <ul class="tg-server-list" aria-label="Sites">
+        {origins.map((origin) => (
+          <SiteRow
+            key={origin}
+            origin={origin}
+            on={turnedOn.includes(origin)}
+            grant={grants.get(origin)}
+            onRevoke={() => void remote.revokeSite(origin).catch(fail)}
+            onTurnOff={() =>
+              // The worker hears the permission go, revokes the tools and closes the site's pages.
+              void turnOffSite(origin).catch(fail)
+            }
+          />
         ))}
       </ul>
     </section>
+  );
+}
+
+function SiteRow(props: {
+  origin: string;
+  on: boolean;
+  grant: SiteGrant | undefined;
+  onRevoke: () => void;
+  onTurnOff: () => void;
+}) {
+  const { origin, on, grant } = props;
+  return (
+    <li class="tg-server">
+      <div class="tg-server-head">
+        <strong class="tg-mono">{origin}</strong>
+        <span class="tg-muted tg-site-state">{on ? 'on' : 'off'}</span>
+        {grant && (
+          <button
+            type="button"
+            class="tg-deny"
+            aria-label={`Revoke access for ${origin}`}
+            onClick={props.onRevoke}
+          >
+            Revoke
+          </button>
+        )}
+        {on && (
+          <button type="button" aria-label={`Turn off ${origin}`} onClick={props.onTurnOff}>
+            Turn off
+          </button>
+        )}
+      </div>
+      <InsecureOriginNote origin={origin} />
+      <p class="tg-muted">
+        {grant
+          ? `Since ${new Date(grant.grantedAt).toLocaleString()}: ${grant.tools.map((tool) => `${tool.toolName} (${tool.serverId})`).join(', ')}`
+          : 'No tools: the site has not been given any (it asks with requestAccess()).'}
+        {grant && !on && ' Turned off, so its pages cannot use them until you turn it on again.'}
+      </p>
+    </li>
   );
 }
