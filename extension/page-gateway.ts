@@ -2,7 +2,9 @@
  * The service worker's side of one page's bridge port. The origin comes from Chrome (the port's
  * sender), so a page can only ever act as itself; it sees only the tools granted to its origin, and
  * only its own calls' results. Every call goes through the controller, so through the gate: schema,
- * policy, the person's approval and the audit log. A revocation cancels what the site has running.
+ * policy, the person's approval and the audit log. A revocation cancels every call the site has
+ * running (the gateway tells them apart by its own ids, whatever ids the page sends) and withholds
+ * their results.
  */
 
 import { effect } from '@preact/signals';

@@ -38,22 +38,25 @@ let syncing: Promise<void> = Promise.resolve();
  * registered (or already gone) is not an error.
  */
 export function syncPageScripts(): Promise<void> {
-  syncing = syncing.then(async () => {
-    const [enabled, registered] = await Promise.all([
-      enabledOrigins(),
-      chrome.scripting.getRegisteredContentScripts(),
-    ]);
-    const plan = planPageScripts(
-      enabled,
-      registered.map((script) => script.id),
-    );
-    if (plan.unregister.length)
-      await chrome.scripting.unregisterContentScripts({ ids: plan.unregister }).catch(() => undefined);
-    for (const origin of plan.register)
-      await chrome.scripting.registerContentScripts(scriptsFor(origin)).catch((error: unknown) => {
-        if (!/duplicate/i.test(String((error as Error)?.message))) throw error;
-      });
-  });
+  // A failed change does not stop the next one: each reads Chrome's state afresh.
+  syncing = syncing
+    .catch(() => undefined)
+    .then(async () => {
+      const [enabled, registered] = await Promise.all([
+        enabledOrigins(),
+        chrome.scripting.getRegisteredContentScripts(),
+      ]);
+      const plan = planPageScripts(
+        enabled,
+        registered.map((script) => script.id),
+      );
+      if (plan.unregister.length)
+        await chrome.scripting.unregisterContentScripts({ ids: plan.unregister }).catch(() => undefined);
+      for (const origin of plan.register)
+        await chrome.scripting.registerContentScripts(scriptsFor(origin)).catch((error: unknown) => {
+          if (!/duplicate/i.test(String((error as Error)?.message))) throw error;
+        });
+    });
   return syncing;
 }
 
