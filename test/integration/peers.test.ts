@@ -8,18 +8,23 @@ import { type Peer, type PeerEvents, startPeer } from '../../e2e/support/peers.j
 import { connect, type McpClient, RequestCancelledError, RequestTimeoutError } from '../../src/index.js';
 import type { Progress } from '../../src/protocol/types.js';
 import { isLegacyVersion } from '../../src/protocol/versions.js';
+import { type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js';
 import { eventually, firstText, PEER_CASES } from './peer-cases.js';
 
 describe.each(PEER_CASES)('$kind', (peerCase) => {
   let peer: Peer;
   let client: McpClient;
+  /** For peers that keep no record (server-everything): what reached their door. */
+  let proxy: RecordingProxy | undefined;
 
   beforeAll(async () => {
     peer = await startPeer(peerCase.kind);
-    client = await connect({ url: peer.url });
+    if (!peerCase.recording) proxy = await startRecordingProxy(peer.url);
+    client = await connect({ url: proxy?.url ?? peer.url });
   });
   afterAll(async () => {
     await client?.close();
+    await proxy?.close();
     await peer?.stop();
   });
 
@@ -81,6 +86,12 @@ describe.each(PEER_CASES)('$kind', (peerCase) => {
   it('cancels a running call through an AbortSignal', async () => {
     const args = { ...peerCase.long.args, ...(peerCase.recording ? { ms: 60_001 } : {}) };
     const controller = new AbortController();
+    const seenBefore = proxy?.messages().length ?? 0;
+    const callsOfLong = () =>
+      proxy!
+        .messages()
+        .slice(seenBefore)
+        .filter((m) => m.method === 'tools/call' && m.params?.name === peerCase.long.name);
     const call = client.callTool(peerCase.long.name, args, { signal: controller.signal });
     call.catch(() => undefined);
     // Abort only once the server is working on it, so the server has something to cancel.
@@ -88,7 +99,7 @@ describe.each(PEER_CASES)('$kind', (peerCase) => {
       await eventually('the server to start the call', async () =>
         (await events()).calls.some((c) => c.tool === peerCase.long.name && c.arguments.ms === 60_001),
       );
-    else await new Promise((resolve) => setTimeout(resolve, 300));
+    else await eventually('the call to reach the server', async () => callsOfLong().length === 1);
     controller.abort('the test cancelled it');
     const error = await call.then(
       () => undefined,
@@ -102,6 +113,12 @@ describe.each(PEER_CASES)('$kind', (peerCase) => {
       });
       if (peerCase.cancelNotificationReachesCall)
         expect(seen.cancellations.some((c) => c.via === 'notification')).toBe(true);
+    } else {
+      // The server was told: a cancellation naming exactly this call's request id reached it.
+      const id = callsOfLong()[0]!.id;
+      await eventually('the cancellation to reach the server', async () =>
+        proxy!.messages().some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === id),
+      );
     }
     // The connection stays usable.
     expect(firstText(await client.callTool(peerCase.echo.name, peerCase.echo.args))).toBe(

@@ -7,11 +7,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface RecordedMessage {
+  method: string;
+  id?: string | number;
+  params?: Record<string, unknown>;
+}
+
 export interface RecordingProxy {
   /** The proxy's URL for the target's path (use it instead of the target's URL). */
   url: string;
   /** Every JSON-RPC request or notification forwarded so far, in order. */
-  messages(): { method: string; params?: Record<string, unknown> }[];
+  messages(): RecordedMessage[];
   /** The names of the tools called through the proxy. */
   toolCalls(): string[];
   close(): Promise<void>;
@@ -19,7 +25,7 @@ export interface RecordingProxy {
 
 export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
   const upstream = new URL(target);
-  const seen: { method: string; params?: Record<string, unknown> }[] = [];
+  const seen: RecordedMessage[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,9 +35,17 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         try {
           const parsed = JSON.parse(body.toString('utf8')) as unknown;
           for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-            const message = item as { method?: unknown; params?: Record<string, unknown> };
+            const message = item as {
+              method?: unknown;
+              id?: string | number;
+              params?: Record<string, unknown>;
+            };
             if (typeof message.method === 'string')
-              seen.push({ method: message.method, params: message.params });
+              seen.push({
+                method: message.method,
+                ...(message.id !== undefined ? { id: message.id } : {}),
+                ...(message.params ? { params: message.params } : {}),
+              });
           }
         } catch {
           // Not JSON: forwarded all the same; the server answers it as it would anyway.
