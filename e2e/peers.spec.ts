@@ -8,6 +8,7 @@
  * http://app.test page is refused before CORS is even consulted.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
 import type { CallResult, Outcome, StartOptions } from './fixtures/peers/page.js';
 import { bundle } from './support/bundle.js';
 import { type Peer, type PeerKind, startPeer } from './support/peers.js';
@@ -78,10 +79,14 @@ test.use({ permissions: ['local-network-access'] });
 for (const peerCase of CASES) {
   test.describe(peerCase.kind, () => {
     let peer: Peer;
+    /** For peers that keep no record (server-everything): what reached their door. */
+    let proxy: RecordingProxy | undefined;
     test.beforeAll(async () => {
       peer = await startPeer(peerCase.kind);
+      if (!peer.recording) proxy = await startRecordingProxy(peer.url);
     });
     test.afterAll(async () => {
+      await proxy?.close();
       await peer?.stop();
     });
 
@@ -89,7 +94,7 @@ for (const peerCase of CASES) {
       page,
     }) => {
       await openApp(page);
-      const connected = await page.evaluate((url) => window.api.connect(url), peer.url);
+      const connected = await page.evaluate((url) => window.api.connect(url), proxy?.url ?? peer.url);
       if (!connected.ok) throw new Error(`connect failed: ${connected.error.message}`);
       const { clientId, era, tools } = connected.value;
       expect(era).toBe(peerCase.era);
@@ -124,6 +129,12 @@ for (const peerCase of CASES) {
         });
 
       await test.step('cancel', async () => {
+        const seenBefore = proxy?.messages().length ?? 0;
+        const callsOfLong = () =>
+          proxy!
+            .messages()
+            .slice(seenBefore)
+            .filter((m) => m.method === 'tools/call' && m.params?.name === peerCase.long.name);
         const callId = await page.evaluate(([id, name, args]) => window.api.start(id, name, args as never), [
           clientId,
           peerCase.long.name,
@@ -133,7 +144,7 @@ for (const peerCase of CASES) {
           await expect
             .poll(async () => (await peer.events()).calls.some((c) => c.tool === peerCase.long.name))
             .toBe(true);
-        else await page.waitForTimeout(300);
+        else await expect.poll(() => callsOfLong().length).toBe(1);
         await page.evaluate((id) => window.api.abort(id, 'cancelled by the test'), callId);
         const outcome = await page.evaluate((id) => window.api.finish(id), callId);
         expect(outcome).toMatchObject({
@@ -144,6 +155,17 @@ for (const peerCase of CASES) {
           await expect
             .poll(async () => (await peer.events()).cancellations.some((c) => c.via === 'abort'))
             .toBe(true);
+        else {
+          // The server was told: a cancellation naming exactly this call's request id reached it.
+          const id = callsOfLong()[0]!.id;
+          await expect
+            .poll(() =>
+              proxy!
+                .messages()
+                .some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === id),
+            )
+            .toBe(true);
+        }
       });
 
       await test.step('timeout', async () => {
