@@ -514,15 +514,26 @@ test('arguments are validated in the service worker, where the extension CSP for
   await expect(dialog.getByRole('button', { name: 'Allow once' })).toBeEnabled();
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   expect(await valid).toMatchObject({ ok: true, value: { content: [{ type: 'text', text: '8' }] } });
-  // The schema is now in repeated use, where the validator would move it to Ajv if it could.
-  // The worker's own probe found eval forbidden (DevTools' evaluate is exempt from the CSP, so the
-  // test reads the verdict the worker reached rather than probing from here).
+  // Both checks ran in the worker, interpreted (its CSP forbids eval): no Ajv compile was ever
+  // attempted, and Ajv's code is not in the shipped worker at all. (DevTools' evaluate is exempt
+  // from the CSP, so the test reads the worker's own verdict rather than probing from here.)
   const diagnostics = await (await extension.serviceWorker()).evaluate(() =>
     (
-      globalThis as unknown as { toolgateDiagnostics: () => Promise<{ evalAllowed?: boolean }> }
+      globalThis as unknown as {
+        toolgateDiagnostics: () => Promise<{
+          evalAllowed?: boolean;
+          validator: { engine: string; ajvCompiles: number; cfworkerBuilds: number };
+        }>;
+      }
     ).toolgateDiagnostics(),
   );
   expect(diagnostics.evalAllowed).toBe(false);
+  expect(diagnostics.validator).toMatchObject({ engine: 'cfworker', ajvCompiles: 0 });
+  expect(diagnostics.validator.cfworkerBuilds).toBeGreaterThan(0);
+  const worker = await readFile(join(EXTENSION_DIR, 'background.js'), 'utf8');
+  // An option name of Ajv's core (property names survive minification): present whenever it is bundled.
+  expect(worker).not.toContain('strictTypes');
+  expect(worker).toContain('Ajv is not part of the extension worker');
 
   await panel.getByRole('tab', { name: 'Audit log' }).click();
   await expect(panel.locator('.tg-log-table tbody tr', { hasText: 'invalid-arguments' })).toHaveCount(1);

@@ -64,7 +64,12 @@ async function start() {
     loadRefusals: async () => (await get<Refusal[]>('site-refusals', store)) ?? [],
     saveRefusals: (refusals) => set('site-refusals', refusals, store),
   });
-  const controller = createController({ servers: await loadServers(), personLabel: 'you' });
+  const controller = createController({
+    servers: await loadServers(),
+    personLabel: 'you',
+    // MV3 forbids eval here: schemas are interpreted, and Ajv is not even in this file.
+    schemaEngine: 'cfworker',
+  });
   await controller.ready;
 
   const saveServers = async () => {
@@ -214,6 +219,12 @@ Object.assign(globalThis, {
     return {
       // false: this worker's CSP forbids eval, so schemas are checked by the interpreting validator.
       evalAllowed: evalVerdict(),
+      // Which engine checked schemas, and whether Ajv was ever compiled (never, in this worker).
+      validator: await controller.ready.then(async ({ validator }) => ({
+        engine: await validator.engine(),
+        ajvCompiles: validator.stats().ajvCompiles,
+        cfworkerBuilds: validator.stats().cfworkerBuilds,
+      })),
       servers: controller.servers.value.map(({ id, state, tools }) => ({ id, state, tools: tools.length })),
       running: controller.running.value.length,
       sites: siteAccess.sites.value.map((site) => site.origin),

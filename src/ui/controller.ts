@@ -113,6 +113,12 @@ export interface ControllerOptions {
    * and the host app. Sites and MCP Apps are asked unless the person allowed them.
    */
   trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
+  /**
+   * Which schema engine checks arguments and results: 'auto' (default: interpreted first, compiled
+   * with Ajv for schemas in steady use where eval is allowed), or 'cfworker' to interpret always
+   * (where eval is forbidden, e.g. an extension's service worker).
+   */
+  schemaEngine?: 'auto' | 'cfworker';
 }
 
 /**

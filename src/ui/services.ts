@@ -12,13 +12,15 @@ import { createPolicy } from '../gate/policy.js';
 import type { Policy } from '../gate/policy-types.js';
 import { idbSettingsStore } from '../gate/settings-store.js';
 import type { Approver, AuditSink, Caller } from '../gate/types.js';
-import { createSchemaValidator } from '../schema/index.js';
+import { createSchemaValidator, type SchemaValidator } from '../schema/index.js';
 
 export interface ControllerServices {
   gate: Gate;
   policy: Policy;
   /** Undefined when the host gave a plain AuditSink or asked for an in-memory log. */
   auditLog: AuditLog | undefined;
+  /** The schema validator the gate uses (its stats say which engine ran). */
+  validator: SchemaValidator;
 }
 
 export interface ServicesOptions {
@@ -27,6 +29,7 @@ export interface ServicesOptions {
   policy?: Policy;
   approvalTimeoutMs?: number;
   trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
+  schemaEngine?: 'auto' | 'cfworker';
 }
 
 export async function createServices(
@@ -57,15 +60,16 @@ export async function createServices(
     audit = options.audit;
     if ('query' in options.audit) auditLog = options.audit as AuditLog;
   }
+  const validator = createSchemaValidator({ engine: options.schemaEngine ?? 'auto' });
   const gate = createGate({
     servers,
     policy,
     approver,
     audit,
-    validator: createSchemaValidator(),
+    validator,
     serverLabel: (serverId) => serverLabel(serverId) ?? serverId,
     acceptUncheckedArguments,
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
-  return { gate, policy, auditLog };
+  return { gate, policy, auditLog, validator };
 }
