@@ -14,7 +14,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 import { describeConnectError } from './connect-errors.js';
-import { forgetRemembered, listRemembered, type RememberedItem } from './remembered.js';
+import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
 
 export interface ServerConfig {
@@ -450,11 +450,14 @@ export function createController(options: ControllerOptions = {}): Controller {
     cancel(invocationId) {
       running.value.find((call) => call.invocationId === invocationId)?.cancel();
     },
+    // Only the Approvals view needs these: its chunk, not the first load.
     async listRemembered() {
-      return listRemembered((await ready).policy);
+      const [{ policy }, { listRemembered }] = await Promise.all([ready, import('./remembered.js')]);
+      return listRemembered(policy);
     },
     async forgetRemembered(item) {
-      return forgetRemembered((await ready).policy, item);
+      const [{ policy }, { forgetRemembered }] = await Promise.all([ready, import('./remembered.js')]);
+      return forgetRemembered(policy, item);
     },
     async close() {
       if (closed) return;
