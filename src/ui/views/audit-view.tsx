@@ -251,6 +251,15 @@ function EntryDetail({ entry, log }: { entry: AuditEntry; log: AuditLog }) {
           {entry.caller.kind}
           {entry.caller.label ? ` (${entry.caller.label})` : ''}
         </dd>
+        {(entry.sends ?? 1) > 1 && (
+          <>
+            <dt>Sent</dt>
+            <dd>
+              {entry.sends} times (re-sent after a lost stream, an expired session or a stale schema; each
+              send is its own event below)
+            </dd>
+          </>
+        )}
         {entry.durationMs !== undefined && (
           <>
             <dt>Duration</dt>
