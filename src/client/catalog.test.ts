@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GuardError } from '../protocol/errors.js';
 import type { ListToolsResult } from '../protocol/types.js';
-import { ToolCatalog } from './catalog.js';
+import { DEFAULT_MAX_PAGES, DEFAULT_MAX_TOOLS, ToolCatalog } from './catalog.js';
 import type { ClientWarning } from './options.js';
 
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -32,6 +32,27 @@ function catalogOver(
     ...(opts.maxPages ? { maxPages: opts.maxPages } : {}),
   });
   return { catalog, requested, warnings, advance: (ms: number) => (now += ms) };
+}
+
+/** A catalog over a server that computes its pages (endless ones included). */
+function catalogComputing(
+  pageFor: (cursor: string | undefined) => ListToolsResult,
+  opts: { maxPages?: number; maxTools?: number } = {},
+) {
+  const requested: (string | undefined)[] = [];
+  const warnings: ClientWarning[] = [];
+  const catalog = new ToolCatalog({
+    serverId: 'srv',
+    fetchPage: async (cursor) => {
+      requested.push(cursor);
+      return pageFor(cursor);
+    },
+    enforceHeaderRules: () => false,
+    usesTtl: () => false,
+    onWarning: (w) => warnings.push(w),
+    ...opts,
+  });
+  return { catalog, requested, warnings };
 }
 
 describe('ToolCatalog', () => {
@@ -153,5 +174,74 @@ describe('ToolCatalog', () => {
     const [a, b] = await Promise.all([catalog.list(), catalog.list()]);
     expect(a).toBe(b);
     expect(requested).toHaveLength(1);
+  });
+
+  describe('bounds (a server that never stops paging, or offers too much)', () => {
+    it('stops an endless pagination at the default page bound, keeps every page and warns', async () => {
+      const { catalog, requested, warnings } = catalogComputing((cursor) => {
+        const index = cursor === undefined ? 0 : Number(cursor.slice(1));
+        return { tools: [tool(`t${index}`)], nextCursor: `p${index + 1}` };
+      });
+      const snapshot = await catalog.list();
+      expect(requested).toHaveLength(DEFAULT_MAX_PAGES);
+      expect(snapshot.entries).toHaveLength(DEFAULT_MAX_PAGES);
+      expect(snapshot.entries.at(-1)!.tool.name).toBe(`t${DEFAULT_MAX_PAGES - 1}`);
+      expect(snapshot.incomplete!.message).toContain(`still had more pages after ${DEFAULT_MAX_PAGES}`);
+      expect(warnings).toEqual([
+        { serverId: 'srv', code: 'catalog-incomplete', message: snapshot.incomplete!.message },
+      ]);
+    });
+
+    it('keeps the first maxTools tools of an oversized page and says so', async () => {
+      const { catalog, requested } = catalogComputing(
+        () => ({ tools: Array.from({ length: 12 }, (_, i) => tool(`t${i}`)), nextCursor: 'more' }),
+        { maxTools: 5 },
+      );
+      const snapshot = await catalog.list();
+      expect(requested).toEqual([undefined]);
+      expect(snapshot.entries.map((e) => e.tool.name)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+      expect(snapshot.incomplete!.message).toContain('more than 5 tools; kept the first 5');
+    });
+
+    it('stops before another page once the tool bound is reached exactly', async () => {
+      const { catalog, requested } = catalogComputing(
+        (cursor) => ({
+          tools: [tool(`t${cursor ?? 0}`), tool(`u${cursor ?? 0}`)],
+          nextCursor: `${Number(cursor ?? 0) + 1}`,
+        }),
+        { maxTools: 4 },
+      );
+      const snapshot = await catalog.list();
+      expect(requested).toEqual([undefined, '1']);
+      expect(snapshot.entries).toHaveLength(4);
+      expect(snapshot.incomplete!.message).toContain('more than 4 tools');
+    });
+
+    it('a catalog exactly at the bound, with no further page, is complete', async () => {
+      const { catalog } = catalogComputing(() => ({ tools: [tool('a'), tool('b')] }), { maxTools: 2 });
+      const snapshot = await catalog.list();
+      expect(snapshot.entries).toHaveLength(2);
+      expect(snapshot.incomplete).toBeUndefined();
+    });
+
+    it('takes a page bigger than the engine’s argument limit without overflowing, up to the default bound', async () => {
+      const huge = Array.from({ length: DEFAULT_MAX_TOOLS + 150_000 }, (_, i) => tool(`t${i}`));
+      const { catalog } = catalogComputing(() => ({ tools: huge }));
+      const snapshot = await catalog.list();
+      expect(snapshot.entries).toHaveLength(DEFAULT_MAX_TOOLS);
+      expect(snapshot.incomplete!.message).toContain(`kept the first ${DEFAULT_MAX_TOOLS}`);
+    });
+
+    it('a page without a tools array ends the listing, keeping the pages before it', async () => {
+      const { catalog, requested } = catalogComputing((cursor) =>
+        cursor === undefined
+          ? { tools: [tool('a')], nextCursor: 'x' }
+          : ({ tools: 'none', nextCursor: 'y' } as unknown as ListToolsResult),
+      );
+      const snapshot = await catalog.list();
+      expect(requested).toEqual([undefined, 'x']);
+      expect(snapshot.entries.map((e) => e.tool.name)).toEqual(['a']);
+      expect(snapshot.incomplete!.message).toContain('page 2 has no "tools" array');
+    });
   });
 });

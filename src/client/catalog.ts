@@ -40,12 +40,21 @@ export interface CatalogOptions {
   enforceHeaderRules: () => boolean;
   /** Whether freshness follows ttlMs (modern) or notifications only (legacy). */
   usesTtl: () => boolean;
+  /** At most this many pages per listing (default DEFAULT_MAX_PAGES). */
   maxPages?: number;
+  /** At most this many tools per listing (default DEFAULT_MAX_TOOLS); the rest are not kept. */
+  maxTools?: number;
   onWarning?: (warning: ClientWarning) => void;
   now?: () => number;
 }
 
-export const DEFAULT_MAX_PAGES = 500;
+/**
+ * Bounds on one listing. Each page is a round trip, so the page bound is what keeps an endless
+ * pagination from holding the tool list back; 200 still lets a 10,000-tool server page by 50.
+ */
+export const DEFAULT_MAX_PAGES = 200;
+/** Beyond this a catalog costs memory and attention that no person or model can use. */
+export const DEFAULT_MAX_TOOLS = 50_000;
 
 /** Qualifies a tool name by the connection's identity, which, unlike the server's self-reported name, is unique. */
 export function qualifyToolName(serverId: string, toolName: string): string {
@@ -109,6 +118,7 @@ export class ToolCatalog {
   private async fetchAll(): Promise<CatalogSnapshot> {
     const { serverId } = this.options;
     const maxPages = this.options.maxPages ?? DEFAULT_MAX_PAGES;
+    const maxTools = this.options.maxTools ?? DEFAULT_MAX_TOOLS;
     const tools: unknown[] = [];
     const seenCursors = new Set<string>();
     let cursor: string | undefined;
@@ -129,13 +139,34 @@ export class ToolCatalog {
         break;
       }
       pages++;
-      if (Array.isArray(page.tools)) tools.push(...page.tools);
+      if (!Array.isArray(page.tools)) {
+        incomplete = new GuardError(
+          `${serverId}: tools/list page ${pages} has no "tools" array; stopped with the ${tools.length} tools fetched before it`,
+        );
+        break;
+      }
+      // One at a time: spreading a huge page into push() overflows the argument limit.
+      let dropped = false;
+      for (const candidate of page.tools) {
+        if (tools.length >= maxTools) {
+          dropped = true;
+          break;
+        }
+        tools.push(candidate);
+      }
       if (this.options.usesTtl()) {
         const ttl = typeof page.ttlMs === 'number' && page.ttlMs > 0 ? page.ttlMs : 0;
         minTtl = Math.min(minTtl, ttl);
       }
       const next = page.nextCursor;
-      if (typeof next !== 'string' || next === '') break;
+      const more = typeof next === 'string' && next !== '';
+      if (dropped || (more && tools.length >= maxTools)) {
+        incomplete = new GuardError(
+          `${serverId}: tools/list offered more than ${maxTools} tools; kept the first ${maxTools} (after ${pages} ${pages === 1 ? 'page' : 'pages'})`,
+        );
+        break;
+      }
+      if (!more) break;
       if (seenCursors.has(next)) {
         incomplete = new GuardError(
           `${serverId}: tools/list returned cursor "${truncate(next)}" twice (a pagination loop); stopped after ${pages} pages with ${tools.length} tools`,
