@@ -118,9 +118,13 @@ async function main() {
     await page.waitForFunction(() => typeof window.runScenario === 'function', null, { timeout: 10_000 });
     console.error(`[client] page ready at ${elapsed()}`);
 
+    // What the runner tells every client command: the scenario's own data (e.g. the tool calls to
+    // make, with their arguments) and the revision the run targets.
+    const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
+    const revision = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
     const outcome = await page.evaluate(
-      ([url, name]) => window.runScenario(url, name),
-      [serverUrl, scenario],
+      ([url, name, data, version]) => window.runScenario(url, name, data, version),
+      [serverUrl, scenario, context, revision],
     );
     for (const line of outcome.log) console.error(`[run] ${line}`);
     if (outcome.ok) console.log(`toolgate conformance client: ${scenario} ran to completion in ${elapsed()}`);
@@ -129,6 +133,16 @@ async function main() {
   } finally {
     clearTimeout(deadline);
     await browser.close();
+  }
+}
+
+function parseContext(text) {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    fail(`MCP_CONFORMANCE_CONTEXT is not JSON: ${text.slice(0, 200)}`);
   }
 }
 

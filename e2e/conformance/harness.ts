@@ -14,6 +14,7 @@ import {
   connect,
   type ElicitationHandler,
   type McpClient,
+  type Tool,
 } from '../../src/index.js';
 
 /** What runScenario hands back to Node: `log` is printed to stderr for debugging. */
@@ -26,7 +27,12 @@ export interface ScenarioOutcome {
 
 declare global {
   interface Window {
-    runScenario: (url: string, scenario: string) => Promise<ScenarioOutcome>;
+    runScenario: (
+      url: string,
+      scenario: string,
+      data?: ScenarioData,
+      revision?: string,
+    ) => Promise<ScenarioOutcome>;
   }
 }
 
@@ -34,6 +40,11 @@ declare global {
 const SCENARIO_DEADLINE_MS = 20_000;
 
 type Step = (ctx: ScenarioContext) => Promise<void>;
+
+/** What the runner passes in MCP_CONFORMANCE_CONTEXT: for some scenarios, the calls to make. */
+export interface ScenarioData {
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+}
 
 interface ScenarioContext {
   log: (line: string) => void;
@@ -43,6 +54,9 @@ interface ScenarioContext {
   /** Set by `open`, closed by runScenario whatever happens. */
   client?: McpClient;
   elicitations: number;
+  data: ScenarioData;
+  /** Runs once, the first time an elicitation arrives (before it is answered). */
+  duringFirstElicitation?: () => Promise<void>;
 }
 
 async function open(ctx: ScenarioContext): Promise<McpClient> {
@@ -107,6 +121,119 @@ const SCENARIOS: Record<string, Step> = {
   },
 };
 
+/** A value for each required property of a tool's input schema, enough for a scenario call. */
+function argumentsFor(tool: Tool): Record<string, unknown> {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
+  const values: Record<string, unknown> = {};
+  for (const name of schema.required ?? []) {
+    const type = schema.properties?.[name]?.type;
+    values[name] =
+      type === 'integer' || type === 'number'
+        ? 1
+        : type === 'boolean'
+          ? true
+          : type === 'object'
+            ? {}
+            : type === 'array'
+              ? []
+              : type === 'null'
+                ? null
+                : 'conformance';
+  }
+  return values;
+}
+
+async function callAndLog(
+  ctx: ScenarioContext,
+  client: McpClient,
+  name: string,
+  args: Record<string, unknown>,
+) {
+  const result = await client.callTool(name, args);
+  ctx.log(`tools/call ${name}: ${result.isError ? 'isError, ' : ''}${textOf(result)}`);
+  return result;
+}
+
+Object.assign(SCENARIOS, {
+  /** SEP-2575: per-request _meta and version header; a rejected first choice is retried. */
+  async 'request-metadata'(ctx: ScenarioContext) {
+    const client = await open(ctx);
+    await listToolNames(ctx, client);
+  },
+
+  /** SEP-2322 (multi round-trip requests): every round as the scenario's tools expect. */
+  async 'sep-2322-client-request-state'(ctx: ScenarioContext) {
+    const client = await open(ctx);
+    await listToolNames(ctx, client);
+    // Between the rounds of the first tool, an unrelated call: it must carry nothing of that flow.
+    ctx.duringFirstElicitation = async () => {
+      await callAndLog(ctx, client, 'test_mrtr_unrelated', {});
+    };
+    const expectations: [string, RegExp][] = [
+      ['test_mrtr_echo_state', /echo-state-ok/],
+      ['test_mrtr_no_state', /no-state-ok/],
+      ['test_mrtr_no_result_type', /no-result-type-test-ok/],
+    ];
+    for (const [name, expected] of expectations) {
+      const result = await callAndLog(ctx, client, name, {});
+      if (!expected.test(textOf(result)))
+        throw new Error(`${name} answered ${JSON.stringify(textOf(result))}`);
+    }
+    if (ctx.elicitations !== 2)
+      throw new Error(`expected two input requests answered, got ${ctx.elicitations}`);
+  },
+
+  /** SEP-2243: Mcp-Method and Mcp-Name on every kind of request the scenario server answers. */
+  async 'http-standard-headers'(ctx: ScenarioContext) {
+    const client = await open(ctx);
+    const tools = await client.listTools();
+    ctx.log(`tools/list: ${tools.map((tool) => tool.name).join(', ')}`);
+    if (tools[0]) await callAndLog(ctx, client, tools[0].name, argumentsFor(tools[0]));
+    const resources = (await client.request('resources/list')) as { resources?: { uri: string }[] };
+    const uri = resources.resources?.[0]?.uri;
+    ctx.log(`resources/list: ${uri ?? '(none)'}`);
+    if (uri) await client.request('resources/read', { uri });
+    const prompts = (await client.request('prompts/list')) as { prompts?: { name: string }[] };
+    const prompt = prompts.prompts?.[0]?.name;
+    ctx.log(`prompts/list: ${prompt ?? '(none)'}`);
+    if (prompt) await client.request('prompts/get', { name: prompt, arguments: {} });
+  },
+
+  /** SEP-2243: the runner names the calls; designated parameters are mirrored into headers. */
+  async 'http-custom-headers'(ctx: ScenarioContext) {
+    const client = await open(ctx);
+    await listToolNames(ctx, client);
+    const calls = ctx.data.toolCalls ?? [];
+    if (calls.length === 0) throw new Error('the runner passed no toolCalls in MCP_CONFORMANCE_CONTEXT');
+    for (const call of calls) await callAndLog(ctx, client, call.name, call.arguments);
+  },
+
+  /** SEP-2243: tools with invalid x-mcp-header are excluded; the valid one stays usable. */
+  async 'http-invalid-tool-headers'(ctx: ScenarioContext) {
+    const client = await open(ctx);
+    const tools = await client.listTools();
+    ctx.log(`tools offered: ${tools.map((tool) => tool.name).join(', ')}`);
+    // Every tool the client offers is called: an invalid one offered would be caught by the server.
+    for (const tool of tools) await callAndLog(ctx, client, tool.name, argumentsFor(tool));
+    if (!tools.some((tool) => tool.name === 'valid_tool')) throw new Error('valid_tool was not offered');
+  },
+
+  /** SEP-2106: a network $ref is never fetched; listing is what exercises it. */
+  async 'json-schema-ref-no-deref'(ctx: ScenarioContext) {
+    const client = await open(ctx);
+    await listToolNames(ctx, client);
+  },
+
+  /** SEP-1613/2106: the input schema as received is echoed back untouched. */
+  async 'json-schema-2020-12-preservation'(ctx: ScenarioContext) {
+    const client = await open(ctx);
+    const tools = await client.listTools();
+    const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('the server did not list json_schema_2020_12_tool');
+    await callAndLog(ctx, client, 'json_schema_echo', { schema: focal.inputSchema });
+  },
+} satisfies Record<string, Step>);
+
 /** Scenarios this harness does not know get the generic conversation: connect, list, close. */
 const GENERIC: Step = SCENARIOS.initialize!;
 
@@ -119,6 +246,18 @@ function acceptWithDefaults(ctx: ScenarioContext): ElicitationHandler {
     ctx.elicitations++;
     ctx.log(`elicitation from ${context.serverId}: ${request.message}`);
     return { action: 'accept', content: {} };
+  };
+}
+
+/** Confirms every input request (MRTR scenarios ask for `confirmed: boolean`). */
+function confirmEverything(ctx: ScenarioContext): ElicitationHandler {
+  return async (request) => {
+    ctx.elicitations++;
+    ctx.log(`input request: ${request.message}`);
+    const during = ctx.duringFirstElicitation;
+    ctx.duringFirstElicitation = undefined;
+    await during?.();
+    return { action: 'accept', content: { confirmed: true } };
   };
 }
 
@@ -137,7 +276,12 @@ function observingFetch(onServerStream: () => void): typeof fetch {
   };
 }
 
-async function runScenario(url: string, scenario: string): Promise<ScenarioOutcome> {
+async function runScenario(
+  url: string,
+  scenario: string,
+  data: ScenarioData = {},
+  revision?: string,
+): Promise<ScenarioOutcome> {
   const log: string[] = [];
   const started = performance.now();
   const note = (line: string) => log.push(`+${Math.round(performance.now() - started)}ms ${line}`);
@@ -150,12 +294,15 @@ async function runScenario(url: string, scenario: string): Promise<ScenarioOutco
     serverStreamOpen,
     elicitations: 0,
     connectOptions: {},
+    data,
   };
+  if (revision) note(`the run targets revision ${revision}`);
   ctx.connectOptions = {
     url,
     fetch: observingFetch(() => markStreamOpen()),
     onWarning: (warning: ClientWarning) => note(`warning [${warning.code}] ${warning.message}`),
     ...(scenario === 'elicitation-sep1034-client-defaults' ? { onElicit: acceptWithDefaults(ctx) } : {}),
+    ...(scenario === 'sep-2322-client-request-state' ? { onElicit: confirmEverything(ctx) } : {}),
   };
   const step = SCENARIOS[scenario];
   if (!step) note(`unknown scenario "${scenario}": running the generic connect, list, close`);

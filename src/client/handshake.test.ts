@@ -85,6 +85,32 @@ describe('era selection (probeModern)', () => {
     expect((error as Error).message).toContain('2099-01-01');
   });
 
+  it('retries once when the first choice is refused, even with the same version the server lists (SEP-2575)', async () => {
+    let refused = 0;
+    const { engine, transport } = engineOver((r, peer) => {
+      if (refused++ === 0)
+        return peer.fail(r, -32022, 'Unsupported protocol version', {
+          supported: ['2026-07-28'],
+          requested: '2026-07-28',
+        });
+      return peer.reply(r, { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} });
+    });
+    const outcome = await probeModern(engine, intro);
+    expect(outcome).toMatchObject({ era: 'modern', session: { protocolVersion: '2026-07-28' } });
+    const sent = transport.sentWith('server/discover');
+    expect(sent).toHaveLength(2);
+    // A new request, not the same one again.
+    expect((sent[0] as { id: unknown }).id).not.toBe((sent[1] as { id: unknown }).id);
+  });
+
+  it('does not retry for ever: a second refusal is the answer', async () => {
+    const { engine, transport } = engineOver((r, peer) =>
+      peer.fail(r, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'] }),
+    );
+    await expect(probeModern(engine, intro)).rejects.toThrow(/Unsupported protocol version/);
+    expect(transport.sentWith('server/discover')).toHaveLength(2);
+  });
+
   it('does not guess an era from a network failure', async () => {
     const { engine } = engineOver(() => {
       throw new TransportError('http://x/mcp', 'cors-or-network', 'could not reach http://x/mcp');

@@ -69,7 +69,9 @@ export async function probeModern(
     if (error instanceof McpError && MODERN_ERROR_CODES.has(error.code)) {
       const supported =
         isJsonObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
-      const retry = MODERN_VERSIONS.find((v) => supported.includes(v) && v !== version);
+      // Retry once with the newest version both sides speak (SEP-2575), even when the server lists
+      // the one it just refused: its list is the authority, and one retry cannot loop.
+      const retry = MODERN_VERSIONS.find((v) => supported.includes(v));
       if (retry) return { era: 'modern', session: await discover(engine, intro, retry) };
       const legacy = LEGACY_VERSIONS.find((v) => supported.includes(v));
       if (legacy) return { era: 'legacy', reason: `the server supports ${supported.join(', ')}` };
