@@ -29,6 +29,7 @@ import { type CatalogSnapshot, ToolCatalog } from './catalog.js';
 import { applyElicitationDefaults, asElicitRequest } from './elicitation.js';
 import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';
 import type { CallToolOptions, ConnectOptions } from './options.js';
+import { QuestionScopes } from './question-scope.js';
 import { mirroredHeaders } from './tool-checks.js';
 
 /** How many `input_required` rounds one call may take before Toolgate stops it. */
@@ -41,6 +42,8 @@ export class McpClient {
   private readonly toolListeners = new Set<(snapshot: CatalogSnapshot) => void>();
   private listening: Promise<void> | undefined;
   private closed = false;
+  /** Running calls and open questions: a question is withdrawn once no call it can belong to runs. */
+  private readonly questions = new QuestionScopes();
 
   /** Use connect() to make one. */
   constructor(
@@ -122,10 +125,14 @@ export class McpClient {
    * Calls a tool. A tool execution error comes back as a result with `isError: true`; protocol
    * failures, timeouts and cancellations are thrown as ToolgateError subclasses.
    */
-  async callTool(
+  callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    return this.questions.track(this.runToolCall(name, args, options));
+  }
+
+  private async runToolCall(
     name: string,
-    args: JsonObject = {},
-    options: CallToolOptions = {},
+    args: JsonObject,
+    options: CallToolOptions,
   ): Promise<CallToolResult> {
     if (!this.offersTools) throw new CapabilityMissingError(this.serverId, 'tools', 'tools/call');
     const run = async (): Promise<JsonObject> => {
@@ -173,6 +180,7 @@ export class McpClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.questions.closeAll();
     await this.engine.close();
   }
 
@@ -200,14 +208,20 @@ export class McpClient {
       options.signal?.throwIfAborted();
       const requests = isJsonObject(result.inputRequests) ? result.inputRequests : undefined;
       retryFields = {
-        ...(requests ? { inputResponses: await this.answerInputRequests(requests, toolName) } : {}),
+        ...(requests
+          ? { inputResponses: await this.answerInputRequests(requests, toolName, options.signal) }
+          : {}),
         ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
       };
       await options.beforeResend?.('input-required');
     }
   }
 
-  private async answerInputRequests(requests: JsonObject, toolName?: string): Promise<JsonObject> {
+  private async answerInputRequests(
+    requests: JsonObject,
+    toolName: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonObject> {
     const responses: JsonObject = {};
     for (const [key, request] of Object.entries(requests)) {
       const method = isJsonObject(request) ? request.method : undefined;
@@ -215,18 +229,24 @@ export class McpClient {
         throw new UnsupportedServerError(
           `${this.serverId} asked for ${String(method)} during ${toolName ?? 'a request'}, which Toolgate does not support (it did not declare that capability)`,
         );
-      responses[key] = await this.elicit(isJsonObject(request) ? request.params : undefined, toolName);
+      responses[key] = await this.elicit(
+        isJsonObject(request) ? request.params : undefined,
+        toolName,
+        signal,
+      );
     }
     return responses;
   }
 
-  private async elicit(params: unknown, toolName?: string): Promise<ElicitResult> {
+  /** `signal` aborts when nobody waits for the answer any more (the host then withdraws the question). */
+  private async elicit(params: unknown, toolName?: string, signal?: AbortSignal): Promise<ElicitResult> {
     const request = asElicitRequest(params);
     if (!request) throw new McpError(ErrorCode.InvalidParams, 'elicitation request without a message');
     if (!this.options.onElicit) return { action: 'decline' };
     const answer = await this.options.onElicit(request, {
       serverId: this.serverId,
       ...(toolName ? { toolName } : {}),
+      ...(signal ? { signal } : {}),
     });
     return applyElicitationDefaults(request, answer);
   }
@@ -247,10 +267,17 @@ export class McpClient {
   private installHandlers(): void {
     this.engine.setRequestHandler('ping', () => ({}));
     if (this.options.onElicit)
-      this.engine.setRequestHandler('elicitation/create', async (params) => {
-        const result = await this.elicit(params);
-        return result as JsonObject;
+      this.engine.setRequestHandler('elicitation/create', async (params, request) => {
+        const question = this.questions.open(request.id);
+        try {
+          return (await this.elicit(params, undefined, question.signal)) as JsonObject;
+        } finally {
+          question.close();
+        }
       });
+    this.engine.setNotificationHandler('notifications/cancelled', (params) =>
+      this.questions.cancel(params.requestId),
+    );
     this.engine.setNotificationHandler('notifications/tools/list_changed', () => {
       this.catalog.invalidate();
       this.onToolListChanged?.();

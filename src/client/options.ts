@@ -4,10 +4,15 @@ import type { RequestOptions } from '../protocol/engine.js';
 import type { ElicitRequestParams, ElicitResult, Implementation } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 
-/** Answers an elicitation (legacy `elicitation/create`, or a modern `input_required` round). */
+/**
+ * Answers an elicitation (legacy `elicitation/create`, or a modern `input_required` round).
+ * `context.signal` aborts when nobody waits for the answer any more: the call it belongs to ended
+ * (cancelled, timed out, finished), the server withdrew it, or the connection closed. Withdraw the
+ * question from the person then, and resolve with `{ action: 'cancel' }`.
+ */
 export type ElicitationHandler = (
   request: ElicitRequestParams,
-  context: { serverId: string; toolName?: string },
+  context: { serverId: string; toolName?: string; signal?: AbortSignal },
 ) => Promise<ElicitResult>;
 
 /** Something worth showing a developer or person that did not stop the work. */
