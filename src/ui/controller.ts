@@ -13,6 +13,7 @@ import type { ApprovalAnswer, ApprovalRequest, AuditSink, Caller, TrustLevel } f
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
+import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError } from './connect-errors.js';
 import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
@@ -61,6 +62,11 @@ export interface ServerState {
   /** Tools the person switched off (a deny rule in the policy, so the gate enforces it). */
   disabled: ReadonlySet<string>;
   era?: string;
+  /**
+   * What the person should know about the server's tool list, each with its reason: incomplete
+   * (pagination stopped), tools left out for a bad definition, names that break the rules.
+   */
+  warnings?: readonly string[];
 }
 
 export interface PendingApproval {
@@ -93,6 +99,8 @@ export interface FinishedCall {
 export interface PendingElicitation {
   id: string;
   serverId: string;
+  /** The tool whose call asks, when the server says (modern input rounds). */
+  toolName?: string;
   request: ElicitRequestParams;
   answer: (result: ElicitResult) => void;
 }
@@ -259,8 +267,41 @@ export function createController(options: ControllerOptions = {}): Controller {
     );
   };
 
+  /**
+   * Queues a server's question for the person, one dialog at a time. A question nobody waits for any
+   * more (its call ended, the server withdrew it, the connection closed) leaves the queue at once.
+   */
+  function askPerson(
+    serverId: string,
+    request: ElicitRequestParams,
+    context: { toolName?: string; signal?: AbortSignal },
+  ): Promise<ElicitResult> {
+    const { signal } = context;
+    if (signal?.aborted) return Promise.resolve({ action: 'cancel' });
+    return new Promise<ElicitResult>((resolve) => {
+      const id = crypto.randomUUID();
+      const settle = (result: ElicitResult) => {
+        signal?.removeEventListener('abort', withdraw);
+        elicitations.value = elicitations.value.filter((item) => item.id !== id);
+        resolve(result);
+      };
+      const withdraw = () => settle({ action: 'cancel' });
+      signal?.addEventListener('abort', withdraw, { once: true });
+      elicitations.value = [
+        ...elicitations.value,
+        {
+          id,
+          serverId,
+          ...(context.toolName ? { toolName: context.toolName } : {}),
+          request,
+          answer: settle,
+        },
+      ];
+    });
+  }
+
   async function open(state: ServerState): Promise<ServerState> {
-    update(state.id, { state: 'connecting', error: undefined });
+    update(state.id, { state: 'connecting', error: undefined, warnings: [] });
     const { config } = state;
     try {
       const { connect } = await connectModule;
@@ -282,33 +323,23 @@ export function createController(options: ControllerOptions = {}): Controller {
         ...(transport ? { transport } : {}),
         ...(config.headers ? { headers: config.headers } : {}),
         id: state.id,
-        onElicit: (request) =>
-          new Promise<ElicitResult>((resolve) => {
-            const id = crypto.randomUUID();
-            elicitations.value = [
-              ...elicitations.value,
-              {
-                id,
-                serverId: state.id,
-                request,
-                answer: (result) => {
-                  elicitations.value = elicitations.value.filter((item) => item.id !== id);
-                  resolve(result);
-                },
-              },
-            ];
-          }),
+        onElicit: (request, context) => askPerson(state.id, request, context),
       });
       clients.set(state.id, client);
-      const tools = await client.listTools();
-      client.onToolsChanged((snapshot) =>
-        update(state.id, { tools: snapshot.entries.map((entry) => entry.tool) }),
+      const snapshot = await client.listCatalog();
+      const tools = snapshot.entries.map((entry) => entry.tool);
+      client.onToolsChanged((next) =>
+        update(state.id, {
+          tools: next.entries.map((entry) => entry.tool),
+          warnings: catalogWarnings(state.id, next),
+        }),
       );
       // The server said its tools changed: fetch them now so the panel never shows a stale list.
       client.onToolListChanged = () => void client.listTools().catch(() => undefined);
       update(state.id, {
         state: 'connected',
         tools,
+        warnings: catalogWarnings(state.id, snapshot),
         era: client.era,
         label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
         disabled: await disabledOf(state.id),

@@ -65,7 +65,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
         />
       )}
       {!extraDialog && !approval && elicitation && (
-        <ElicitationDialog key={elicitation.id} pending={elicitation} />
+        <ElicitationDialog key={elicitation.id} pending={elicitation} queue={controller.elicitations.value} />
       )}
     </>
   );

@@ -12,6 +12,7 @@ import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { resolveLocalRef } from '../../schema/local-ref.js';
+import { ENUM_SEARCH_THRESHOLD, EnumSearch } from './enum-search.js';
 import { escapeHiddenInJson } from './hidden-characters.js';
 import { StringInput } from './string-input.js';
 import { extraArguments, UndeclaredArguments } from './undeclared-arguments.js';
@@ -91,8 +92,35 @@ function choicesOf(schema: Schema): unknown[] | undefined {
   return Array.isArray(list) && list.length > 0 ? list : undefined;
 }
 
-/** enum (with legacy enumNames), a lone const, or a oneOf/anyOf of titled consts (MCP's titled enums). */
+/**
+ * Options per schema object: a 100,000-value enum is read once, not on every render, kind check and
+ * fit check. (A schema built on the way, from a $ref with siblings, is a new object and read again.)
+ */
+const optionsOf = new WeakMap<Schema, Option[] | undefined>();
 function enumOptions(schema: Schema): Option[] | undefined {
+  if (!optionsOf.has(schema)) optionsOf.set(schema, readEnumOptions(schema));
+  return optionsOf.get(schema);
+}
+
+/** Where `value` is among `options` (by JSON equality, as `same`), or -1; a lookup table for long lists. */
+const indexOf = new WeakMap<Option[], Map<string, number>>();
+function optionIndex(options: Option[], value: unknown): number {
+  if (value === undefined) return -1;
+  if (options.length <= 16) return options.findIndex((option) => same(option.value, value));
+  let table = indexOf.get(options);
+  if (!table) {
+    table = new Map();
+    for (const [i, option] of options.entries()) {
+      const key = JSON.stringify(option.value);
+      if (!table.has(key)) table.set(key, i);
+    }
+    indexOf.set(options, table);
+  }
+  return table.get(JSON.stringify(value)) ?? -1;
+}
+
+/** enum (with legacy enumNames), a lone const, or a oneOf/anyOf of titled consts (MCP's titled enums). */
+function readEnumOptions(schema: Schema): Option[] | undefined {
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
     return schema.enum.map((value, index) => {
@@ -127,7 +155,7 @@ function fits(kind: Kind, schema: Schema, value: unknown): boolean {
   if (value === undefined) return true;
   switch (kind) {
     case 'enum':
-      return (enumOptions(schema) ?? []).some((option) => same(option.value, value));
+      return optionIndex(enumOptions(schema) ?? [], value) !== -1;
     case 'object':
       return isObject(value);
     case 'array':
@@ -377,7 +405,19 @@ type ControlProps = FieldProps & { describedBy: string | undefined };
 
 function EnumSelect({ r, value, onChange, id, required, describedBy }: ControlProps) {
   const options = enumOptions(r.schema) ?? [];
-  const index = options.findIndex((option) => same(option.value, value));
+  const index = optionIndex(options, value);
+  // Thousands of <option>s would freeze the form: search them instead.
+  if (options.length > ENUM_SEARCH_THRESHOLD)
+    return (
+      <EnumSearch
+        id={id}
+        options={options}
+        chosen={index}
+        onChange={onChange}
+        required={required}
+        describedBy={describedBy}
+      />
+    );
   return (
     <select
       id={id}
@@ -480,7 +520,7 @@ function ArrayItems({ r, value, onChange, id, label }: FieldProps) {
 /** Whether a value plausibly belongs to a branch: its type, its const discriminators, its required keys. */
 function matches(schema: Schema, value: unknown): boolean {
   const options = enumOptions(schema);
-  if (options) return options.some((option) => same(option.value, value));
+  if (options) return optionIndex(options, value) !== -1;
   const type = typeOf(schema);
   const typeFits: Record<string, boolean> = {
     string: typeof value === 'string',

@@ -1,15 +1,52 @@
-/** A server asks the person for input (form or URL mode): a modal around the elicitation form. */
+/**
+ * A server asks the person for input (form or URL mode): a modal around the elicitation form, one
+ * question at a time. It says how many more wait, and a server that floods the person can be
+ * answered at once: "Decline all" declines every question of that server still waiting.
+ */
 
 import { ElicitationForm } from '../components/elicitation-form.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 import type { PendingElicitation } from '../controller.js';
 
-export function ElicitationDialog({ pending }: { pending: PendingElicitation }) {
+export function ElicitationDialog({
+  pending,
+  queue = [pending],
+}: {
+  pending: PendingElicitation;
+  /** Every question waiting, this one included (the panel's queue). */
+  queue?: readonly PendingElicitation[];
+}) {
   const titleId = `tg-elicit-${pending.id}`;
+  const waiting = queue.filter((item) => item.id !== pending.id).length;
+  const fromThisServer = queue.filter((item) => item.serverId === pending.serverId);
+  const declineAll = () => {
+    for (const item of fromThisServer) item.answer({ action: 'decline' });
+  };
   return (
     <ModalDialog titleId={titleId} onEscape={() => pending.answer({ action: 'cancel' })}>
       <h2 id={titleId}>{pending.serverId} asks for input</h2>
+      {pending.toolName && (
+        <p class="tg-muted">
+          While running <code>{pending.toolName}</code>
+        </p>
+      )}
+      {waiting > 0 && (
+        <p class="tg-queue-note" role="status">
+          {waiting === 1 ? '1 more question is waiting' : `${waiting} more questions are waiting`}
+          {fromThisServer.length - 1 < waiting
+            ? ` (${fromThisServer.length - 1} from ${pending.serverId})`
+            : ''}
+          .
+        </p>
+      )}
       <ElicitationForm request={pending.request} onAnswer={(answer) => pending.answer(answer)} />
+      {fromThisServer.length > 1 && (
+        <div class="tg-actions">
+          <button type="button" class="tg-deny" onClick={declineAll}>
+            Decline all {fromThisServer.length} from {pending.serverId}
+          </button>
+        </div>
+      )}
     </ModalDialog>
   );
 }

@@ -130,13 +130,14 @@ export function ServersView({ controller }: { controller: PanelController }) {
 
 function ServerRow({ server, controller }: { server: ServerState; controller: PanelController }) {
   const trustId = `tg-trust-${server.id}`;
+  const warnings = server.warnings ?? [];
   return (
     <li class={`tg-server tg-state-${server.state}`} data-server={server.id}>
       <div class="tg-server-head">
         <strong>{server.label}</strong>
         <span class="tg-badge" role="status">
           {server.state === 'connected'
-            ? `connected · ${server.tools.length} tools${server.era ? ` · ${server.era}` : ''}`
+            ? `connected · ${server.tools.length} tools${server.era ? ` · ${server.era}` : ''}${warningCount(warnings.length)}`
             : server.state}
         </span>
       </div>
@@ -146,6 +147,7 @@ function ServerRow({ server, controller }: { server: ServerState; controller: Pa
           {server.error}
         </p>
       )}
+      {warnings.length > 0 && <CatalogWarnings id={`tg-warnings-${server.id}`} warnings={warnings} />}
       <div class="tg-row">
         <label for={trustId}>Trust</label>
         <select
@@ -172,5 +174,23 @@ function ServerRow({ server, controller }: { server: ServerState; controller: Pa
       </div>
       <p class="tg-muted">{server.trust === 'trusted' ? TRUSTED_EXPLANATION : TRUST_EXPLANATION}</p>
     </li>
+  );
+}
+
+const warningCount = (n: number) => (n === 0 ? '' : ` · ${n} ${n === 1 ? 'warning' : 'warnings'}`);
+
+/** Problems with the server's tool list, each with its reason (catalog-warnings.ts words them). */
+function CatalogWarnings({ id, warnings }: { id: string; warnings: readonly string[] }) {
+  return (
+    <div class="tg-warning tg-catalog-warnings">
+      <p id={id}>
+        <strong>About this server’s tool list</strong>
+      </p>
+      <ul aria-labelledby={id}>
+        {warnings.map((warning) => (
+          <li key={warning}>{warning}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -6,6 +6,7 @@
 
 import { useSignal } from '@preact/signals';
 import { useMemo } from 'preact/hooks';
+import { toolNameProblem } from '../../client/tool-checks.js';
 import { detectPoisoning, revealInvisible } from '../../gate/poisoning.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { JsonTree } from '../components/json-tree.js';
@@ -24,6 +25,8 @@ export function ToolDetail({ row, controller }: { row: Row; controller: PanelCon
   const long = description.length > 400;
   const enabled = !server.disabled.has(tool.name);
   const annotations = Object.entries(tool.annotations ?? {}).filter(([key]) => key !== 'title');
+  const nameProblem = toolNameProblem(tool.name);
+  const twins = server.tools.filter((other) => other.name === tool.name).length;
 
   const run = async (event: Event) => {
     event.preventDefault();
@@ -42,6 +45,17 @@ export function ToolDetail({ row, controller }: { row: Row; controller: PanelCon
       <p class="tg-muted">
         <code>{tool.name}</code> on {server.label}
       </p>
+      {(nameProblem || twins > 1) && (
+        <ul class="tg-warning" aria-label="Problems with this tool's listing">
+          {nameProblem && <li>This name breaks the MCP naming rules: {nameProblem}.</li>}
+          {twins > 1 && (
+            <li>
+              {server.label} lists {twins} tools with this name; Toolgate refuses calls to it while their
+              definitions differ.
+            </li>
+          )}
+        </ul>
+      )}
       {flags.length > 0 && (
         <ul class="tg-flags" aria-label="Warnings about this tool's text">
           {flags.map((flag) => (

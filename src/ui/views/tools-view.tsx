@@ -4,6 +4,7 @@
  */
 
 import { useComputed, useSignal } from '@preact/signals';
+import { toolNameProblem } from '../../client/tool-checks.js';
 import type { Tool } from '../../protocol/types.js';
 import type { PanelController, ServerState } from '../controller.js';
 import { lazyView } from '../lazy.js';
@@ -29,6 +30,7 @@ export function ToolsView({ controller }: { controller: PanelController }) {
   const rows = useComputed<Row[]>(() => {
     const needle = query.value.trim().toLowerCase();
     const all: Row[] = [];
+    const keys = new Set<string>();
     for (const server of controller.servers.value)
       for (const tool of server.tools) {
         if (
@@ -38,7 +40,11 @@ export function ToolsView({ controller }: { controller: PanelController }) {
           !(tool.description ?? '').toLowerCase().includes(needle)
         )
           continue;
-        all.push({ server, tool, key: `${server.id}/${tool.name}` });
+        // A server may list one name twice (it is warned about): each definition keeps its own row.
+        let key = `${server.id}/${tool.name}`;
+        for (let n = 2; keys.has(key); n++) key = `${server.id}/${tool.name}#${n}`;
+        keys.add(key);
+        all.push({ server, tool, key });
       }
     return all;
   });
@@ -63,6 +69,7 @@ export function ToolsView({ controller }: { controller: PanelController }) {
       <p class="tg-muted" role="status">
         {list.length} {list.length === 1 ? 'tool' : 'tools'}
       </p>
+      <ListWarnings servers={controller.servers.value} />
       <div
         class="tg-virtual"
         style={{ height: `${Math.min(list.length, VIEW_ROWS) * ROW_HEIGHT + 2}px` }}
@@ -93,6 +100,11 @@ export function ToolsView({ controller }: { controller: PanelController }) {
                 <span class="tg-tool-title">{row.tool.title ?? row.tool.name}</span>
                 <span class="tg-muted"> · {row.server.label}</span>
                 {row.server.disabled.has(row.tool.name) && <span class="tg-badge">off</span>}
+                {toolNameProblem(row.tool.name) && (
+                  <span class="tg-badge tg-badge-danger" title={toolNameProblem(row.tool.name)}>
+                    ⚠ bad name
+                  </span>
+                )}
               </button>
             </li>
           ))}
@@ -108,4 +120,22 @@ function ToolIcon({ tool }: { tool: Tool }) {
   if (!src) return <span class="tg-icon" aria-hidden="true" />;
   // No credentials, no referrer: an icon URL must not become a tracking or auth channel.
   return <img class="tg-icon" src={src} alt="" crossOrigin="anonymous" referrerPolicy="no-referrer" />;
+}
+
+/** A marker for each server whose tool list has warnings; the Servers view gives the reasons. */
+function ListWarnings({ servers }: { servers: readonly ServerState[] }) {
+  const flagged = servers.filter((server) => (server.warnings?.length ?? 0) > 0);
+  if (flagged.length === 0) return null;
+  return (
+    <ul class="tg-warning tg-list-warnings" aria-label="Tool list warnings">
+      {flagged.map((server) => {
+        const n = server.warnings?.length ?? 0;
+        return (
+          <li key={server.id}>
+            ⚠ {server.label}: {n} {n === 1 ? 'warning' : 'warnings'} about its tool list (see Servers)
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
