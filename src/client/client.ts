@@ -7,6 +7,7 @@
 import type { RequestOptions, RpcEngine } from '../protocol/engine.js';
 import {
   CapabilityMissingError,
+  ConnectionClosedError,
   ErrorCode,
   GuardError,
   InvalidResponseError,
@@ -42,6 +43,8 @@ export class McpClient {
   private readonly toolListeners = new Set<(snapshot: CatalogSnapshot) => void>();
   private listening: Promise<void> | undefined;
   private closed = false;
+  /** Set when the connection ended without close(): the server or the channel went away. */
+  private ended: Error | undefined;
   /** Running calls and open questions: a question is withdrawn once no call it can belong to runs. */
   private readonly questions = new QuestionScopes();
 
@@ -64,6 +67,20 @@ export class McpClient {
       for (const listener of this.toolListeners) listener(snapshot);
     });
     this.installHandlers();
+    engine.onclose = () => {
+      if (!this.closed)
+        this.ended = new ConnectionClosedError(
+          `the connection to ${serverId} (${engine.transport.label}) has ended; reconnect it to call its tools`,
+        );
+    };
+  }
+
+  /**
+   * Why this connection takes no more calls (it ended without close(), or the server lost one new
+   * session too many); undefined while it works. The gate refuses calls to it before sending anything.
+   */
+  get failure(): Error | undefined {
+    return this.ended ?? this.engine.transport.failure;
   }
 
   /** `modern` (2026-07-28, per-request metadata) or `legacy` (initialize handshake). */

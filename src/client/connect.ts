@@ -10,6 +10,7 @@
 import { RpcEngine } from '../protocol/engine.js';
 import { ConnectionClosedError, TransportError, UnsupportedServerError } from '../protocol/errors.js';
 import { type Era, isLegacyVersion, isModernVersion } from '../protocol/versions.js';
+import { resolveLimits } from '../transport/limits.js';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
 import type { Transport } from '../transport/transport.js';
 import { McpClient } from './client.js';
@@ -45,7 +46,7 @@ export async function connect(options: ConnectOptions): Promise<McpClient> {
   };
   const forced = forcedEra(options);
   const opened = options.transport
-    ? await openOverTransport(options.transport, intro, forced, options)
+    ? await openOverTransport(withLimits(options.transport, options), intro, forced, options)
     : await openOverHttp(new URL(String(options.url)), intro, forced, options);
   const serverId = options.id ?? defaultServerId(options, opened.engine.transport);
   return new McpClient(serverId, opened.engine, opened.session, intro, options);
@@ -92,6 +93,7 @@ async function openOverHttp(
     new StreamableHttpTransport(url, {
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
   if (options.httpTransport === 'sse' || (!forced && eraCache.get(cacheKey) === 'sse'))
     return openLegacySse(url, intro, options);
@@ -126,7 +128,7 @@ async function openOverHttp(
   await transport.start();
   const engine = engineFor(transport, 'legacy', options);
   try {
-    const session = await initializeLegacy(engine, intro, options.protocolVersion);
+    const session = await initializeSession(engine, intro, options);
     eraCache.set(cacheKey, 'legacy');
     const stream = transport.openServerStream().catch((error: unknown) =>
       options.onWarning?.({
@@ -149,6 +151,34 @@ async function openOverHttp(
     }
     throw modernFailure && !(error instanceof TransportError) ? modernFailure : error;
   }
+}
+
+/**
+ * The legacy handshake over Streamable HTTP, started again while the server forgets the new session
+ * at once (HTTP 404 to `notifications/initialized`). The transport bounds the new sessions in a row
+ * (limits.maxSessionRestarts): past it, it fails with an error that is not 'session-expired'.
+ */
+async function initializeSession(
+  engine: RpcEngine,
+  intro: Introduction,
+  options: ConnectOptions,
+): Promise<ServerSession> {
+  const restarts = resolveLimits(options.limits).maxSessionRestarts;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await initializeLegacy(engine, intro, options.protocolVersion);
+    } catch (error) {
+      // The transport's bound ends this first; the count here only guards against one that has none.
+      if (!(error instanceof TransportError && error.failure === 'session-expired') || attempt >= restarts)
+        throw error;
+    }
+  }
+}
+
+/** Gives a transport the caller made the per-server limits, when any were set. */
+function withLimits(transport: Transport, options: ConnectOptions): Transport {
+  if (options.limits) transport.applyLimits?.(options.limits);
+  return transport;
 }
 
 /** 400/404/405 without a JSON-RPC answer: the URL may be a 2024-11-05 HTTP+SSE endpoint. */
@@ -177,6 +207,7 @@ async function openLegacySse(url: URL, intro: Introduction, options: ConnectOpti
   const transport = new HttpSseTransport(url, {
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   await transport.start();
   const engine = engineFor(transport, 'legacy', options);

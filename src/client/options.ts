@@ -2,7 +2,10 @@
 
 import type { RequestOptions } from '../protocol/engine.js';
 import type { ElicitRequestParams, ElicitResult, Implementation } from '../protocol/types.js';
+import type { ConnectionLimits } from '../transport/limits.js';
 import type { Transport } from '../transport/transport.js';
+
+export type { ConnectionLimits };
 
 /**
  * Answers an elicitation (legacy `elicitation/create`, or a modern `input_required` round).
@@ -55,6 +58,21 @@ export interface ConnectOptions {
   requestDefaults?: Pick<RequestOptions, 'timeoutMs' | 'maxTotalTimeoutMs' | 'resetTimeoutOnProgress'>;
   /** A fetch implementation (tests, service workers). */
   fetch?: typeof fetch;
+  /**
+   * Caps and bounds for this server; each field is optional. At a size cap Toolgate stops reading,
+   * cancels the request and fails the call with "response too large (N MB, limit M MB)".
+   * - `maxBodyBytes` (16 MB): one HTTP answer, JSON or a request's whole SSE stream.
+   * - `maxEventBytes` (8 MB): one SSE event, on any stream.
+   * - `maxMessageBytes` (16 MB): one message on a postMessage, MessagePort or Chrome port channel.
+   * - `maxReconnects` (5): reopen attempts in a row for a dropped legacy SSE stream; then the call
+   *   fails as lost (ResponseLostError), or the server-to-client stream is reported gone.
+   * - `minRetryMs` (500 ms): a server's `retry:` below it is raised to it.
+   * - `reconnectDelayMs` (1 s) and `maxReconnectDelayMs` (30 s): the first wait without a `retry:`,
+   *   doubled per failed attempt up to the cap.
+   * - `maxSessionRestarts` (3): new legacy sessions started in a row after HTTP 404s; one more loss
+   *   fails the connection for good (McpClient.failure), and the gate refuses its calls unsent.
+   */
+  limits?: ConnectionLimits;
   onWarning?: (warning: ClientWarning) => void;
 }
 

@@ -4,7 +4,12 @@
 
 import type { CatalogEntry } from '../client/catalog.js';
 import type { McpClient } from '../client/client.js';
-import { RequestCancelledError, RequestTimeoutError, ToolgateError } from '../protocol/errors.js';
+import {
+  ConnectionClosedError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  ToolgateError,
+} from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
 import { DeniedError, InvalidArgumentsError, UnknownToolError } from './errors.js';
@@ -29,6 +34,11 @@ export async function resolveTool(
       `No server "${serverId}" is connected${known.length ? ` (connected: ${known.join(', ')})` : ''}: add it first.`,
     );
   }
+  // A failed connection takes no calls: refused before its catalog, a person or the server is asked.
+  if (client.failure)
+    throw new ConnectionClosedError(
+      `${serverId} cannot take calls, so nothing was sent: ${client.failure.message}`,
+    );
   if (!client.offersTools)
     throw new UnknownToolError(
       `${serverId} offers no tools: it did not declare the "tools" capability, so Toolgate sends it no tool calls.`,

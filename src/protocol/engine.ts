@@ -112,6 +112,7 @@ export class RpcEngine {
   ) {
     transport.onmessage = (message) => this.receive(message);
     transport.onresponselost = (id, error) => this.responseLost(id, error);
+    transport.onresponsefailed = (id, error) => this.failRequest(id, error);
     const previousClose = transport.onclose;
     transport.onclose = () => {
       previousClose?.();
@@ -372,10 +373,17 @@ export class RpcEngine {
   private failInvalidResponse(id: RequestId | undefined, reason: string): void {
     const entry = id === undefined ? undefined : this.pending.get(id);
     if (!entry || id === undefined) return;
+    this.failRequest(id, new InvalidResponseError(this.transport.label, entry.method, reason));
+  }
+
+  /** An answer that cannot be used (malformed, too large) fails its request now, never re-issued. */
+  private failRequest(id: RequestId, error: Error): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
     this.settle(id, entry);
     // Free the response stream: nothing more from it will be used.
     entry.controller.abort();
-    entry.reject(new InvalidResponseError(this.transport.label, entry.method, reason));
+    entry.reject(error);
   }
 
   private receiveNotification(notification: JsonRpcNotification): void {

@@ -6,8 +6,10 @@
  */
 
 import { TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type ConnectionLimits, resolveLimits } from './limits.js';
 import { MessageInbox } from './message-port.js';
+import { MessageSizeCap } from './message-size.js';
 import type { Transport } from './transport.js';
 
 /** The slice of a Chrome event object the adapter uses. */
@@ -31,6 +33,8 @@ export interface ChromePortTransportOptions {
   label?: string;
   /** Reads `chrome.runtime.lastError` (default: the global one). Reading it also keeps Chrome from logging it as unchecked. */
   lastError?: () => string | undefined;
+  /** Most (estimated) bytes one inbound message may take; larger ones are never delivered. Default 16 MB. */
+  maxMessageBytes?: number;
 }
 
 /** Why a Chrome port transport ended: our own close(), or the other end disconnecting. */
@@ -43,9 +47,11 @@ export class ChromePortTransport implements Transport {
   closeReason: ChromePortCloseReason | undefined;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  onresponsefailed?: (id: RequestId, error: Error) => void;
 
   private readonly inbox = new MessageInbox((error) => this.onerror?.(error));
   private readonly address: string;
+  private readonly sizeCap: MessageSizeCap;
 
   constructor(
     private readonly port: ChromeRuntimePort,
@@ -53,6 +59,7 @@ export class ChromePortTransport implements Transport {
   ) {
     this.label = options.label ?? `Chrome runtime port "${port.name}"`;
     this.address = `chrome-runtime-port:${port.name}`;
+    this.sizeCap = new MessageSizeCap(this.label, this.address, options.maxMessageBytes);
     // Chrome drops port messages nobody listens to, so listen from the start and hold them until
     // onmessage is set, unlike a MessagePort, which queues until started.
     port.onMessage.addListener(this.receive);
@@ -68,6 +75,11 @@ export class ChromePortTransport implements Transport {
     this.inbox.listener = handler;
   }
 
+  /** Applies connect()'s `limits` (this transport uses maxMessageBytes). */
+  applyLimits(limits: ConnectionLimits): void {
+    this.sizeCap.maxBytes = resolveLimits(limits).maxMessageBytes;
+  }
+
   /** Nothing to open: a Chrome port is connected when it exists. Rejects once it has ended. */
   start(): Promise<void> {
     return this.closeReason ? Promise.reject(this.closedError()) : Promise.resolve();
@@ -78,6 +90,7 @@ export class ChromePortTransport implements Transport {
     if (this.closeReason) return Promise.reject(this.closedError());
     try {
       this.port.postMessage(message);
+      this.sizeCap.sending(message);
     } catch (error) {
       // Chrome throws "Attempting to use a disconnected port object" when the other end is gone.
       const detail = error instanceof Error ? error.message : String(error);
@@ -99,7 +112,12 @@ export class ChromePortTransport implements Transport {
   }
 
   private readonly receive = (message: unknown): void => {
-    this.inbox.deliver(message);
+    // Over the cap: its call fails as too large (or it is reported), and nothing of it goes further.
+    const admitted = this.sizeCap.admit(message, {
+      failed: this.onresponsefailed,
+      error: (error) => this.onerror?.(error),
+    });
+    if (admitted) this.inbox.deliver(message);
   };
 
   private readonly disconnected = (): void => {

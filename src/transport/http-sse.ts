@@ -20,7 +20,15 @@ import {
   wrongContentType,
 } from './http-failure.js';
 import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
-import { type EventSourceMessage, messageOfEvent, readSse } from './sse-reader.js';
+import {
+  type ConnectionLimits,
+  describeBytes,
+  type ResolvedLimits,
+  ResponseTooLargeError,
+  resolveLimits,
+} from './limits.js';
+import { SentRequests } from './sent-requests.js';
+import { type EventSourceMessage, messageOfEvent, readSse, SseLimitError } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
 
 /** Options of HttpSseTransport. */
@@ -33,6 +41,8 @@ export interface HttpSseOptions {
   endpointTimeoutMs?: number;
   /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
   label?: string;
+  /** Size caps (this transport uses maxEventBytes: every answer is one event on the stream). */
+  limits?: ConnectionLimits;
 }
 
 /** MCP over the legacy HTTP+SSE transport (protocol 2024-11-05). */
@@ -42,6 +52,7 @@ export class HttpSseTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
   onresponselost?: (id: RequestId, error: Error) => void;
+  onresponsefailed?: (id: RequestId, error: Error) => void;
 
   private readonly url: URL;
   /** Where redirects may lead, and the URL as messages show it (secrets hidden). */
@@ -58,6 +69,9 @@ export class HttpSseTransport implements Transport {
   private closed = false;
   private invalid = 0;
   private failStart: ((error: Error) => void) | undefined;
+  private limits: ResolvedLimits;
+  /** Requests whose answers the stream still owes us. */
+  private readonly sent = new SentRequests();
 
   constructor(url: string | URL, options: HttpSseOptions = {}) {
     // Plain http only to this machine; user info refused: checked before any header is stored.
@@ -70,6 +84,12 @@ export class HttpSseTransport implements Transport {
     // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
     this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.endpointTimeoutMs = options.endpointTimeoutMs ?? 10_000;
+    this.limits = resolveLimits(options.limits);
+  }
+
+  /** Replaces the caps (connect()'s `limits`); takes effect for a stream opened afterwards. */
+  applyLimits(limits: ConnectionLimits): void {
+    this.limits = resolveLimits(limits);
   }
 
   /** Inbound events dropped because their data was not JSON. */
@@ -127,7 +147,11 @@ export class HttpSseTransport implements Transport {
     if (options.headers) assertValidHeaders(options.headers, this.label);
     if (options.signal?.aborted) return;
     const controller = new AbortController();
-    const onAbort = () => controller.abort();
+    this.sent.note(message);
+    const onAbort = () => {
+      controller.abort();
+      if (isRequest(message)) this.sent.forget(message.id);
+    };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     this.live.add(controller);
     const context = this.postContext(endpoint, options.headers);
@@ -155,11 +179,13 @@ export class HttpSseTransport implements Transport {
       const body = await readBoundedText(response);
       const rpc = rpcErrorIn(body);
       if (rpc && isRequest(message) && rpc.id === message.id) {
+        this.sent.answered(rpc.raw);
         this.onmessage?.(rpc.raw);
         return;
       }
       throw statusFailure(context, response.status, mediaTypeOf(response), body);
     } catch (error) {
+      if (isRequest(message)) this.sent.forget(message.id);
       // Aborted by the engine or by close(): the caller already has its answer.
       if (controller.signal.aborted) return;
       throw error;
@@ -208,14 +234,31 @@ export class HttpSseTransport implements Transport {
     }
     let failure: unknown;
     try {
-      await readSse(response.body, { onEvent: (event) => this.receiveEvent(event, ready) });
+      await readSse(
+        response.body,
+        { onEvent: (event) => this.receiveEvent(event, ready) },
+        { maxEventBytes: this.limits.maxEventBytes },
+      );
     } catch (error) {
       failure = error;
     }
     if (controller.signal.aborted) return;
     if (!this.endpoint)
       throw notMcp(context, response.status, '', 'the event stream ended before its endpoint event');
+    if (failure instanceof SseLimitError) this.eventTooLarge(failure);
     this.dropped(failure);
+  }
+
+  /**
+   * An event outgrew its cap. Reading stopped, and the one stream carries every answer, so each
+   * call still waiting fails as too large: whichever the event answered, none can arrive any more.
+   */
+  private eventTooLarge(failure: SseLimitError): void {
+    for (const [id, method] of this.sent.drain())
+      this.onresponsefailed?.(
+        id,
+        new ResponseTooLargeError(this.label, method, 'event', failure.bytes, failure.limit, true),
+      );
   }
 
   private receiveEvent(event: EventSourceMessage, ready: () => void): void {
@@ -235,6 +278,7 @@ export class HttpSseTransport implements Transport {
       this.onerror?.(decoded.error);
       return;
     }
+    this.sent.answered(decoded.value);
     try {
       this.onmessage?.(decoded.value);
     } catch (error) {
@@ -268,11 +312,25 @@ export class HttpSseTransport implements Transport {
     ready();
   }
 
-  /** The event stream ended after start(): nothing more can arrive, so the connection is over. */
+  /**
+   * The event stream ended after start(): nothing more can arrive, so the connection is over. Calls
+   * still waiting fail as lost at once (a 2024-11-05 stream cannot be resumed), not at their timeout.
+   */
   private dropped(cause: unknown): void {
     if (this.closed) return;
     const why =
-      cause instanceof Error ? ` (${redactUrlsInText(redact(cause.message, this.context().secrets))})` : '';
+      cause instanceof SseLimitError
+        ? ` (an event was larger than the limit of ${describeBytes(cause.limit)}, so Toolgate stopped reading)`
+        : cause instanceof Error
+          ? ` (${redactUrlsInText(redact(cause.message, this.context().secrets))})`
+          : '';
+    for (const [id] of this.sent.drain())
+      this.onresponselost?.(
+        id,
+        new Error(
+          `the event stream from ${this.label} ended before the answer arrived${why}; a 2024-11-05 stream cannot be resumed`,
+        ),
+      );
     this.onerror?.(
       new TransportError(
         this.scope.shownUrl,

@@ -5,7 +5,9 @@
  */
 
 import { TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type ConnectionLimits, resolveLimits } from './limits.js';
+import { MessageSizeCap } from './message-size.js';
 import { type GoodbyeMessage, isGoodbyeMessage } from './post-message-protocol.js';
 import type { Transport } from './transport.js';
 
@@ -69,6 +71,8 @@ export interface MessagePortTransportOptions {
   peer?: string;
   /** Called once when the transport ends, before `onclose` (owners use it for bookkeeping). */
   onended?: (reason: PortCloseReason) => void;
+  /** Most (estimated) bytes one inbound message may take; larger ones are never delivered. Default 16 MB. */
+  maxMessageBytes?: number;
 }
 
 /** A Transport over a MessagePort. Call start() to begin receiving; close() says goodbye and closes the port. */
@@ -78,9 +82,11 @@ export class MessagePortTransport implements Transport {
   closeReason: PortCloseReason | undefined;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  onresponsefailed?: (id: RequestId, error: Error) => void;
 
   private readonly peer: string;
   private readonly inbox = new MessageInbox((error) => this.onerror?.(error));
+  private readonly sizeCap: MessageSizeCap;
   private started = false;
 
   constructor(
@@ -89,6 +95,12 @@ export class MessagePortTransport implements Transport {
   ) {
     this.label = options.label ?? 'MessagePort peer';
     this.peer = options.peer ?? 'message-port';
+    this.sizeCap = new MessageSizeCap(this.label, this.peer, options.maxMessageBytes);
+  }
+
+  /** Applies connect()'s `limits` (this transport uses maxMessageBytes). */
+  applyLimits(limits: ConnectionLimits): void {
+    this.sizeCap.maxBytes = resolveLimits(limits).maxMessageBytes;
   }
 
   /** Every inbound message; messages that arrive before this is set are held for it. */
@@ -129,6 +141,7 @@ export class MessagePortTransport implements Transport {
     if (this.closed) return Promise.reject(this.closedError());
     try {
       this.port.postMessage(message);
+      this.sizeCap.sending(message);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return Promise.reject(
@@ -178,7 +191,12 @@ export class MessagePortTransport implements Transport {
       this.end('goodbye');
       return;
     }
-    this.inbox.deliver(event.data);
+    // Over the cap: its call fails as too large (or it is reported), and nothing of it goes further.
+    const admitted = this.sizeCap.admit(event.data, {
+      failed: this.onresponsefailed,
+      error: (error) => this.onerror?.(error),
+    });
+    if (admitted) this.inbox.deliver(event.data);
   };
 
   private readonly receiveUnreadable = (): void => {

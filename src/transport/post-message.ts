@@ -7,7 +7,8 @@
  */
 
 import { TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type ConnectionLimits, resolveLimits } from './limits.js';
 import { MessagePortTransport, type PortCloseReason } from './message-port.js';
 import {
   connectMessage,
@@ -57,6 +58,8 @@ export type PostMessageClientOptions = PostMessagePeer & {
   kind?: string;
   /** The window this client runs in: stray messages and pagehide are heard here. Default: globalThis. */
   self?: EventTarget;
+  /** Most (estimated) bytes one message from the server may take; larger ones fail their call. Default 16 MB. */
+  maxMessageBytes?: number;
 };
 
 /** How long a server has to answer the handshake unless told otherwise. */
@@ -79,6 +82,7 @@ export class PostMessageClientTransport implements Transport {
   closeReason: PortCloseReason | undefined;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  onresponsefailed?: (id: RequestId, error: Error) => void;
 
   private readonly origin: string;
   private readonly self: EventTarget | undefined;
@@ -90,12 +94,22 @@ export class PostMessageClientTransport implements Transport {
   private timers: ReturnType<typeof setTimeout>[] = [];
   private failHandshake: ((error: Error) => void) | undefined;
   private finished = false;
+  private maxMessageBytes: number;
 
   constructor(private readonly options: PostMessageClientOptions) {
     this.origin = options.opaqueFrame ? OPAQUE_ORIGIN : exactOrigin(options.targetOrigin, 'targetOrigin');
     this.self = options.self ?? (hasEvents(globalThis) ? globalThis : undefined);
     const kind = options.kind ?? inferKind(options);
     this.label = `postMessage peer ${this.origin === OPAQUE_ORIGIN ? 'with an opaque origin' : this.origin} (${kind})`;
+    this.maxMessageBytes = resolveLimits({
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    }).maxMessageBytes;
+  }
+
+  /** Applies connect()'s `limits` (this transport uses maxMessageBytes). */
+  applyLimits(limits: ConnectionLimits): void {
+    this.maxMessageBytes = resolveLimits(limits).maxMessageBytes;
+    this.inner?.applyLimits(limits);
   }
 
   /** Every inbound message from the server, unvalidated. */
@@ -231,9 +245,11 @@ export class PostMessageClientTransport implements Transport {
       label: this.label,
       peer: this.origin,
       onended: (reason) => this.finish(reason),
+      maxMessageBytes: this.maxMessageBytes,
     });
     inner.onmessage = this.handler;
     inner.onerror = (error) => this.onerror?.(error);
+    inner.onresponsefailed = (id, error) => this.onresponsefailed?.(id, error);
     this.inner = inner;
     void inner.start();
     const every = this.options.peerCheckIntervalMs ?? DEFAULT_PEER_CHECK_MS;

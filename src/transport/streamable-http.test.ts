@@ -408,7 +408,7 @@ describe('legacy standalone GET stream', () => {
       else res.write(event(second, 'g2'));
     });
     // A backoff this long would time the test out: only the server's retry can make it pass.
-    const { t, got } = transport(url, { reconnect: { initialDelayMs: 60_000 } });
+    const { t, got } = transport(url, { limits: { reconnectDelayMs: 60_000 } });
     t.setProtocolVersion('2025-11-25');
     await t.send(initialize);
     await t.openServerStream();
@@ -430,7 +430,9 @@ describe('legacy standalone GET stream', () => {
       openSse(res);
       res.end(event({ jsonrpc: '2.0', method: 'notifications/message', params: {} }, 'x1'));
     });
-    const { t, errors } = transport(url, { reconnect: { initialDelayMs: 1, maxRetries: 2 } });
+    const { t, errors } = transport(url, {
+      limits: { reconnectDelayMs: 1, minRetryMs: 1, maxReconnects: 2 },
+    });
     t.setProtocolVersion('2025-11-25');
     await t.openServerStream();
     await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 5_000 });
@@ -457,7 +459,7 @@ describe('response stream loss and resumption', () => {
       openSse(res);
       res.end('id: ev-1\nretry: 30\ndata: \n\n');
     });
-    const { t, got, lost } = transport(url, { reconnect: { initialDelayMs: 60_000 } });
+    const { t, got, lost } = transport(url, { limits: { reconnectDelayMs: 60_000 } });
     t.setProtocolVersion('2025-11-25');
     await t.send(initialize);
     await t.send(call(9));
@@ -475,7 +477,7 @@ describe('response stream loss and resumption', () => {
       openSse(res);
       res.end(event(progress(2, 1)));
     });
-    const { t, lost } = transport(url, { reconnect: { initialDelayMs: 1 } });
+    const { t, lost } = transport(url, { limits: { reconnectDelayMs: 1 } });
     t.setProtocolVersion('2025-11-25');
     await t.send(call(2));
     await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
@@ -490,7 +492,7 @@ describe('response stream loss and resumption', () => {
       openSse(res);
       res.end('id: e1\nretry: 5\ndata: \n\n');
     });
-    const { t, lost } = transport(url, { reconnect: { maxRetries: 2 } });
+    const { t, lost } = transport(url, { limits: { maxReconnects: 2 } });
     t.setProtocolVersion('2025-11-25');
     await t.send(call(8));
     await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
@@ -505,7 +507,7 @@ describe('response stream loss and resumption', () => {
       // Even an id and a retry must not tempt a modern client into GET resumption.
       res.end(`retry: 1\n${event(progress(4, 1), 'm1')}`);
     });
-    const { t, got, lost } = transport(url, { reconnect: { initialDelayMs: 1 } });
+    const { t, got, lost } = transport(url, { limits: { reconnectDelayMs: 1 } });
     t.setProtocolVersion('2026-07-28');
     await t.send(call(4));
     await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
@@ -637,8 +639,8 @@ describe('readSse', () => {
 
   it('rejects an event larger than the limit instead of buffering without end', async () => {
     const huge = new TextEncoder().encode(`data: ${'x'.repeat(2_000)}`);
-    await expect(readSse(streamOf(huge), { onEvent: () => undefined }, 1_000)).rejects.toThrow(
-      /exceeded 1000/,
-    );
+    await expect(
+      readSse(streamOf(huge), { onEvent: () => undefined }, { maxEventBytes: 1_000 }),
+    ).rejects.toThrow(/exceeded 1000/);
   });
 });

@@ -20,6 +20,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import { isModernVersion } from '../protocol/versions.js';
+import { readBodyWithin } from './bounded-body.js';
 import {
   assertValidHeaders,
   type FailureContext,
@@ -34,18 +35,23 @@ import {
   wrongContentType,
 } from './http-failure.js';
 import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
-import { type EventSourceMessage, messageOfEvent, readSse } from './sse-reader.js';
+import {
+  type ConnectionLimits,
+  describeBytes,
+  type ResolvedLimits,
+  ResponseTooLargeError,
+  reconnectDelay,
+  resolveLimits,
+} from './limits.js';
+import { badSessionId, sessionIdProblem, sessionsExhausted } from './session-rules.js';
+import {
+  carriesMessage,
+  type EventSourceMessage,
+  messageOfEvent,
+  readSse,
+  SseLimitError,
+} from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
-
-/** How dropped legacy streams are reopened. */
-export interface ReconnectOptions {
-  /** First wait before reopening when the server set no `retry`; doubles per failed attempt. Default 1 s. */
-  initialDelayMs?: number;
-  /** Longest wait between attempts. Default 30 s. */
-  maxDelayMs?: number;
-  /** Consecutive failed attempts before giving up. Default 3. */
-  maxRetries?: number;
-}
 
 /** Options of StreamableHttpTransport. */
 export interface StreamableHttpOptions {
@@ -53,8 +59,8 @@ export interface StreamableHttpOptions {
   headers?: Record<string, string>;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
-  /** Reopening of dropped legacy streams. */
-  reconnect?: ReconnectOptions;
+  /** Size caps, reopening of dropped legacy streams, session restarts (see ConnectionLimits). */
+  limits?: ConnectionLimits;
   /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
   label?: string;
 }
@@ -90,13 +96,17 @@ export function encodeHeaderValue(value: string): string {
 interface StreamState {
   /** The request this stream answers; undefined for the standalone GET stream. */
   requestId?: RequestId;
+  /** That request's method, for messages. */
+  method?: string;
+  /** Bytes the stream carried so far, over all its connections (a request's stream has a cap). */
+  bytes: number;
   /** Aborts every connection of the stream and any wait between them. */
   controller: AbortController;
   release: () => void;
   lastEventId?: string;
   /** The server's `retry` for this stream, in ms. */
   retryMs?: number;
-  /** Consecutive reopen attempts that brought no event. */
+  /** Reopen attempts in a row that brought no message (a priming event or keep-alive is not one). */
   failures: number;
 }
 
@@ -107,6 +117,7 @@ export class StreamableHttpTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
   onresponselost?: (id: RequestId, error: Error) => void;
+  onresponsefailed?: (id: RequestId, error: Error) => void;
 
   private readonly url: URL;
   /** Where redirects may lead, and the URL as messages show it (secrets hidden). */
@@ -115,11 +126,15 @@ export class StreamableHttpTransport implements Transport {
   private readonly urlSecrets: readonly string[];
   private readonly headers: Record<string, string>;
   private readonly fetchFn: typeof fetch;
-  private readonly reconnect: Required<ReconnectOptions>;
+  private limits: ResolvedLimits;
   private version: string | undefined;
   private session: string | undefined;
-  /** The server stream found the session gone: the next request says so instead of going out without one. */
+  /** The session is gone: the next request says so (the client starts a new one) instead of going out without one. */
   private sessionLost = false;
+  /** Sessions lost in a row (HTTP 404 to a request carrying one) with no request succeeding in one since. */
+  private sessionLosses = 0;
+  /** Set when the server lost one new session too many: nothing is sent any more. */
+  private failed: Error | undefined;
   private closed = false;
   private invalid = 0;
   /** Everything in flight, aborted by close(). */
@@ -138,11 +153,17 @@ export class StreamableHttpTransport implements Transport {
     assertValidHeaders(this.headers, this.label);
     // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
     this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.reconnect = {
-      initialDelayMs: options.reconnect?.initialDelayMs ?? 1_000,
-      maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
-      maxRetries: options.reconnect?.maxRetries ?? 3,
-    };
+    this.limits = resolveLimits(options.limits);
+  }
+
+  /** Replaces the caps and bounds (connect()'s `limits`); streams already open keep theirs. */
+  applyLimits(limits: ConnectionLimits): void {
+    this.limits = resolveLimits(limits);
+  }
+
+  /** Why this transport refuses to send (the server lost too many sessions in a row); undefined while usable. */
+  get failure(): Error | undefined {
+    return this.failed;
   }
 
   /** The legacy session id, once the server assigned one. */
@@ -176,6 +197,7 @@ export class StreamableHttpTransport implements Transport {
   /** POSTs one message; for a request, resolves once the server accepted it (answers go to onmessage). */
   async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
     if (this.closed) throw new ConnectionClosedError(`the connection to ${this.label} is closed`);
+    if (this.failed) throw this.failed;
     if (options.headers) assertValidHeaders(options.headers, this.label);
     if (this.sessionLost && 'method' in message) {
       this.sessionLost = false;
@@ -200,25 +222,37 @@ export class StreamableHttpTransport implements Transport {
         line.controller,
       );
       if (!response) return;
-      this.captureSession(response);
+      await this.captureSession(context, response);
       if (!response.ok) return await this.refused(context, response, requestId, sentSession);
+      // The server still knows our session: the run of lost sessions is over.
+      if (sentSession !== undefined) this.sessionLosses = 0;
       if (requestId === undefined || response.status === 202 || response.status === 204 || !response.body) {
         await discard(response);
         return;
       }
+      const method = isRequest(message) ? message.method : 'the request';
       const mediaType = mediaTypeOf(response);
       if (mediaType === 'text/event-stream') {
         streaming = true;
-        this.spawnFollow({ requestId, ...line, failures: 0 }, response.body);
+        this.spawnFollow({ requestId, method, bytes: 0, ...line, failures: 0 }, response.body);
         return;
       }
-      const body = await response.text();
       if (mediaType !== 'application/json')
-        throw wrongContentType(context, response.status, mediaType, body, [
+        throw wrongContentType(context, response.status, mediaType, await readBoundedText(response), [
           'application/json',
           'text/event-stream',
         ]);
-      this.receiveJsonBody(context, response.status, body, requestId);
+      const body = await readBodyWithin(response, this.limits.maxBodyBytes);
+      if (!body.ok)
+        throw new ResponseTooLargeError(
+          this.label,
+          method,
+          'body',
+          body.bytes,
+          this.limits.maxBodyBytes,
+          body.atLeast,
+        );
+      this.receiveJsonBody(context, response.status, body.text, requestId);
     } catch (error) {
       // Aborted by the engine or by close(): the caller already has its answer.
       if (line.controller.signal.aborted) return;
@@ -236,7 +270,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.closed || this.modern || this.serverStream) return;
     const line = this.lifeline();
     if (!line) return;
-    const state: StreamState = { ...line, failures: 0 };
+    const state: StreamState = { ...line, bytes: 0, failures: 0 };
     this.serverStream = state;
     let response: Response | undefined;
     try {
@@ -280,10 +314,8 @@ export class StreamableHttpTransport implements Transport {
     const mediaType = mediaTypeOf(response);
     const body = await readBoundedText(response);
     // Legacy rule: 404 to a request with a session id means the session is gone, whatever the body says.
-    if (response.status === 404 && sentSession !== undefined && !this.modern) {
-      if (this.session === sentSession) this.resetSession();
-      throw sessionExpired(context);
-    }
+    if (response.status === 404 && sentSession !== undefined && !this.modern)
+      throw this.sessionGone(context, sentSession);
     // How a modern server's 400 UnsupportedProtocolVersion or 404 MethodNotFound reaches the engine.
     const rpc = rpcErrorIn(body);
     if (rpc && requestId !== undefined && rpc.id === requestId) {
@@ -324,9 +356,13 @@ export class StreamableHttpTransport implements Transport {
     try {
       let body: ReadableStream<Uint8Array> | undefined = first;
       while (body) {
-        const { events, error } = await this.readConnection(state, body);
+        const { messages, error } = await this.readConnection(state, body);
         if (this.stopped(state)) return;
-        if (events > 0) state.failures = 0;
+        if (error instanceof SseLimitError) {
+          this.tooLarge(state, error);
+          return;
+        }
+        if (messages > 0) state.failures = 0;
         if (!this.resumable(state)) {
           this.lost(state, this.endedMessage(state, error));
           return;
@@ -344,40 +380,88 @@ export class StreamableHttpTransport implements Transport {
   private async readConnection(
     state: StreamState,
     body: ReadableStream<Uint8Array>,
-  ): Promise<{ events: number; error?: unknown }> {
-    let events = 0;
+  ): Promise<{ messages: number; error?: unknown }> {
+    let messages = 0;
     try {
-      await readSse(body, {
-        onEvent: (event) => {
-          events++;
-          // An empty id resets the cursor (SSE standard): nothing to resume from.
-          if (event.id !== undefined) state.lastEventId = event.id === '' ? undefined : event.id;
-          this.receiveEvent(event);
+      await readSse(
+        body,
+        {
+          onEvent: (event) => {
+            if (carriesMessage(event)) messages++;
+            // An empty id resets the cursor (SSE standard): nothing to resume from.
+            if (event.id !== undefined) state.lastEventId = event.id === '' ? undefined : event.id;
+            this.receiveEvent(event);
+          },
+          onRetry: (milliseconds) => {
+            state.retryMs = milliseconds;
+          },
+          onBytes: (bytes) => {
+            state.bytes += bytes;
+          },
         },
-        onRetry: (milliseconds) => {
-          state.retryMs = milliseconds;
+        {
+          maxEventBytes: this.limits.maxEventBytes,
+          // A request's answer has a cap over all its connections; the standalone stream lives on.
+          ...(state.requestId !== undefined
+            ? { maxTotalBytes: Math.max(0, this.limits.maxBodyBytes - state.bytes) }
+            : {}),
         },
-      });
-      return { events };
+      );
+      return { messages };
     } catch (error) {
-      return { events, error };
+      return { messages, error };
     }
+  }
+
+  /** A stream outgrew a cap: reading has stopped; its request fails as too large, or the server stream ends. */
+  private tooLarge(state: StreamState, error: SseLimitError): void {
+    state.controller.abort();
+    if (state.requestId === undefined) {
+      this.onerror?.(
+        new TransportError(
+          this.scope.shownUrl,
+          'not-mcp',
+          `the server-to-client stream from ${this.label} sent an event over the limit of ` +
+            `${describeBytes(error.limit)}; Toolgate stopped reading it, so server notifications no longer arrive ` +
+            `(raise limits.maxEventBytes for this server if such events are expected)`,
+        ),
+      );
+      return;
+    }
+    const tooLarge =
+      error.cap === 'event'
+        ? new ResponseTooLargeError(
+            this.label,
+            state.method ?? 'the request',
+            'event',
+            error.bytes,
+            error.limit,
+            true,
+          )
+        : new ResponseTooLargeError(
+            this.label,
+            state.method ?? 'the request',
+            'stream',
+            state.bytes,
+            this.limits.maxBodyBytes,
+            true,
+          );
+    if (this.onresponsefailed) this.onresponsefailed(state.requestId, tooLarge);
+    else this.onerror?.(tooLarge);
   }
 
   /** Waits as the server asked, then GETs with Last-Event-ID; undefined once it gave up or stopped. */
   private async reopen(state: StreamState, cause: unknown): Promise<ReadableStream<Uint8Array> | undefined> {
     let lastError = cause;
     for (;;) {
-      if (state.failures >= this.reconnect.maxRetries) {
+      if (state.failures >= this.limits.maxReconnects) {
         this.lost(state, this.gaveUpMessage(state, lastError));
         return undefined;
       }
-      const backoff = this.reconnect.initialDelayMs * 2 ** state.failures;
+      // The server's retry (raised to our floor), backed off per failed attempt, capped.
+      const delay = reconnectDelay(state.failures, state.retryMs, this.limits);
       state.failures++;
-      if (
-        !(await sleep(state.retryMs ?? Math.min(backoff, this.reconnect.maxDelayMs), state.controller.signal))
-      )
-        return undefined;
+      if (!(await sleep(delay, state.controller.signal))) return undefined;
       try {
         const response = await this.openGet(state);
         if (!response) return undefined;
@@ -411,18 +495,12 @@ export class StreamableHttpTransport implements Transport {
     const sentSession = this.session;
     const response = await this.fetchOrFail(context, { method: 'GET', headers }, state.controller);
     if (!response) return undefined;
-    this.captureSession(response);
+    await this.captureSession(context, response);
     if (response.status === 405) return response;
     if (!response.ok) {
       const body = await readBoundedText(response);
-      if (response.status === 404 && sentSession !== undefined) {
-        // Forget the id and let the next request report the expiry: the stream asking ends itself.
-        if (this.session === sentSession) {
-          this.session = undefined;
-          this.sessionLost = true;
-        }
-        throw sessionExpired(context);
-      }
+      // The next request reports the expiry (the client starts a new session): the stream asking ends itself.
+      if (response.status === 404 && sentSession !== undefined) throw this.sessionGone(context, sentSession);
       throw statusFailure(context, response.status, mediaTypeOf(response), body);
     }
     const mediaType = mediaTypeOf(response);
@@ -505,10 +583,34 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  private captureSession(response: Response): void {
+  /** Takes the session id a legacy server assigns; refuses (and lets the body go) one that breaks the spec's rules. */
+  private async captureSession(context: FailureContext, response: Response): Promise<void> {
     if (this.modern || this.session !== undefined) return;
     const id = response.headers.get('mcp-session-id');
-    if (id) this.session = id;
+    if (!id) return;
+    const problem = sessionIdProblem(id);
+    if (problem) {
+      await discard(response);
+      throw badSessionId(context, problem);
+    }
+    this.session = id;
+  }
+
+  /**
+   * The server answered 404 to a request carrying `sentSession`: forget it and say the session
+   * expired (the client starts a new one), or, past the bound of new sessions in a row, fail for good.
+   */
+  private sessionGone(context: FailureContext, sentSession: string): TransportError {
+    // Several requests may meet the same loss: only the first to notice counts it.
+    if (this.session !== sentSession) return sessionExpired(context);
+    this.resetSession();
+    this.sessionLost = true;
+    this.sessionLosses++;
+    if (this.sessionLosses > this.limits.maxSessionRestarts) {
+      this.failed = sessionsExhausted(context, this.label, this.limits.maxSessionRestarts);
+      return this.failed as TransportError;
+    }
+    return sessionExpired(context);
   }
 
   private requestHeaders(accept: string, extra?: Record<string, string>): Headers {

@@ -4,6 +4,7 @@
  */
 
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { ConnectionLimits } from './limits.js';
 
 /** Per-message hints from the engine. HTTP transports use them; others may ignore them. */
 export interface SendOptions {
@@ -35,9 +36,21 @@ export interface Transport {
    * (2026-07-28 has no resumption). The engine decides whether to re-issue the request.
    */
   onresponselost?: (id: RequestId, error: Error) => void;
+  /**
+   * The answer to `id` cannot be used (it outgrew a size cap: reading stopped there): the engine
+   * fails the request with `error` at once and never re-issues it.
+   */
+  onresponsefailed?: (id: RequestId, error: Error) => void;
 
   /** Tells an HTTP transport which protocol version it now speaks (headers, session and stream rules). */
   setProtocolVersion?(version: string): void;
+  /** Applies per-server caps (connect()'s `limits`) to a transport the caller made. */
+  applyLimits?(limits: ConnectionLimits): void;
+  /**
+   * Set once this transport can no longer be used though it is not closed (a server that lost every
+   * new session): every send rejects with it, and the gate refuses calls before sending anything.
+   */
+  readonly failure?: Error | undefined;
   /** The legacy session id, when the server assigned one. */
   readonly sessionId?: string | undefined;
   /** Where this transport talks to, for error messages. */
