@@ -327,7 +327,17 @@ export class McpClient {
   }
 
   private async reinitialize(): Promise<void> {
-    this.session = await initializeLegacy(this.engine, this.intro, this.session.protocolVersion);
+    // A server that forgets the new session at once too gets another: the transport bounds the run
+    // (limits.maxSessionRestarts) and then fails for good with an error that is not session-expired.
+    for (;;) {
+      try {
+        this.session = await initializeLegacy(this.engine, this.intro, this.session.protocolVersion);
+        break;
+      } catch (error) {
+        if (!(error instanceof TransportError && error.failure === 'session-expired') || this.failure)
+          throw error;
+      }
+    }
     this.catalog.invalidate();
     const transport = this.engine.transport;
     if (transport instanceof StreamableHttpTransport)

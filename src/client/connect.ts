@@ -142,7 +142,8 @@ async function openOverHttp(
     return { engine, session };
   } catch (error) {
     await engine.close().catch(() => undefined);
-    if (options.httpTransport !== 'streamable-http' && refusesPost(error)) {
+    // A server that lost every new session answered 404 as an MCP server: no other transport to try.
+    if (options.httpTransport !== 'streamable-http' && !transport.failure && refusesPost(error)) {
       const opened = await openLegacySse(url, intro, options).catch((sseError: unknown) => {
         throw preferInformative(error, sseError);
       });

@@ -112,7 +112,7 @@ export class ResponseTooLargeError extends ToolgateError {
     readonly atLeast: boolean,
   ) {
     super(
-      `response too large (${sizeText(cap, bytes, atLeast)}, limit ${describeBytes(limit)}${
+      `response too large (${sizeText(cap, bytes, limit, atLeast)}, limit ${describeBytes(limit)}${
         cap === 'event' ? ' per event' : cap === 'message' ? ' per message' : ''
       }): ${server} answered ${method} with more than Toolgate reads from one server. It stopped reading, ` +
         `cancelled the request and used nothing from the answer. If answers this big are expected, ` +
@@ -122,8 +122,9 @@ export class ResponseTooLargeError extends ToolgateError {
   }
 }
 
-function sizeText(cap: SizeCap, bytes: number, atLeast: boolean): string {
-  const size = `${atLeast ? 'over ' : cap === 'message' ? 'about ' : ''}${describeBytes(bytes)}`;
+function sizeText(cap: SizeCap, bytes: number, limit: number, atLeast: boolean): string {
+  // Reading stopped just past the cap, so what arrived says no more than "over the limit".
+  const size = atLeast ? `over ${describeBytes(limit)}` : describeBytes(bytes);
   if (cap === 'event') return `an event of ${size}`;
   if (cap === 'stream') return `${size} in its event stream`;
   return size;
