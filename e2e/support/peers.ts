@@ -19,7 +19,9 @@ export type PeerKind =
   | 'everything-streamable'
   | 'everything-sse'
   /** Misbehaves on purpose, one way per endpoint (e2e/peers/hostile.mjs); not a peer for normal cases. */
-  | 'hostile';
+  | 'hostile'
+  /** A catalog or questions that misbehave, one way per endpoint (e2e/peers/hostile-catalog.mjs). */
+  | 'hostile-catalog';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -105,6 +107,8 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('modern.mjs');
     case 'hostile':
       return ours('hostile.mjs');
+    case 'hostile-catalog':
+      return ours('hostile-catalog.mjs');
     case 'everything-streamable':
     case 'everything-sse': {
       if (options.cors === false) throw new Error(`${kind} always sends CORS headers`);
