@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError } from '../protocol/errors.js';
 import { type HttpSseOptions, HttpSseTransport } from './http-sse.js';
+import { ResponseTooLargeError } from './limits.js';
 
 interface Seen {
   method: string;
@@ -231,5 +232,59 @@ describe('HttpSseTransport', () => {
     });
     expect(t.invalidMessages).toBe(1);
     expect((errors[0] as TransportError).failure).toBe('not-mcp');
+  });
+});
+
+describe('HttpSseTransport bounds', () => {
+  /** A stream that names its endpoint and accepts every POST; the test writes on it. */
+  function quietServer(stream: { res?: ServerResponse }): Handler {
+    return (req, res) => {
+      if (req.method === 'GET') {
+        stream.res = res;
+        openSse(res);
+        res.write('event: endpoint\ndata: /messages\n\n');
+        return;
+      }
+      res.writeHead(202);
+      res.end();
+    };
+  }
+
+  it('an event over maxEventBytes fails every waiting call as too large, naming its method, and closes', async () => {
+    const stream: { res?: ServerResponse } = {};
+    const { origin, seen } = await serve(quietServer(stream));
+    const { t, got, closes } = transport(`${origin}/sse`, { limits: { maxEventBytes: 10_000 } });
+    const failed: Array<{ id: unknown; error: Error }> = [];
+    t.onresponsefailed = (id, error) => failed.push({ id, error });
+    await t.start();
+    await t.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'big' } });
+    await t.send({ jsonrpc: '2.0', id: 8, method: 'tools/list' });
+    stream.res?.write(
+      `event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"text":"${'x'.repeat(50_000)}"}}\n\n`,
+    );
+    await vi.waitFor(() => expect(closes()).toBe(1), { timeout: 5_000 });
+    expect(failed.map((f) => f.id)).toEqual([7, 8]);
+    expect(failed[0]?.error).toBeInstanceOf(ResponseTooLargeError);
+    expect(failed[0]?.error.message).toContain('limit 10 KB per event)');
+    expect(failed[0]?.error.message).toContain('answered tools/call');
+    expect(failed[1]?.error.message).toContain('answered tools/list');
+    expect(got).toEqual([]);
+    await seen[0]?.closed;
+  });
+
+  it('a dropped stream fails the calls still waiting as lost at once, and only those', async () => {
+    const stream: { res?: ServerResponse } = {};
+    const { origin } = await serve(quietServer(stream));
+    const { t, closes } = transport(`${origin}/sse`);
+    const lost: Array<{ id: unknown; error: Error }> = [];
+    t.onresponselost = (id, error) => lost.push({ id, error });
+    await t.start();
+    await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'answered' } });
+    await t.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'waiting' } });
+    stream.res?.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} })}\n\n`);
+    await vi.waitFor(() => expect(closes()).toBe(1), { timeout: 5_000 });
+    expect(lost.map((l) => l.id)).toEqual([2]);
+    expect(lost[0]?.error.message).toContain('ended before the answer arrived');
+    expect(lost[0]?.error.message).toContain('a 2024-11-05 stream cannot be resumed');
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RpcEngine } from '../protocol/engine.js';
 import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
+import { ResponseTooLargeError } from './limits.js';
 import { MessageInbox, MessagePortTransport } from './message-port.js';
 
 const open: MessagePort[] = [];
@@ -151,6 +152,49 @@ describe('MessagePortTransport', () => {
     port2.postMessage({ n: 2 });
     await vi.waitFor(() => expect(received).toHaveLength(2));
     expect(errors.map((e) => e.message)).toEqual(['listener broke']);
+  });
+});
+
+describe('MessagePortTransport size cap', () => {
+  /** A peer on the other port that answers every request with `size` characters of text. */
+  function bigAnswers(port: MessagePort, size: () => number): void {
+    port.addEventListener('message', (event: MessageEvent) => {
+      const message = event.data as { id?: number; method?: string };
+      if (message.id === undefined) return;
+      port.postMessage({ jsonrpc: '2.0', id: message.id, result: { text: 'x'.repeat(size()) } });
+    });
+    port.start();
+  }
+
+  it('fails the call whose answer is over the cap at once, and the channel keeps working', async () => {
+    const { port1, port2 } = channel();
+    let size = 2_000_000;
+    bigAnswers(port2, () => size);
+    const transport = new MessagePortTransport(port1, { label: 'worker peer', maxMessageBytes: 1_000_000 });
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    const engine = new RpcEngine(transport, { cancellation: 'notification', reissueLostRequests: false });
+    await transport.start();
+    const error = await engine.request('resources/read', {}, { timeoutMs: 600_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toContain(
+      'limit 977 KB per message): worker peer answered resources/read',
+    );
+    expect(errors).toEqual([]);
+    size = 10;
+    expect(await engine.request('resources/read', {})).toEqual({ text: 'x'.repeat(10) });
+  });
+
+  it("takes connect()'s limits through applyLimits", async () => {
+    const { port1, port2 } = channel();
+    bigAnswers(port2, () => 5_000);
+    const transport = new MessagePortTransport(port1);
+    transport.applyLimits({ maxMessageBytes: 4_000 });
+    const engine = new RpcEngine(transport, { cancellation: 'notification', reissueLostRequests: false });
+    await transport.start();
+    await expect(engine.request('tools/call', {})).rejects.toThrow(
+      /^response too large \(over 4 KB, limit 4 KB per message\)/,
+    );
   });
 });
 

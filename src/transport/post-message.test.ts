@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RpcEngine } from '../protocol/engine.js';
 import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
 import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { ResponseTooLargeError } from './limits.js';
 import type { MessagePortTransport } from './message-port.js';
 import { type OpaquePeerFrame, type PeerWindow, PostMessageClientTransport } from './post-message.js';
 import { acceptPostMessageClients, type PostMessageServer } from './post-message-server.js';
@@ -389,5 +390,26 @@ describe('opaque sandboxed frames', () => {
       await expect(transport.start()).rejects.toThrow(/without allow-same-origin/);
     }
     expect(tools.targetOrigins).toEqual([]);
+  });
+});
+
+describe('size cap', () => {
+  it('an answer over maxMessageBytes fails its call at once, naming the peer and the method', async () => {
+    const app = new FakeWindow(APP);
+    const tools = new FakeWindow(TOOLS);
+    serve(tools);
+    const transport = client(app, tools);
+    transport.applyLimits({ maxMessageBytes: 50_000 });
+    await transport.start();
+    const engine = new RpcEngine(transport, { cancellation: 'notification', reissueLostRequests: false });
+    // The server echoes the params back: a big one makes a big answer.
+    const error = await engine
+      .request('tools/call', { text: 'x'.repeat(60_000) }, { timeoutMs: 600_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toContain(
+      'per message): postMessage peer https://tools.example (iframe) answered tools/call',
+    );
+    expect(await engine.request('echo', { small: true })).toEqual({ echo: { small: true }, origin: APP });
   });
 });

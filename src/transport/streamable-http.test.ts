@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError } from '../protocol/errors.js';
 import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { ResponseTooLargeError } from './limits.js';
 import { readSse } from './sse-reader.js';
 import { encodeHeaderValue, type StreamableHttpOptions, StreamableHttpTransport } from './streamable-http.js';
 
@@ -609,6 +610,238 @@ describe('failures a person can act on', () => {
         () => new StreamableHttpTransport('http://127.0.0.1:1/mcp', { headers: { 'X-Key': 'sekret\n1' } }),
       ).not.toThrow(/sekret/);
     });
+  });
+});
+
+const MB = 1024 * 1024;
+
+/** The transport of transport(), also recording answers that failed (over a cap). */
+function capped(url: string, options: StreamableHttpOptions) {
+  const recorded = transport(url, options);
+  const failed: Array<{ id: RequestId; error: Error }> = [];
+  recorded.t.onresponsefailed = (id, error) => failed.push({ id, error });
+  return { ...recorded, failed };
+}
+
+/** Writes `bytes` of filler in 64 KB chunks, waiting for the client, stopping when it goes away. */
+async function writeFiller(
+  res: ServerResponse,
+  bytes: number,
+): Promise<{ written: number; finished: boolean }> {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  let written = 0;
+  while (written < bytes) {
+    if (res.destroyed) return { written, finished: false };
+    const flushed = res.write(chunk);
+    written += chunk.length;
+    if (!flushed)
+      await new Promise((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+  }
+  return { written, finished: !res.destroyed };
+}
+
+describe('bounded reading', () => {
+  it('fails a JSON answer that grows past maxBodyBytes at the cap, and the server cannot finish writing it', async () => {
+    let outcome: Promise<{ written: number; finished: boolean }> | undefined;
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"');
+      outcome = writeFiller(res, 40 * MB).then((done) => {
+        if (done.finished) res.end('"}]}}');
+        return done;
+      });
+    });
+    const { t, got } = transport(url, { limits: { maxBodyBytes: MB } });
+    const error = await t.send(call(1)).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error?.message).toContain('response too large (over 1 MB, limit 1 MB)');
+    expect(error?.message).toContain(`${url} answered tools/call`);
+    expect(got).toEqual([]);
+    const done = await outcome;
+    expect(done?.finished).toBe(false);
+    expect(done?.written).toBeLessThan(40 * MB);
+  });
+
+  it('refuses a declared Content-Length over the cap before reading the body', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(5 * MB) });
+      void writeFiller(res, 5 * MB);
+    });
+    const { t } = transport(url, { limits: { maxBodyBytes: MB } });
+    await expect(t.send(call(1))).rejects.toThrow('response too large (5 MB, limit 1 MB)');
+  });
+
+  it('fails the request whose SSE event outgrows maxEventBytes, through onresponsefailed, and closes its stream', async () => {
+    let stream: Seen | undefined;
+    const { url } = await serve((req, res) => {
+      stream = req;
+      openSse(res);
+      res.write(event(progress(3, 1)));
+      res.write('data: {"jsonrpc":"2.0","id":3,"result":{"text":"');
+      void writeFiller(res, 10 * MB);
+    });
+    const { t, got, failed, lost } = capped(url, { limits: { maxEventBytes: 100_000 } });
+    await t.send(call(3));
+    await vi.waitFor(() => expect(failed).toHaveLength(1), { timeout: 5_000 });
+    expect(failed[0]?.id).toBe(3);
+    expect(failed[0]?.error.message).toContain(
+      'response too large (an event of over 98 KB, limit 98 KB per event)',
+    );
+    // What came before the oversized event was delivered; nothing of that event was.
+    expect(got).toEqual([progress(3, 1)]);
+    expect(lost).toEqual([]);
+    await stream?.closed;
+  });
+
+  it("counts a request's whole stream against maxBodyBytes, resumed connections included", async () => {
+    const padding = 'p'.repeat(600);
+    const note = {
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'info', data: padding },
+    };
+    const { url, seen } = await serve((req, res) => {
+      openSse(res);
+      res.end(`retry: 1\n${event(note, req.method === 'GET' ? 'second' : 'first')}`);
+    });
+    const { t, got, failed, lost } = capped(url, { limits: { maxBodyBytes: 1_000, minRetryMs: 1 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(call(4));
+    await vi.waitFor(() => expect(failed).toHaveLength(1), { timeout: 5_000 });
+    expect(failed[0]?.error.message).toContain('in its event stream, limit 1 KB');
+    expect(got).toEqual([note]);
+    expect(lost).toEqual([]);
+    expect(seen.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
+  it('reports an oversized event on the standalone stream and does not reopen it', async () => {
+    const { url, seen } = await serve((req, res) => {
+      if (req.method === 'POST') return json(res, 200, result(1), { 'mcp-session-id': 's-big' });
+      openSse(res);
+      res.write(`id: 1\nretry: 1\ndata: ${'x'.repeat(5_000)}\n\n`);
+    });
+    const { t, got, errors } = transport(url, { limits: { maxEventBytes: 1_000, minRetryMs: 1 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(initialize);
+    await t.openServerStream();
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 5_000 });
+    expect(errors[0]?.message).toContain('sent an event over the limit of 1 KB');
+    expect(got).toEqual([result(1)]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+});
+
+describe('legacy sessions by the specification', () => {
+  it.each([
+    ['has space', 'character 4 is a space (U+0020)'],
+    ['x'.repeat(1_025), 'it is 1025 characters long'],
+    ['tab\there', 'a control character (U+0009)'],
+  ])('refuses the session id %#, neither storing nor showing it', async (id, reason) => {
+    const { url, seen } = await serve((_req, res) => json(res, 200, result(1), { 'mcp-session-id': id }));
+    const { t } = transport(url);
+    const error = await failureOf(t.send(initialize));
+    expect(error.failure).toBe('not-mcp');
+    expect(error.message).toContain('assigned an MCP session id Toolgate cannot use');
+    expect(error.message).toContain(reason);
+    expect(error.message).not.toContain(id);
+    expect(t.sessionId).toBeUndefined();
+    expect(seen).toHaveLength(1);
+  });
+
+  it('accepts a session id of 1024 visible ASCII characters', async () => {
+    const id = '!~'.repeat(512);
+    const { url } = await serve((_req, res) => json(res, 200, result(1), { 'mcp-session-id': id }));
+    const { t } = transport(url);
+    await t.send(initialize);
+    expect(t.sessionId).toBe(id);
+  });
+
+  /** A server that hands out sessions and answers 404 to one whenever `forget()` says so. */
+  async function forgetful(forget: () => boolean) {
+    let issued = 0;
+    return serve((req, res) => {
+      if (req.headers['mcp-session-id'] && forget())
+        return json(res, 404, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32001, message: 'Session not found' },
+        });
+      const message = bodyOf(req) as { id?: number; method?: string };
+      if (message.method === 'initialize')
+        return json(res, 200, result(message.id ?? 0), { 'mcp-session-id': `s${++issued}` });
+      return json(res, 200, result(message.id ?? 0));
+    });
+  }
+
+  it('gives a server that forgets every session 3 new ones in a row, then fails for good and sends nothing more', async () => {
+    const { url, seen } = await forgetful(() => true);
+    const { t } = transport(url);
+    t.setProtocolVersion('2025-11-25');
+    for (let restart = 0; restart < 3; restart++) {
+      await t.send(initialize);
+      expect((await failureOf(t.send(call(2)))).failure).toBe('session-expired');
+    }
+    await t.send(initialize);
+    const last = await failureOf(t.send(call(2)));
+    expect(last.failure).toBe('http-status');
+    expect(last.message).toContain(
+      'forgot the MCP session again (HTTP 404) after Toolgate started 3 new sessions',
+    );
+    expect(t.failure).toBe(last);
+    const sent = seen.length;
+    await expect(t.send(initialize)).rejects.toBe(last);
+    expect(seen).toHaveLength(sent);
+  });
+
+  it('starts counting again after a request succeeds in a session', async () => {
+    let forgetting = true;
+    const { url } = await forgetful(() => forgetting);
+    const { t } = transport(url, { limits: { maxSessionRestarts: 1 } });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(initialize);
+    expect((await failureOf(t.send(call(2)))).failure).toBe('session-expired');
+    await t.send(initialize);
+    forgetting = false;
+    await t.send(call(3));
+    forgetting = true;
+    expect((await failureOf(t.send(call(4)))).failure).toBe('session-expired');
+    expect(t.failure).toBeUndefined();
+  });
+
+  it('after a lost session the next request says so at once instead of going out without one', async () => {
+    let first = true;
+    const { url, seen } = await forgetful(() => {
+      const forget = first;
+      first = false;
+      return forget;
+    });
+    const { t } = transport(url);
+    t.setProtocolVersion('2025-11-25');
+    await t.send(initialize);
+    expect((await failureOf(t.send(call(2)))).failure).toBe('session-expired');
+    expect((await failureOf(t.send(call(3)))).failure).toBe('session-expired');
+    expect(seen).toHaveLength(2);
+  });
+});
+
+describe('bounded reconnects', () => {
+  it('a priming event is not progress: a server that drops every stream is given up after maxReconnects', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      openSse(res);
+      res.end('id: again\nretry: 0\ndata: \n\n');
+    });
+    const { t, lost } = transport(url, {
+      limits: { maxReconnects: 3, minRetryMs: 1, maxReconnectDelayMs: 5 },
+    });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(call(5));
+    await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
+    expect(lost[0]?.error.message).toContain('3 attempts to reopen it failed');
+    expect(seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
   });
 });
 
