@@ -65,11 +65,35 @@ describe('catalogWarnings', () => {
   });
 
   it('stays short for a hostile catalog: a few names, then a count', async () => {
-    const many = Array.from({ length: 1_000 }, (_, i) => tool(`bad name ${i}`));
-    const [warning] = catalogWarnings('files', await listing({ '': { tools: many } }));
-    expect(warning).toContain('1,000 tool names break');
-    expect(warning).toContain(`and ${(1_000 - NAMED_TOOLS).toLocaleString('en')} more`);
+    const many = Array.from({ length: 20_000 }, (_, i) => tool(`bad name ${i}`));
+    const [warning, twins] = catalogWarnings('files', await listing({ '': { tools: [...many, ...many] } }));
+    expect(warning).toContain('40,000 tool names break');
+    expect(warning).toContain(`and ${(40_000 - NAMED_TOOLS).toLocaleString('en')} more`);
     expect(warning!.match(/"bad name/g)).toHaveLength(NAMED_TOOLS);
+    expect(twins).toContain(`and ${(20_000 - NAMED_TOOLS).toLocaleString('en')} more`);
+  });
+
+  it('groups tools by reason, names a few reasons, and cuts long reasons', async () => {
+    const header = (name: string, property: string) => ({
+      name,
+      inputSchema: {
+        type: 'object',
+        properties: { [property]: { type: 'number', 'x-mcp-header': 'N' } },
+      },
+    });
+    const tools = [
+      { name: 'a' },
+      { name: 'b' },
+      ...Array.from({ length: 10 }, (_, i) => header(`h${i}`, `p${i}${'x'.repeat(400)}`)),
+    ] as ListToolsResult['tools'];
+    const [warning] = catalogWarnings('files', await listing({ '': { tools } }));
+    expect(warning).toMatch(
+      /^12 tools were left out because their definitions are invalid: "a", "b" \(not a tool definition/,
+    );
+    // Two groups of reasons shown in full-ish, then the remaining tools counted.
+    expect(warning).toContain('; and 6 more for other reasons.');
+    expect(warning).toContain('…)');
+    expect(warning!.length).toBeLessThan(2_500);
   });
 
   it('shows hidden characters in names as escapes and cuts long names', async () => {

@@ -10,6 +10,8 @@ import type { CatalogSnapshot } from '../client/catalog.js';
 /** How many tools a sentence names before it says "and N more". */
 export const NAMED_TOOLS = 5;
 const LONG_NAME = 60;
+/** A reason can list every bad property of a schema: cut it in the panel. */
+const LONG_REASON = 300;
 
 /** The warnings of one listing, for the Servers view; empty when the list is whole and clean. */
 export function catalogWarnings(serverId: string, snapshot: CatalogSnapshot): string[] {
@@ -17,34 +19,54 @@ export function catalogWarnings(serverId: string, snapshot: CatalogSnapshot): st
   if (snapshot.incomplete)
     warnings.push(`The tool list is incomplete: ${withoutPrefix(serverId, snapshot.incomplete.message)}.`);
 
-  const excluded = snapshot.rejected.map((r) => `${quoted(r.name)} (${r.reason})`);
+  const excluded = snapshot.rejected;
   if (excluded.length > 0)
     warnings.push(
-      `${count(excluded.length, 'tool was', 'tools were')} left out because ${excluded.length === 1 ? 'its definition is' : 'their definitions are'} invalid: ${named(excluded)}.`,
+      `${count(excluded.length, 'tool was', 'tools were')} left out because ${excluded.length === 1 ? 'its definition is' : 'their definitions are'} invalid: ${byReason(excluded)}.`,
     );
 
-  // One entry's warnings are sentences from the catalog; group the tools under each kind.
-  const byKind = new Map<string, string[]>();
+  // An entry's warnings are the catalog's sentences: bad names (with the rule broken) and duplicates.
+  const badNames: Problem[] = [];
+  const twins = new Set<string>();
   for (const entry of snapshot.entries)
     for (const warning of entry.warnings) {
-      const kind = warning.includes('same name') ? 'duplicate' : 'name';
-      const list = byKind.get(kind) ?? [];
       const name = quoted(entry.tool.name);
-      if (kind === 'duplicate' && list.includes(name)) continue;
-      list.push(kind === 'name' ? `${name} (${afterColon(warning)})` : name);
-      byKind.set(kind, list);
+      if (!warning.includes('same name'))
+        badNames.push({ name: entry.tool.name, reason: afterColon(warning) });
+      else twins.add(name);
     }
-  const badNames = byKind.get('name');
-  if (badNames)
+  if (badNames.length > 0)
     warnings.push(
-      `${count(badNames.length, 'tool name breaks', 'tool names break')} the MCP naming rules: ${named(badNames)}.`,
+      `${count(badNames.length, 'tool name breaks', 'tool names break')} the MCP naming rules: ${byReason(badNames)}.`,
     );
-  const twins = byKind.get('duplicate');
-  if (twins)
+  if (twins.size > 0)
     warnings.push(
-      `More than one tool is listed as ${named(twins)}: Toolgate refuses calls to ${twins.length === 1 ? 'that name' : 'those names'} while the definitions differ.`,
+      `More than one tool is listed as ${named([...twins])}: Toolgate refuses calls to ${twins.size === 1 ? 'that name' : 'those names'} while the definitions differ.`,
     );
   return warnings;
+}
+
+interface Problem {
+  name: string;
+  reason: string;
+}
+
+/** `"a", "b" (reason one); "c" (reason two)`: tools grouped by reason, a few of each and a few reasons. */
+function byReason(problems: readonly Problem[]): string {
+  const groups = new Map<string, string[]>();
+  for (const { name, reason } of problems) {
+    const names = groups.get(reason);
+    if (names) names.push(quoted(name));
+    else groups.set(reason, [quoted(name)]);
+  }
+  const all = [...groups];
+  const shown = all
+    .slice(0, NAMED_TOOLS)
+    .map(([reason, names]) => `${named(names)} (${cut(reason, LONG_REASON)})`);
+  const rest = all.slice(NAMED_TOOLS).reduce((sum, [, names]) => sum + names.length, 0);
+  return rest > 0
+    ? `${shown.join('; ')}; and ${rest.toLocaleString('en')} more for other reasons`
+    : shown.join('; ');
 }
 
 function withoutPrefix(serverId: string, message: string): string {
@@ -76,5 +98,7 @@ function quoted(name: string): string {
     /[\p{Cc}\p{Cf}]/gu,
     (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`,
   );
-  return `"${visible.length > LONG_NAME ? `${visible.slice(0, LONG_NAME)}…` : visible}"`;
+  return `"${cut(visible, LONG_NAME)}"`;
 }
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);

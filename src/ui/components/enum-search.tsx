@@ -143,7 +143,12 @@ export function EnumSearch({
         role="listbox"
         aria-label={`Matching values (${first.length} listed)`}
         hidden={!open.value || first.length === 0}
-        style={{ maxHeight: '14em', overflowY: 'auto' }}
+        style={{
+          maxHeight: '14em',
+          overflowY: 'auto',
+          border: '1px solid var(--tg-border)',
+          borderRadius: 'var(--tg-radius)',
+        }}
       >
         {open.value &&
           first.map((index, position) => (
