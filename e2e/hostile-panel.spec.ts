@@ -278,6 +278,41 @@ test('a flood of questions is one dialog at a time with the count waiting, and "
   await auditVerifies(page);
 });
 
+test('"Decline all" declines only that server’s questions; another server’s wait their turn', async ({
+  page,
+}) => {
+  await openPanel(page, [
+    { case: 'questions', id: 'ask' },
+    { case: 'questions', id: 'other' },
+  ]);
+  const before = (await answersTo('flood')).length;
+  await startCall(page, 'flood', 3);
+  await expect(page.getByRole('dialog').getByRole('status')).toHaveText('2 more questions are waiting.');
+  const other = page.evaluate(() =>
+    (window as unknown as Window).toolgate
+      .call('other', 'flood', { count: 2 })
+      .then((r) => (r as { result: { content: { text: string }[] } }).result.content[0]!.text),
+  );
+  // The other server's call is approved first (an approval comes before any question)...
+  await allowOnce(page);
+  // ...then its questions queue behind the first server's.
+  const dialog = page.getByRole('dialog', { name: 'ask asks for input' });
+  await expect(dialog.getByRole('status')).toHaveText('4 more questions are waiting (2 from ask).');
+  await dialog.getByRole('button', { name: 'Decline all 3 from ask' }).click();
+  expect(await outcome(page)).toBe('answers: {"decline":3}');
+
+  const next = page.getByRole('dialog', { name: 'other asks for input' });
+  await expect(next.getByRole('status')).toHaveText('1 more question is waiting.');
+  await next.getByRole('button', { name: 'Accept' }).click();
+  await next.getByRole('button', { name: 'Accept' }).click();
+  expect(await other).toBe('answers: {"accept":2}');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const answers = await answersTo('flood', before);
+  expect(answers.filter((a) => a === 'decline')).toHaveLength(3);
+  expect(answers.filter((a) => a === 'accept')).toHaveLength(2);
+  await auditVerifies(page);
+});
+
 test('questions whose call finished are withdrawn, never left on screen', async ({ page }) => {
   await openPanel(page, [{ case: 'questions', id: 'ask' }]);
   const before = (await answersTo('ask-then-finish')).length;
