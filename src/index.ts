@@ -63,6 +63,7 @@ export * from './protocol/versions.js';
 export { checkToolOutput, createSchemaValidator } from './schema/index.js';
 export { ChromePortTransport } from './transport/chrome-port.js';
 export { HttpSseTransport } from './transport/http-sse.js';
+export { type ConnectionLimits, DEFAULT_LIMITS, ResponseTooLargeError } from './transport/limits.js';
 export { MessagePortTransport } from './transport/message-port.js';
 export { PostMessageClientTransport } from './transport/post-message.js';
 export { acceptPostMessageClients, PostMessageServer } from './transport/post-message-server.js';
