@@ -82,8 +82,17 @@ async function main() {
     browser.close().finally(() => process.exit(1));
   }, DEADLINE_MS);
   try {
-    const page = await browser.newPage();
+    const browserContext = await browser.newContext();
+    const page = await browserContext.newPage();
     page.on('console', (message) => console.error(`[console.${message.type()}] ${message.text()}`));
+    // Sign-in popups (authorization scenarios): their navigations go to the real authorization server.
+    browserContext.on('page', (popup) => {
+      if (popup === page) return;
+      popup.on('framenavigated', (frame) => {
+        if (frame === popup.mainFrame()) console.error(`[popup] at ${redactQuery(frame.url())}`);
+      });
+      popup.on('console', (message) => console.error(`[popup console.${message.type()}] ${message.text()}`));
+    });
     page.on('pageerror', (error) => console.error(`[page exception] ${error.stack ?? error.message}`));
     page.on('requestfailed', (request) => {
       const reason = request.failure()?.errorText;
@@ -93,7 +102,9 @@ async function main() {
     });
     if (verbose) {
       page.on('request', (request) =>
-        console.error(`[net] > ${request.method()} ${request.url()} ${JSON.stringify(request.headers())}`),
+        console.error(
+          `[net] > ${request.method()} ${request.url()} ${JSON.stringify(withoutCredentials(request.headers()))}`,
+        ),
       );
       page.on('response', (response) =>
         console.error(`[net] < ${response.status()} ${response.url()} ${JSON.stringify(response.headers())}`),
@@ -106,7 +117,8 @@ async function main() {
       // No favicon request: some scenario servers count every GET as a stream (re)connection.
       '<link rel="icon" href="data:,">' +
       `<script type="module" src="${PAGE_PATH}/harness.js"></script>`;
-    await page.route(`${origin}${PAGE_PATH}/**`, (route) => {
+    // On the context, not the page: the sign-in popup's callback page is this same path.
+    await browserContext.route(`${origin}${PAGE_PATH}/**`, (route) => {
       const isScript = new URL(route.request().url()).pathname.endsWith('.js');
       return route.fulfill({
         status: 200,
@@ -114,6 +126,8 @@ async function main() {
         body: isScript ? code : html,
       });
     });
+    await bridgeAuthorizationServers(page, origin);
+    await bridgeSignInRedirects(browserContext, new URL(serverUrl));
     await page.goto(`${origin}${PAGE_PATH}/index.html`);
     await page.waitForFunction(() => typeof window.runScenario === 'function', null, { timeout: 10_000 });
     console.error(`[client] page ready at ${elapsed()}`);
@@ -134,6 +148,102 @@ async function main() {
     clearTimeout(deadline);
     await browser.close();
   }
+}
+
+/**
+ * Authorization scenarios put their authorization server on another localhost port, and the
+ * suite's servers send no CORS headers: a real authorization server for browser clients sends
+ * them (Access-Control-Allow-Origin on metadata, registration and token endpoints). This bridge
+ * stands in for those headers, for the page's own fetches to other loopback origins only: Node
+ * fetches the request unchanged (method, headers, body) and the answer goes back with CORS
+ * headers added. The MCP origin is never routed (SSE streams would be buffered), and neither are
+ * the popup's navigations (the authorization redirect is the browser's own). Also, Chromium's
+ * Local Network Access refuses a route-fulfilled page's requests to other loopback ports before
+ * any CORS check; answered here, they never reach that check.
+ */
+async function bridgeAuthorizationServers(page, mcpOrigin) {
+  const isOtherLoopback = (url) =>
+    url.origin !== mcpOrigin && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname);
+  await page.route(isOtherLoopback, async (route) => {
+    const request = route.request();
+    const cors = {
+      'access-control-allow-origin': mcpOrigin,
+      'access-control-expose-headers': 'www-authenticate, dpop-nonce, location',
+    };
+    if (request.method() === 'OPTIONS') {
+      const asked = (await request.allHeaders())['access-control-request-headers'];
+      return route.fulfill({
+        status: 204,
+        headers: {
+          ...cors,
+          'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+          ...(asked ? { 'access-control-allow-headers': asked } : {}),
+        },
+      });
+    }
+    try {
+      const response = await route.fetch({ maxRedirects: 0 });
+      if (verbose)
+        console.error(`[bridge] ${request.method()} ${redactQuery(request.url())} -> ${response.status()}`);
+      return route.fulfill({ response, headers: { ...response.headers(), ...cors } });
+    } catch (error) {
+      console.error(`[bridge] ${request.method()} ${redactQuery(request.url())} failed: ${error.message}`);
+      return route.abort('connectionrefused');
+    }
+  });
+}
+
+/**
+ * Playwright routes a navigation's first request only, never the requests a redirect leads to: the
+ * authorization server's redirect to the callback page would reach the scenario server (404)
+ * instead of the callback page served here. So the sign-in popup's navigations (to the
+ * authorization server, on any loopback origin but the MCP endpoint itself) are fetched by Node
+ * without following redirects; a redirect comes back to the popup as a page that goes on to its
+ * Location with location.replace(), a navigation of its own that the callback route answers.
+ * Everything else the popup sees (the authorization request, the server's answer, the callback
+ * page and its postMessage) is real. The main page's requests are not touched here.
+ */
+async function bridgeSignInRedirects(browserContext, mcpUrl) {
+  const isLoopback = (url) => /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname);
+  const mayBeSignIn = (url) =>
+    isLoopback(url) &&
+    !url.pathname.startsWith(`${PAGE_PATH}/`) &&
+    !(url.origin === mcpUrl.origin && url.pathname === mcpUrl.pathname);
+  await browserContext.route(mayBeSignIn, async (route) => {
+    const request = route.request();
+    // The main page navigates only to PAGE_PATH (not matched): any navigation here is the popup's.
+    if (!request.isNavigationRequest()) return route.fallback();
+    let response;
+    try {
+      response = await route.fetch({ maxRedirects: 0 });
+    } catch (error) {
+      console.error(`[popup] ${redactQuery(request.url())} failed: ${error.message}`);
+      return route.abort('connectionrefused');
+    }
+    const location = response.headers().location;
+    if (response.status() < 300 || response.status() >= 400 || !location) return route.fulfill({ response });
+    const next = new URL(location, request.url()).href;
+    console.error(`[popup] ${response.status()} redirect to ${redactQuery(next)}`);
+    const target = JSON.stringify(next).replace(/</g, '\\u003c');
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: `<!doctype html><meta charset="utf-8"><script>location.replace(${target})</script>`,
+    });
+  });
+}
+
+/** Headers for the log: bearer tokens and client secrets are never printed. */
+function withoutCredentials(headers) {
+  const shown = { ...headers };
+  for (const name of ['authorization', 'cookie', 'dpop']) if (name in shown) shown[name] = '[redacted]';
+  return shown;
+}
+
+/** A URL for the log without its query (codes and states stay out of it). */
+function redactQuery(url) {
+  const parsed = new URL(url);
+  return parsed.search ? `${parsed.origin}${parsed.pathname}?…` : url;
 }
 
 function parseContext(text) {

@@ -7,6 +7,7 @@
  * and fails loudly when the client itself throws or answers something unexpected.
  */
 
+import { completeSignIn } from '../../src/auth/index.js';
 import {
   type CallToolResult,
   type ClientWarning,
@@ -16,6 +17,13 @@ import {
   type McpClient,
   type Tool,
 } from '../../src/index.js';
+import {
+  AUTH_EXPECTATIONS,
+  type AuthScenarioData,
+  authorizingFetch,
+  CALLBACK_PATH,
+  runAuthScenario,
+} from './auth-harness.js';
 
 /** What runScenario hands back to Node: `log` is printed to stderr for debugging. */
 export interface ScenarioOutcome {
@@ -41,8 +49,8 @@ const SCENARIO_DEADLINE_MS = 20_000;
 
 type Step = (ctx: ScenarioContext) => Promise<void>;
 
-/** What the runner passes in MCP_CONFORMANCE_CONTEXT: for some scenarios, the calls to make. */
-export interface ScenarioData {
+/** What the runner passes in MCP_CONFORMANCE_CONTEXT: the calls to make, pre-registered clients. */
+export interface ScenarioData extends AuthScenarioData {
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
 }
 
@@ -234,6 +242,25 @@ Object.assign(SCENARIOS, {
   },
 } satisfies Record<string, Step>);
 
+/**
+ * Every authorization scenario has the same conversation, through the OAuth fetch: connect, list
+ * the tools, call the suite's test-tool (whose call is where auth/scope-step-up asks for more).
+ */
+for (const scenario of Object.keys(AUTH_EXPECTATIONS))
+  SCENARIOS[scenario] = (ctx) =>
+    runAuthScenario(
+      scenario,
+      async () => {
+        const client = await open(ctx);
+        const names = await listToolNames(ctx, client);
+        if (!names.includes('test-tool')) throw new Error('the server did not list test-tool');
+        const result = await callAndLog(ctx, client, 'test-tool', {});
+        if (result.isError || textOf(result) !== 'test')
+          throw new Error(`test-tool answered ${JSON.stringify(textOf(result))}`);
+      },
+      ctx.log,
+    );
+
 /** Scenarios this harness does not know get the generic conversation: connect, list, close. */
 const GENERIC: Step = SCENARIOS.initialize!;
 
@@ -297,9 +324,10 @@ async function runScenario(
     data,
   };
   if (revision) note(`the run targets revision ${revision}`);
+  const observing = observingFetch(() => markStreamOpen());
   ctx.connectOptions = {
     url,
-    fetch: observingFetch(() => markStreamOpen()),
+    fetch: scenario.startsWith('auth/') ? authorizingFetch(url, data, observing, note) : observing,
     onWarning: (warning: ClientWarning) => note(`warning [${warning.code}] ${warning.message}`),
     ...(scenario === 'elicitation-sep1034-client-defaults' ? { onElicit: acceptWithDefaults(ctx) } : {}),
     ...(scenario === 'sep-2322-client-request-state' ? { onElicit: confirmEverything(ctx) } : {}),
@@ -355,4 +383,6 @@ async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Prom
   }
 }
 
-window.runScenario = runScenario;
+// The same bundle is the sign-in callback page: there it hands its URL back to the opener.
+if (location.pathname === CALLBACK_PATH) completeSignIn();
+else window.runScenario = runScenario;

@@ -1,0 +1,163 @@
+/**
+ * Page side of the authorization scenarios (`auth/*`): Toolgate's OAuth fetch layer under the
+ * unchanged client, with the browser's real user-agent step: the authorization URL opens in a
+ * popup, the suite's authorization server approves without a person and redirects to the
+ * callback page on this page's origin (client.mjs serves it), which posts the URL back to its
+ * opener. Scenarios that test a refusal pass only when the sign-in failed at the expected step.
+ */
+
+import {
+  type AuthEvent,
+  AuthorizationError,
+  type AuthorizationStep,
+  type ClientIdentity,
+  createOAuthFetch,
+  popupAuthorizer,
+} from '../../src/auth/index.js';
+
+/** Where client.mjs answers with the callback page (this harness, which then runs completeSignIn). */
+export const CALLBACK_PATH = '/__toolgate_conformance__/callback';
+
+/**
+ * The suite's fixed Client ID Metadata Document URL: its authorization servers accept it without
+ * fetching it (auth/basic-cimd expects exactly this client_id).
+ */
+const CONFORMANCE_CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** What the runner passes for pre-registration scenarios (MCP_CONFORMANCE_CONTEXT). */
+export interface AuthScenarioData {
+  client_id?: string;
+  client_secret?: string;
+  issuer?: string;
+}
+
+type Expectation = { kind: 'works' } | { kind: 'refused'; step: AuthorizationStep; because: string };
+
+const works: Expectation = { kind: 'works' };
+const refused = (step: AuthorizationStep, because: string): Expectation => ({
+  kind: 'refused',
+  step,
+  because,
+});
+
+/** What each authorization scenario must end with. */
+export const AUTH_EXPECTATIONS: Record<string, Expectation> = {
+  'auth/metadata-default': works,
+  'auth/metadata-var1': works,
+  'auth/metadata-var2': works,
+  'auth/metadata-var3': works,
+  'auth/basic-cimd': works,
+  'auth/scope-from-www-authenticate': works,
+  'auth/scope-from-scopes-supported': works,
+  'auth/scope-omitted-when-undefined': works,
+  'auth/scope-step-up': works,
+  'auth/scope-retry-limit': refused('step-up', 'the server wants a scope the token already has'),
+  'auth/token-endpoint-auth-basic': works,
+  'auth/token-endpoint-auth-post': works,
+  'auth/token-endpoint-auth-none': works,
+  'auth/pre-registration': works,
+  'auth/2025-03-26-oauth-metadata-backcompat': works,
+  'auth/2025-03-26-oauth-endpoint-fallback': works,
+  'auth/resource-mismatch': refused('discovery', 'the resource metadata names another resource'),
+  'auth/offline-access-scope': works,
+  'auth/offline-access-not-supported': works,
+  'auth/authorization-server-migration': works,
+  'auth/iss-supported': works,
+  'auth/iss-not-advertised': works,
+  'auth/iss-supported-missing': refused('authorization', 'the promised iss is missing'),
+  'auth/iss-wrong-issuer': refused('authorization', 'iss names another issuer'),
+  'auth/iss-unexpected': refused('authorization', 'an unadvertised iss names another issuer'),
+  'auth/iss-normalized': refused('authorization', 'iss matches only after normalization'),
+  'auth/metadata-issuer-mismatch': refused('discovery', 'the metadata names another issuer'),
+};
+
+/** The steps at which the OAuth layer reported a failure during this page's scenario. */
+const failedSteps: AuthorizationStep[] = [];
+
+/** The OAuth fetch for a scenario, logging every sign-in event (events never carry tokens). */
+export function authorizingFetch(
+  serverUrl: string,
+  data: AuthScenarioData,
+  underneath: typeof fetch,
+  log: (line: string) => void,
+): typeof fetch {
+  const client: ClientIdentity = {
+    clientName: 'Toolgate conformance client',
+    redirectUri: `${location.origin}${CALLBACK_PATH}`,
+    metadataDocumentUrl: CONFORMANCE_CIMD_URL,
+  };
+  if (data.client_id)
+    client.preRegistered = [
+      {
+        clientId: data.client_id,
+        ...(data.client_secret ? { clientSecret: data.client_secret } : {}),
+        ...(data.issuer ? { issuer: data.issuer } : {}),
+      },
+    ];
+  const authorize = popupAuthorizer();
+  return createOAuthFetch({
+    serverUrl,
+    fetch: underneath,
+    client,
+    authorize: async (request) => {
+      log(
+        `sign-in: opening ${request.url.origin}${request.url.pathname} for ${request.server}, scopes "${request.scopes.join(' ')}"`,
+      );
+      const landed = await authorize(request);
+      log(`sign-in: came back to ${new URL(landed).pathname}`);
+      return landed;
+    },
+    onEvent: (event) => {
+      if (event.type === 'failed') failedSteps.push(event.step);
+      log(`auth event: ${describeEvent(event)}`);
+    },
+  });
+}
+
+/** Runs a scenario's conversation and holds its outcome to the expectation. */
+export async function runAuthScenario(
+  scenario: string,
+  conversation: () => Promise<void>,
+  log: (line: string) => void,
+): Promise<void> {
+  const expected = AUTH_EXPECTATIONS[scenario];
+  if (!expected) throw new Error(`no expectation is written for ${scenario}`);
+  if (expected.kind === 'works') {
+    await conversation();
+    return;
+  }
+  try {
+    await conversation();
+  } catch (error) {
+    if (error instanceof AuthorizationError && error.step === expected.step) {
+      log(`refused as expected (${expected.because}): ${error.message}`);
+      return;
+    }
+    // connect() may report another error last: after a failed modern handshake it tries the
+    // legacy one, which some scenario servers answer without asking for a token. The OAuth layer's
+    // own report says whether the refusal happened, and where.
+    if (failedSteps.includes(expected.step)) {
+      log(
+        `refused as expected (${expected.because}), reported by the OAuth layer; connect() ended with: ${String(error)}`,
+      );
+      return;
+    }
+    throw error;
+  }
+  throw new Error(
+    `the conversation succeeded, but it must be refused at ${expected.step}: ${expected.because}`,
+  );
+}
+
+function describeEvent(event: AuthEvent): string {
+  switch (event.type) {
+    case 'signed-in':
+      return `signed in at ${event.issuer} (${event.client} client), scopes "${event.scopes.join(' ')}"`;
+    case 'refreshed':
+      return `refreshed at ${event.issuer}`;
+    case 'signed-out':
+      return `signed out${event.revoked ? ', token revoked' : ''}`;
+    case 'failed':
+      return `failed at ${event.step}: ${event.message}`;
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * Who Toolgate is to an authorization server, in the MCP specification's order of preference:
+ * pre-registered credentials the host supplies for that server, then a Client ID Metadata Document
+ * (an https URL the host serves) when the server supports them, then Dynamic Client Registration
+ * (RFC 7591, done by oauth4webapi). Registrations belong to the issuer that made them and are never
+ * offered to another one (a server that moves to a new authorization server gets a new client).
+ */
+
+import * as oauth from 'oauth4webapi';
+import { isLoopbackHost } from '../transport/http-fetch.js';
+import { type AuthorizationServerMetadata, problemOf, requestOptions } from './authorization-server.js';
+import { BodyProblem, bodylessHeaders, boundedCopy } from './json-body.js';
+import type { AuthStore } from './store.js';
+
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+
+/** Credentials a host registered with an authorization server beforehand. */
+export interface PreRegisteredClient {
+  /** The issuer they were registered with; omitted, they are offered to whichever server is named. */
+  issuer?: string;
+  clientId: string;
+  /** Only from a host's own configuration, never from the widget's code. */
+  clientSecret?: string;
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+}
+
+export interface ClientIdentity {
+  /** Shown by the authorization server on its consent screen (registration). */
+  clientName: string;
+  /** Where the authorization server sends the person back: a page of the host app. */
+  redirectUri: string;
+  /** A Client ID Metadata Document URL (https, with a path) the host serves. */
+  metadataDocumentUrl?: string;
+  preRegistered?: PreRegisteredClient[];
+  /** Dynamic Client Registration as the last resort; on unless false. */
+  dynamicRegistration?: boolean;
+  clientUri?: string;
+  logoUri?: string;
+}
+
+/** A client identity at one authorization server. */
+export interface RegisteredClient {
+  issuer: string;
+  how: 'pre-registered' | 'metadata-document' | 'dynamic';
+  client: oauth.Client;
+  clientSecret?: string;
+}
+
+export class RegistrationProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistrationProblem';
+  }
+}
+
+/** Finds or makes the client identity for `as`; throws RegistrationProblem when there is none. */
+export async function clientFor(
+  identity: ClientIdentity,
+  as: AuthorizationServerMetadata,
+  store: AuthStore,
+  fetchFn: typeof fetch,
+): Promise<RegisteredClient> {
+  const issuer = as.issuer;
+  const preRegistered = identity.preRegistered ?? [];
+  const mine = preRegistered.find((entry) => entry.issuer !== undefined && sameIssuer(entry.issuer, issuer));
+  const unbound = preRegistered.find((entry) => entry.issuer === undefined);
+  const chosen = mine ?? unbound;
+  if (chosen) {
+    return {
+      issuer,
+      how: 'pre-registered',
+      client: {
+        client_id: chosen.clientId,
+        ...(chosen.tokenEndpointAuthMethod
+          ? { token_endpoint_auth_method: chosen.tokenEndpointAuthMethod }
+          : {}),
+      },
+      ...(chosen.clientSecret ? { clientSecret: chosen.clientSecret } : {}),
+    };
+  }
+  if (identity.metadataDocumentUrl && as.client_id_metadata_document_supported === true) {
+    checkMetadataDocumentUrl(identity.metadataDocumentUrl);
+    return {
+      issuer,
+      how: 'metadata-document',
+      client: { client_id: identity.metadataDocumentUrl, token_endpoint_auth_method: 'none' },
+    };
+  }
+  if (identity.dynamicRegistration !== false && as.registration_endpoint) {
+    const key = registrationKey(issuer, identity.redirectUri);
+    const saved = await store.get<RegisteredClient>(key);
+    if (saved && saved.issuer === issuer) return saved;
+    const registered = await register(identity, as, fetchFn);
+    await store.set(key, registered);
+    return registered;
+  }
+  const others = preRegistered.map((entry) => entry.issuer).filter((value) => value !== undefined);
+  throw new RegistrationProblem(
+    others.length > 0
+      ? `the pre-registered client belongs to ${others.join(', ')}, not to ${issuer}, and ${issuer} offers no other way to register`
+      : `${issuer} accepts neither a Client ID Metadata Document${identity.metadataDocumentUrl ? '' : ' (none is configured)'} nor Dynamic Client Registration; ask its operator for a client id and configure it as pre-registered`,
+  );
+}
+
+/** How this client authenticates at the token endpoint, as oauth4webapi applies it. */
+export function clientAuthentication(
+  registered: RegisteredClient,
+  as: AuthorizationServerMetadata,
+): oauth.ClientAuth {
+  const method = authMethodOf(registered, as);
+  if (method === 'none') return oauth.None();
+  if (!registered.clientSecret)
+    throw new RegistrationProblem(`${as.issuer} expects ${method} but this client has no secret for it`);
+  return method === 'client_secret_post'
+    ? oauth.ClientSecretPost(registered.clientSecret)
+    : oauth.ClientSecretBasic(registered.clientSecret);
+}
+
+/**
+ * The registered method if there is one; else, with a secret, the first of basic and post the
+ * server supports (RFC 8414's default list is basic alone); without a secret, none.
+ */
+export function authMethodOf(
+  registered: RegisteredClient,
+  as: AuthorizationServerMetadata,
+): TokenEndpointAuthMethod {
+  const registeredMethod = registered.client.token_endpoint_auth_method;
+  if (
+    registeredMethod === 'none' ||
+    registeredMethod === 'client_secret_basic' ||
+    registeredMethod === 'client_secret_post'
+  )
+    return registeredMethod;
+  if (!registered.clientSecret) return 'none';
+  const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+  if (supported.includes('client_secret_basic')) return 'client_secret_basic';
+  if (supported.includes('client_secret_post')) return 'client_secret_post';
+  return 'none';
+}
+
+/** Forgets a dynamic registration (a server refused it, or the person signs out for good). */
+export async function forgetRegistration(
+  store: AuthStore,
+  issuer: string,
+  redirectUri: string,
+): Promise<void> {
+  await store.delete(registrationKey(issuer, redirectUri));
+}
+
+async function register(
+  identity: ClientIdentity,
+  as: AuthorizationServerMetadata,
+  fetchFn: typeof fetch,
+): Promise<RegisteredClient> {
+  const metadata: Partial<oauth.OmitSymbolProperties<oauth.Client>> = {
+    client_name: identity.clientName,
+    redirect_uris: [identity.redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    // A page in a browser keeps no secret: it registers as a public client.
+    token_endpoint_auth_method: 'none',
+    // MCP (SEP-837): "native" for clients on this machine, "web" for pages served from elsewhere.
+    application_type: isLoopbackHost(new URL(identity.redirectUri).hostname) ? 'native' : 'web',
+    ...(identity.clientUri ? { client_uri: identity.clientUri } : {}),
+    ...(identity.logoUri ? { logo_uri: identity.logoUri } : {}),
+  };
+  let client: oauth.OmitSymbolProperties<oauth.Client>;
+  try {
+    const response = await oauth.dynamicClientRegistrationRequest(
+      as,
+      metadata,
+      requestOptions(fetchFn, as.registration_endpoint),
+    );
+    client = await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response));
+  } catch (error) {
+    throw new RegistrationProblem(
+      `${as.registration_endpoint} refused the registration: ${error instanceof BodyProblem ? error.message : problemOf(error)}`,
+    );
+  }
+  const { client_secret: secret, ...rest } = client as typeof client & { client_secret?: unknown };
+  return {
+    issuer: as.issuer,
+    how: 'dynamic',
+    client: rest,
+    ...(typeof secret === 'string' && secret ? { clientSecret: secret } : {}),
+  };
+}
+
+/**
+ * RFC 7591 requires `client_secret_expires_at` with every issued secret (0: never expires), and
+ * oauth4webapi insists on it; some servers (the conformance suite's among them) leave it out.
+ * Read leniently, a missing expiry is "never": the secret is used until the server refuses it,
+ * and then the registration is made again.
+ */
+async function withSecretExpiry(response: Response): Promise<Response> {
+  const copy = await boundedCopy(response);
+  if (response.status !== 201) return copy;
+  const text = await copy.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: copy.status, headers: bodylessHeaders(copy.headers) });
+  }
+  if (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as Record<string, unknown>).client_secret === 'string' &&
+    (body as Record<string, unknown>).client_secret_expires_at === undefined
+  )
+    (body as Record<string, unknown>).client_secret_expires_at = 0;
+  return new Response(JSON.stringify(body), { status: copy.status, headers: bodylessHeaders(copy.headers) });
+}
+
+function checkMetadataDocumentUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new RegistrationProblem(`the Client ID Metadata Document URL ${url} does not parse`);
+  }
+  if (parsed.protocol !== 'https:' || parsed.pathname === '/' || parsed.hash)
+    throw new RegistrationProblem(
+      `the Client ID Metadata Document URL ${url} must be https with a path and no fragment`,
+    );
+}
+
+function sameIssuer(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+}
+
+function registrationKey(issuer: string, redirectUri: string): string {
+  return `registration ${issuer} ${redirectUri}`;
+}

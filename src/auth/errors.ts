@@ -1,0 +1,41 @@
+/**
+ * Why signing in to a server failed, naming the server and the step. It is a TransportError so
+ * the HTTP transports pass it through to the caller as it is (they wrap any other fetch failure
+ * as a network error). Messages never hold a token, a code, a verifier or a client secret: only
+ * URLs (with their secrets redacted), codes and descriptions the authorization server sent.
+ */
+
+import { TransportError } from '../protocol/errors.js';
+
+/** The step of the authorization flow that failed. */
+export type AuthorizationStep =
+  | 'discovery'
+  | 'registration'
+  | 'authorization'
+  | 'token'
+  | 'refresh'
+  | 'step-up'
+  | 'retry';
+
+export class AuthorizationError extends TransportError {
+  constructor(
+    /** The MCP server, as shown to people. */
+    readonly server: string,
+    readonly step: AuthorizationStep,
+    detail: string,
+    status = 401,
+  ) {
+    super(server, 'http-status', `Signing in to ${server} failed (${STEP_NAMES[step]}): ${detail}`, status);
+    this.name = 'AuthorizationError';
+  }
+}
+
+const STEP_NAMES: Record<AuthorizationStep, string> = {
+  discovery: 'discovering its authorization server',
+  registration: 'registering this client',
+  authorization: 'authorization',
+  token: 'exchanging the authorization code',
+  refresh: 'refreshing the access token',
+  'step-up': 'asking for more scopes',
+  retry: 'using the new access token',
+};

@@ -1,0 +1,13 @@
+/**
+ * MCP authorization (OAuth 2.1) for Toolgate, as a fetch layer: load it only when a server asks
+ * for a sign-in, so the first screen does not grow.
+ */
+
+export type { AuthorizationRequest, Authorize } from './authorization-code.js';
+export { type CallbackDelivery, completeSignIn } from './callback-page.js';
+export type { ClientIdentity, PreRegisteredClient, TokenEndpointAuthMethod } from './client-identity.js';
+export { AuthorizationError, type AuthorizationStep } from './errors.js';
+export { createOAuthFetch, type OAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';
+export { type PopupAuthorizerOptions, popupAuthorizer } from './popup.js';
+export type { AuthEvent } from './session.js';
+export { type AuthStore, memoryAuthStore } from './store.js';

@@ -1,0 +1,181 @@
+/**
+ * OAuth as a fetch layer: `createOAuthFetch(...)` returns a fetch that attaches the server's bearer
+ * token to every request for that server's origin, and on a 401 (or a 403 insufficient_scope)
+ * signs in (discovery, client identity, authorization code with PKCE, or a refresh) and sends the
+ * request again. Both HTTP transports and both protocol eras use it unchanged:
+ * `connect({ url, fetch: createOAuthFetch({ serverUrl: url, ... }) })`.
+ *
+ * Bounded: one sign-in per request for a 401 (a server that refuses the token it just asked for
+ * fails with an error, not a loop), and at most `maxScopeUpgrades` step-ups per request, none when
+ * the challenged scopes are already granted. Requests to other origins go out untouched, without
+ * a token.
+ */
+
+import { redactUrl } from '../protocol/url-secrets.js';
+import type { Authorize } from './authorization-code.js';
+import type { ClientIdentity } from './client-identity.js';
+import { AuthorizationError } from './errors.js';
+import { discardBody } from './json-body.js';
+import { alreadyGranted } from './scopes.js';
+import { type AuthEvent, AuthSession } from './session.js';
+import { type AuthStore, memoryAuthStore } from './store.js';
+import type { TokenSet } from './tokens.js';
+import { bearerChallenge } from './www-authenticate.js';
+
+export interface OAuthFetchOptions {
+  /** The MCP server URL (as given to connect). */
+  serverUrl: string | URL;
+  /** The fetch underneath, for the MCP requests and the OAuth ones; the global fetch by default. */
+  fetch?: typeof fetch;
+  /** Who this client is to authorization servers. */
+  client: ClientIdentity;
+  /** The user-agent step: open the authorization URL, resolve with the URL the person came back to. */
+  authorize: Authorize;
+  /** Where registrations and tokens live; in memory by default. */
+  store?: AuthStore;
+  /** Ask for `offline_access` when the authorization server offers it (for refresh tokens). Default true. */
+  offlineAccess?: boolean;
+  /** Step-ups for scopes per request before giving up. Default 2 (three authorizations in all). */
+  maxScopeUpgrades?: number;
+  /** Sign-in events for the panel and the audit log; they never carry a token. */
+  onEvent?: (event: AuthEvent) => void;
+}
+
+export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+export interface OAuthFetch extends FetchFunction {
+  /** Revokes the tokens where the server offers revocation, and forgets them. */
+  signOut(): Promise<void>;
+  /** Whether tokens for this server are held now. */
+  signedIn(): Promise<boolean>;
+  /** After a failed sign-in (which later 401s repeat), lets the next 401 sign in again. */
+  retrySignIn(): void;
+}
+
+const DEFAULT_SCOPE_UPGRADES = 2;
+
+export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
+  const serverUrl = new URL(options.serverUrl);
+  const shown = redactUrl(serverUrl.href);
+  // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
+  const base: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const session = new AuthSession({
+    serverUrl,
+    shown,
+    fetchFn: base,
+    client: options.client,
+    authorize: options.authorize,
+    store: options.store ?? memoryAuthStore(),
+    offlineAccess: options.offlineAccess !== false,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+  const maxUpgrades = options.maxScopeUpgrades ?? DEFAULT_SCOPE_UPGRADES;
+
+  const oauthFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const template = input instanceof Request ? input.clone() : undefined;
+    const target = new URL(template ? template.url : String(input));
+    if (target.origin !== serverUrl.origin) return base(input, init);
+    const method = (init?.method ?? template?.method ?? 'GET').toUpperCase();
+    const signal = init?.signal ?? template?.signal ?? undefined;
+
+    const send = (tokens: TokenSet | undefined): Promise<Response> => {
+      const headers = new Headers(init?.headers ?? template?.headers);
+      if (tokens) headers.set('authorization', `Bearer ${tokens.accessToken}`);
+      return base(template ? template.clone() : input, { ...init, headers });
+    };
+
+    let tokens = await session.currentTokens();
+    let response = await send(tokens);
+    let signedInAgain = false;
+    let upgrades = 0;
+    for (;;) {
+      // Ending a session is a courtesy: it never opens a sign-in.
+      if (method === 'DELETE') return response;
+      const challenge = bearerChallenge(response.headers.get('www-authenticate')) ?? {};
+      if (response.status === 401) {
+        if (signedInAgain)
+          throw await refused(
+            response,
+            session,
+            shown,
+            'retry',
+            'it refused the token it had just asked for (HTTP 401)',
+          );
+        await discardBody(response);
+        await untilAborted(session.recover(challenge, tokens, 'unauthorized'), signal);
+        signedInAgain = true;
+      } else if (response.status === 403 && challenge.error === 'insufficient_scope') {
+        if (tokens && alreadyGranted(challenge.scopes, tokens.grantedScopes))
+          throw await refused(
+            response,
+            session,
+            shown,
+            'step-up',
+            `it asks for ${challenge.scopes?.join(' ')}, which the token already has: signing in again cannot help`,
+          );
+        if (upgrades >= maxUpgrades)
+          throw await refused(
+            response,
+            session,
+            shown,
+            'step-up',
+            `it still wants more scopes after ${upgrades} step-ups`,
+          );
+        await discardBody(response);
+        await untilAborted(session.recover(challenge, tokens, 'insufficient_scope'), signal);
+        upgrades++;
+      } else return response;
+      if (isStream(init?.body))
+        throw new AuthorizationError(
+          shown,
+          'retry',
+          'signed in, but the request cannot be sent again (its body was a stream): try again',
+        );
+      tokens = await session.currentTokens();
+      response = await send(tokens);
+    }
+  };
+
+  return Object.assign(oauthFetch, {
+    signOut: () => session.signOut(),
+    signedIn: () => session.signedIn(),
+    retrySignIn: () => session.retrySignIn(),
+  });
+}
+
+async function refused(
+  response: Response,
+  session: AuthSession,
+  shown: string,
+  step: 'retry' | 'step-up',
+  detail: string,
+): Promise<AuthorizationError> {
+  await discardBody(response);
+  const error = new AuthorizationError(shown, step, detail, response.status);
+  session.reportFailure(error);
+  return error;
+}
+
+function isStream(body: BodyInit | null | undefined): boolean {
+  return typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
+}
+
+/** The work, unless the request is aborted first (its caller has gone; the sign-in goes on for others). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

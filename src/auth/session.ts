@@ -1,0 +1,317 @@
+/**
+ * The sign-in state of one MCP server: which authorization server it uses now, this client's
+ * identity there, and the tokens for its resource. One recovery runs at a time (a 401 on the POST
+ * and on the GET stream start one sign-in, not two; one refresh is in flight at a time); requests
+ * that arrive meanwhile wait for it and use its result.
+ *
+ * On a 401 the discovery runs again, so a server that moved to another authorization server is
+ * followed: tokens and registrations of the old one are never offered to the new one.
+ */
+
+import { AuthorizationProblem, type Authorize, authorizationCodeFlow } from './authorization-code.js';
+import {
+  type AuthorizationServerMetadata,
+  discoverAuthorizationServer,
+  legacyDefaultEndpoints,
+} from './authorization-server.js';
+import {
+  type ClientIdentity,
+  clientFor,
+  forgetRegistration,
+  type RegisteredClient,
+  RegistrationProblem,
+} from './client-identity.js';
+import { AuthorizationError, type AuthorizationStep } from './errors.js';
+import { DiscoveryProblem, discoverResourceMetadata } from './resource-metadata.js';
+import { selectScopes } from './scopes.js';
+import type { AuthStore } from './store.js';
+import { expiresSoon, refresh, revoke, TokenProblem, type TokenSet } from './tokens.js';
+import { authorizationServerMetadataUrls, canonicalResourceUri, resourceCoversServer } from './urls.js';
+import type { BearerChallenge } from './www-authenticate.js';
+
+/** What happened, for the panel and the audit log: never a token, a code or a secret. */
+export type AuthEvent =
+  | { type: 'signed-in'; server: string; issuer: string; scopes: string[]; client: RegisteredClient['how'] }
+  | { type: 'refreshed'; server: string; issuer: string }
+  | { type: 'signed-out'; server: string; issuer?: string; revoked: boolean }
+  | { type: 'failed'; server: string; step: AuthorizationStep; message: string };
+
+export interface SessionOptions {
+  serverUrl: URL;
+  /** The server as shown to people (URL secrets redacted). */
+  shown: string;
+  /** For metadata, registration and token requests. */
+  fetchFn: typeof fetch;
+  client: ClientIdentity;
+  authorize: Authorize;
+  store: AuthStore;
+  offlineAccess: boolean;
+  onEvent?: (event: AuthEvent) => void;
+}
+
+/** Where the current tokens come from, found by discovery. */
+interface Discovery {
+  issuer: string;
+  as: AuthorizationServerMetadata;
+  resource: string;
+  resourceScopes?: string[];
+}
+
+export type RecoveryKind = 'unauthorized' | 'insufficient_scope';
+
+export class AuthSession {
+  private flight: Promise<void> | undefined;
+  private refreshing: Promise<TokenSet | undefined> | undefined;
+  private discovered: Discovery | undefined;
+  private readonly tokensKey: string;
+  private readonly clients = new Map<string, RegisteredClient>();
+  private readonly cancel = new AbortController();
+  /**
+   * The last sign-in failure, given to every later 401 until retrySignIn(): a person who denied
+   * consent or closed the window is not sent to the authorization server again by a retry.
+   */
+  private failed: AuthorizationError | undefined;
+
+  constructor(private readonly options: SessionOptions) {
+    this.tokensKey = `tokens ${canonicalResourceUri(options.serverUrl)}`;
+  }
+
+  /** The tokens to send now; refreshed first when they are about to expire. */
+  async currentTokens(): Promise<TokenSet | undefined> {
+    if (this.flight) await this.flight.catch(() => undefined);
+    const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
+    if (!tokens || !expiresSoon(tokens)) return tokens;
+    if (!tokens.refreshToken) return undefined; // expired: sending it only earns a 401
+    return this.refreshOnce(tokens);
+  }
+
+  /**
+   * After a 401 (or a 403 insufficient_scope) for a request sent with `failed`: signs in again,
+   * unless another request already did. Throws AuthorizationError naming the failed step.
+   */
+  async recover(challenge: BearerChallenge, failed: TokenSet | undefined, kind: RecoveryKind): Promise<void> {
+    if (this.failed) throw this.failed;
+    if (this.flight) {
+      // Another request is signing in already: its outcome, failure included, is ours too.
+      await this.flight;
+      const now = await this.options.store.get<TokenSet>(this.tokensKey);
+      if (now && now.accessToken !== failed?.accessToken) return;
+    }
+    const flight = this.run(challenge, failed, kind);
+    this.flight = flight;
+    try {
+      await flight;
+    } finally {
+      if (this.flight === flight) this.flight = undefined;
+    }
+  }
+
+  /** Lets the next 401 start a new sign-in after a failed one. */
+  retrySignIn(): void {
+    this.failed = undefined;
+  }
+
+  /** Reports a refusal decided outside a sign-in (a step-up that cannot help), for the event log. */
+  reportFailure(error: AuthorizationError): void {
+    this.emit({ type: 'failed', server: this.options.shown, step: error.step, message: error.message });
+  }
+
+  /** Revokes (when the server offers it) and forgets the tokens of this server. */
+  async signOut(): Promise<void> {
+    this.failed = undefined;
+    this.cancel.abort(new Error('signed out'));
+    const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
+    await this.options.store.delete(this.tokensKey);
+    let revoked = false;
+    const found = this.discovered;
+    if (tokens && found && found.issuer === tokens.issuer) {
+      const registered = this.clients.get(found.issuer);
+      if (registered)
+        revoked = await revoke({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn });
+    }
+    this.emit({
+      type: 'signed-out',
+      server: this.options.shown,
+      ...(tokens ? { issuer: tokens.issuer } : {}),
+      revoked,
+    });
+  }
+
+  async signedIn(): Promise<boolean> {
+    return (await this.options.store.get<TokenSet>(this.tokensKey)) !== undefined;
+  }
+
+  private async run(
+    challenge: BearerChallenge,
+    failed: TokenSet | undefined,
+    kind: RecoveryKind,
+  ): Promise<void> {
+    let step: AuthorizationStep = 'discovery';
+    try {
+      const found = await this.discover(challenge.resourceMetadata);
+      let previous = failed ?? (await this.options.store.get<TokenSet>(this.tokensKey));
+      if (previous && (previous.issuer !== found.issuer || previous.resource !== found.resource)) {
+        // The server moved to another authorization server (or resource): nothing of the old one is reused.
+        await this.options.store.delete(this.tokensKey);
+        previous = undefined;
+      }
+      if (kind === 'unauthorized' && previous?.refreshToken) {
+        step = 'refresh';
+        const refreshed = await this.refreshOnce(previous).catch(() => undefined);
+        if (refreshed && refreshed.accessToken !== failed?.accessToken) return;
+      }
+      step = 'registration';
+      const registered = await this.clientAt(found);
+      const scopes = selectScopes({
+        ...(challenge.scopes ? { challenged: challenge.scopes } : {}),
+        ...(found.resourceScopes ? { resourceSupported: found.resourceScopes } : {}),
+        ...(previous ? { previous: previous.requestedScopes } : {}),
+        ...(found.as.scopes_supported ? { serverSupported: found.as.scopes_supported } : {}),
+        wantsOfflineAccess: this.options.offlineAccess,
+      });
+      step = 'authorization';
+      const tokens = await authorizationCodeFlow({
+        as: found.as,
+        registered,
+        redirectUri: this.options.client.redirectUri,
+        resource: found.resource,
+        scopes,
+        server: this.options.shown,
+        authorize: this.options.authorize,
+        fetchFn: this.options.fetchFn,
+        signal: this.cancel.signal,
+      }).catch(async (error: unknown) => {
+        if (error instanceof TokenProblem) {
+          step = 'token';
+          // A registration the server no longer knows is made again next time.
+          if (/invalid_client/.test(error.message) && registered.how === 'dynamic') {
+            this.clients.delete(found.issuer);
+            await forgetRegistration(this.options.store, found.issuer, this.options.client.redirectUri);
+          }
+        }
+        throw error;
+      });
+      await this.options.store.set(this.tokensKey, tokens);
+      this.emit({
+        type: 'signed-in',
+        server: this.options.shown,
+        issuer: found.issuer,
+        scopes: tokens.grantedScopes,
+        client: registered.how,
+      });
+    } catch (error) {
+      const failure = this.failure(
+        error,
+        kind === 'insufficient_scope' && step === 'authorization' ? 'step-up' : step,
+      );
+      this.failed = failure;
+      this.reportFailure(failure);
+      throw failure;
+    }
+  }
+
+  /** PRM (the server's own word on its authorization server), then that server's metadata. */
+  private async discover(named: string | undefined): Promise<Discovery> {
+    const { serverUrl, fetchFn } = this.options;
+    const prm = await discoverResourceMetadata(fetchFn, serverUrl, named);
+    let found: Discovery;
+    if (prm) {
+      const { resource, authorizationServers, scopesSupported } = prm.metadata;
+      if (!resourceCoversServer(resource, serverUrl))
+        throw new DiscoveryProblem(
+          `the resource metadata at ${prm.url} is for ${resource}, not for this server: a token asked for it could be used elsewhere, so none is asked for`,
+        );
+      const issuer = this.chooseIssuer(authorizationServers);
+      const as = await discoverAuthorizationServer(fetchFn, issuer);
+      if (!as)
+        throw new DiscoveryProblem(
+          `no authorization server metadata for ${issuer} at ${authorizationServerMetadataUrls(issuer).join(', ')}`,
+        );
+      found = {
+        issuer: as.metadata.issuer,
+        as: as.metadata,
+        resource,
+        ...(scopesSupported ? { resourceScopes: scopesSupported } : {}),
+      };
+    } else {
+      // No PRM anywhere: a 2025-03-26 server, whose authorization server is its own origin.
+      const as =
+        (await discoverAuthorizationServer(fetchFn, serverUrl.origin)) ?? legacyDefaultEndpoints(serverUrl);
+      found = { issuer: as.metadata.issuer, as: as.metadata, resource: canonicalResourceUri(serverUrl) };
+    }
+    this.discovered = found;
+    return found;
+  }
+
+  /** RFC 9728 §7.6 leaves the choice to the client: the one pre-registered credentials are for, else the first. */
+  private chooseIssuer(issuers: string[]): string {
+    const preferred = (this.options.client.preRegistered ?? [])
+      .map((entry) => entry.issuer)
+      .filter((issuer) => issuer !== undefined);
+    return issuers.find((issuer) => preferred.includes(issuer)) ?? (issuers[0] as string);
+  }
+
+  private async clientAt(found: Discovery): Promise<RegisteredClient> {
+    const known = this.clients.get(found.issuer);
+    if (known && known.issuer === found.issuer) return known;
+    const registered = await clientFor(
+      this.options.client,
+      found.as,
+      this.options.store,
+      this.options.fetchFn,
+    );
+    this.clients.set(found.issuer, registered);
+    return registered;
+  }
+
+  /** One refresh in flight per server; resolves undefined when it fails (the tokens are dropped). */
+  private refreshOnce(tokens: TokenSet): Promise<TokenSet | undefined> {
+    if (this.refreshing) return this.refreshing;
+    const work = (async () => {
+      const found = this.discovered;
+      const registered = found && found.issuer === tokens.issuer ? this.clients.get(found.issuer) : undefined;
+      // Nothing discovered yet (tokens from an earlier page): the 401 that follows discovers, then refreshes.
+      if (!found || !registered) return undefined;
+      try {
+        const next = await refresh({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn });
+        await this.options.store.set(this.tokensKey, next);
+        this.emit({ type: 'refreshed', server: this.options.shown, issuer: found.issuer });
+        return next;
+      } catch {
+        await this.options.store.delete(this.tokensKey);
+        return undefined;
+      }
+    })();
+    this.refreshing = work;
+    return work.finally(() => {
+      if (this.refreshing === work) this.refreshing = undefined;
+    });
+  }
+
+  private failure(error: unknown, step: AuthorizationStep): AuthorizationError {
+    if (error instanceof AuthorizationError) return error;
+    const status = step === 'step-up' ? 403 : 401;
+    const { shown } = this.options;
+    if (error instanceof DiscoveryProblem)
+      return new AuthorizationError(shown, 'discovery', error.message, status);
+    if (error instanceof RegistrationProblem)
+      return new AuthorizationError(shown, 'registration', error.message, status);
+    if (error instanceof TokenProblem) return new AuthorizationError(shown, 'token', error.message, status);
+    if (error instanceof AuthorizationProblem)
+      return new AuthorizationError(shown, step, error.message, status);
+    return new AuthorizationError(
+      shown,
+      step,
+      error instanceof Error ? error.message : String(error),
+      status,
+    );
+  }
+
+  private emit(event: AuthEvent): void {
+    try {
+      this.options.onEvent?.(event);
+    } catch {
+      // A listener's failure is not the sign-in's.
+    }
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Access tokens as Toolgate keeps them: bound to the resource and the issuer they were issued for,
+ * with what was asked for and what was granted. The grants themselves (authorization code with
+ * PKCE, refresh, revocation) are oauth4webapi's; this file only calls it and reads its answers.
+ */
+
+import * as oauth from 'oauth4webapi';
+import { type AuthorizationServerMetadata, problemOf, requestOptions } from './authorization-server.js';
+import { clientAuthentication, type RegisteredClient } from './client-identity.js';
+import { boundedCopy } from './json-body.js';
+import { splitScopes } from './www-authenticate.js';
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch milliseconds; undefined when the server gave no lifetime. */
+  expiresAt?: number;
+  /** What was asked for in the authorization request (the base of a later scope union). */
+  requestedScopes: string[];
+  /** What the server says it granted, else what was asked for. */
+  grantedScopes: string[];
+  issuer: string;
+  resource: string;
+  clientId: string;
+}
+
+export class TokenProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TokenProblem';
+  }
+}
+
+/** Seconds before expiry at which a token is refreshed instead of sent. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+export function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
+  return tokens.expiresAt !== undefined && tokens.expiresAt - REFRESH_MARGIN_MS <= now;
+}
+
+/** Exchanges a validated authorization response for tokens (the code, the PKCE verifier, `resource`). */
+export async function exchangeCode(options: {
+  as: AuthorizationServerMetadata;
+  registered: RegisteredClient;
+  callbackParameters: URLSearchParams;
+  redirectUri: string;
+  codeVerifier: string;
+  resource: string;
+  requestedScopes: string[];
+  fetchFn: typeof fetch;
+}): Promise<TokenSet> {
+  const { as, registered } = options;
+  try {
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      registered.client,
+      clientAuthentication(registered, as),
+      options.callbackParameters,
+      options.redirectUri,
+      options.codeVerifier,
+      {
+        ...requestOptions(options.fetchFn, as.token_endpoint),
+        additionalParameters: { resource: options.resource },
+      },
+    );
+    const answer = await oauth.processAuthorizationCodeResponse(
+      as,
+      registered.client,
+      await boundedCopy(response),
+    );
+    return tokenSetOf(answer, {
+      issuer: as.issuer,
+      resource: options.resource,
+      clientId: registered.client.client_id,
+      requestedScopes: options.requestedScopes,
+    });
+  } catch (error) {
+    throw new TokenProblem(`${as.token_endpoint} did not issue tokens: ${problemOf(error)}`);
+  }
+}
+
+/** Refreshes with the refresh token (rotated if the server sends a new one), same `resource`. */
+export async function refresh(options: {
+  as: AuthorizationServerMetadata;
+  registered: RegisteredClient;
+  tokens: TokenSet;
+  fetchFn: typeof fetch;
+}): Promise<TokenSet> {
+  const { as, registered, tokens } = options;
+  if (!tokens.refreshToken) throw new TokenProblem('there is no refresh token');
+  try {
+    const response = await oauth.refreshTokenGrantRequest(
+      as,
+      registered.client,
+      clientAuthentication(registered, as),
+      tokens.refreshToken,
+      {
+        ...requestOptions(options.fetchFn, as.token_endpoint),
+        additionalParameters: { resource: tokens.resource },
+      },
+    );
+    const answer = await oauth.processRefreshTokenResponse(
+      as,
+      registered.client,
+      await boundedCopy(response),
+    );
+    const next = tokenSetOf(answer, tokens);
+    if (!next.refreshToken && tokens.refreshToken) next.refreshToken = tokens.refreshToken;
+    return next;
+  } catch (error) {
+    throw new TokenProblem(`${as.token_endpoint} did not refresh the token: ${problemOf(error)}`);
+  }
+}
+
+/** Revokes the refresh token (which ends the grant) or else the access token; best effort. */
+export async function revoke(options: {
+  as: AuthorizationServerMetadata;
+  registered: RegisteredClient;
+  tokens: TokenSet;
+  fetchFn: typeof fetch;
+}): Promise<boolean> {
+  const { as, registered, tokens } = options;
+  if (!as.revocation_endpoint) return false;
+  try {
+    const response = await oauth.revocationRequest(
+      as,
+      registered.client,
+      clientAuthentication(registered, as),
+      tokens.refreshToken ?? tokens.accessToken,
+      requestOptions(options.fetchFn, as.revocation_endpoint),
+    );
+    await oauth.processRevocationResponse(response);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tokenSetOf(
+  answer: oauth.TokenEndpointResponse,
+  base: Pick<TokenSet, 'issuer' | 'resource' | 'clientId' | 'requestedScopes'>,
+): TokenSet {
+  if (answer.token_type !== 'bearer')
+    throw new TokenProblem(
+      `the server issued a ${answer.token_type} token; Toolgate sends bearer tokens only`,
+    );
+  const granted = typeof answer.scope === 'string' ? splitScopes(answer.scope) : base.requestedScopes;
+  return {
+    accessToken: answer.access_token,
+    ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),
+    ...(typeof answer.expires_in === 'number' ? { expiresAt: Date.now() + answer.expires_in * 1000 } : {}),
+    requestedScopes: base.requestedScopes,
+    grantedScopes: granted,
+    issuer: base.issuer,
+    resource: base.resource,
+    clientId: base.clientId,
+  };
+}
