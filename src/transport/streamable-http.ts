@@ -7,6 +7,10 @@
  * re-issues the request. Legacy (2025-03-26 .. 2025-11-25): Mcp-Session-Id sessions ended with
  * DELETE, a standalone GET stream for server-initiated messages, and streams resumed with GET +
  * Last-Event-ID after the server's `retry` delay.
+ *
+ * Everything is bounded (limits.ts): an answer's bytes, an event's bytes, reopen attempts (the
+ * server's `retry` raised to a floor, backed off, given up after a count), and new sessions for a
+ * server that keeps forgetting them (past the bound the transport fails for good and sends nothing).
  */
 
 import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
