@@ -13,6 +13,7 @@ import type { ApprovalAnswer, ApprovalRequest, AuditSink, Caller, TrustLevel } f
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
+import { afterFirstPaint } from './after-first-paint.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError } from './connect-errors.js';
 import type { RememberedItem } from './remembered.js';
@@ -220,19 +221,23 @@ export function createController(options: ControllerOptions = {}): Controller {
       }),
   };
 
-  // The connection code is its own chunk too: fetched now, in parallel with the panel's first
-  // paint, so a visitor sees the panel (and can use it) before the network stack has arrived.
-  const connectModule = import('../client/connect.js');
+  // The connection code and the services (gate, policy, validators, log) are chunks of their own,
+  // fetched only after the panel's first screen is painted: the first screen costs the entry alone.
+  // A server configured at mount starts connecting right after that paint.
+  const painted = afterFirstPaint();
+  const connectModule = painted.then(() => import('../client/connect.js'));
   connectModule.catch(() => undefined);
-  const ready = import('./services.js').then(({ createServices }) =>
-    createServices(
-      options,
-      clients,
-      approver,
-      (id) => servers.value.find((server) => server.id === id)?.label,
-      (id) => servers.value.find((server) => server.id === id)?.config.acceptUncheckedArguments === true,
-    ),
-  );
+  const ready = painted
+    .then(() => import('./services.js'))
+    .then(({ createServices }) =>
+      createServices(
+        options,
+        clients,
+        approver,
+        (id) => servers.value.find((server) => server.id === id)?.label,
+        (id) => servers.value.find((server) => server.id === id)?.config.acceptUncheckedArguments === true,
+      ),
+    );
   // Views show the failure (the audit view, the approval step); keep it from being "unhandled".
   ready.catch(() => undefined);
   void ready.then(({ policy }) =>
