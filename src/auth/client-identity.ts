@@ -113,7 +113,21 @@ export function clientAuthentication(
     throw new RegistrationProblem(`${as.issuer} expects ${method} but this client has no secret for it`);
   return method === 'client_secret_post'
     ? oauth.ClientSecretPost(registered.clientSecret)
-    : oauth.ClientSecretBasic(registered.clientSecret);
+    : clientSecretBasic(registered.clientSecret);
+}
+
+/**
+ * client_secret_basic with the WHATWG form encoding of id and secret (letters, digits and `*-._`
+ * stay as they are). oauth4webapi's own encodes `-`, `.` and `_` too (HTML 4.01's rule), and
+ * servers that do not form-decode the Basic credentials, the MCP SDK's among them, then see
+ * another client id than the one they issued; for ids and secrets made of those characters
+ * (nearly all), both encodings decode to the same value.
+ */
+function clientSecretBasic(clientSecret: string): oauth.ClientAuth {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${btoa(`${encode(client.client_id)}:${encode(clientSecret)}`)}`);
+  };
 }
 
 /**
