@@ -97,6 +97,13 @@ const REQUIRED = {
       'sep-2106-client-anchor-keyword-preserved',
     ],
   },
+  /** The Skills extension (SEP-2640): extension scenarios, in no requirement list, run at 2026-07-28. */
+  skills: {
+    'sep-2640-client-no-prefetch': ['sep-2640-host-no-prefetch'],
+    'sep-2640-client-verify-digest': ['sep-2640-host-verify-digest'],
+    'sep-2640-client-verify-size': ['sep-2640-host-size-mismatch-failure'],
+    'sep-2640-client-verify-frontmatter': ['sep-2640-host-frontmatter-comparison'],
+  },
 };
 
 /** The client scenarios a revision requires, as the runner lists them (`list --requirements`). */
@@ -268,6 +275,13 @@ async function main() {
       requiredKey: revision,
       scenarios: requiredClientScenarios(node, revision),
     })),
+    {
+      label: 'suite 0.2.0-alpha.12, Skills extension (SEP-2640) at 2026-07-28',
+      cli: CLI_NEXT,
+      revision: '2026-07-28',
+      requiredKey: 'skills',
+      scenarios: Object.keys(REQUIRED.skills),
+    },
   ];
   let passed = 0;
   let failed = 0;

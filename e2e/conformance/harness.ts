@@ -24,6 +24,7 @@ import {
   CALLBACK_PATH,
   runAuthScenario,
 } from './auth-harness.js';
+import { SKILLS_SCENARIOS } from './skills-steps.js';
 
 /** What runScenario hands back to Node: `log` is printed to stderr for debugging. */
 export interface ScenarioOutcome {
@@ -260,6 +261,8 @@ for (const scenario of Object.keys(AUTH_EXPECTATIONS))
       },
       ctx.log,
     );
+
+Object.assign(SCENARIOS, SKILLS_SCENARIOS);
 
 /** Scenarios this harness does not know get the generic conversation: connect, list, close. */
 const GENERIC: Step = SCENARIOS.initialize!;
