@@ -480,6 +480,17 @@ export function createController(options: ControllerOptions = {}): Controller {
       } catch (error) {
         const failure = error as Error & { kind?: string };
         done({ ok: false, error: failure.message, kind: failure.kind ?? failure.name });
+        // The connection itself ended (the server lost every new session, the stream went away):
+        // say so next to the server, where Retry is, not only in this call's result.
+        const lost = clients.get(serverId)?.failure;
+        if (lost)
+          update(serverId, {
+            state: 'failed',
+            error: describeConnectError(
+              servers.value.find((server) => server.id === serverId)?.label ?? serverId,
+              lost,
+            ),
+          });
         throw error;
       }
     },
