@@ -1,17 +1,18 @@
 /**
  * Appends events to the chain. Callers hand over drafts; the appender batches whatever queued up
- * while the previous write was committing (one lock, one hash run, one transaction per batch), which
- * is what makes thousands of entries per second possible while a lone pending write still takes one
- * short transaction.
+ * while the previous write was committing, seals the batch on the head (one hash after another) and
+ * writes it as one block record plus the new head, in one transaction whose requests are all issued
+ * at once. IndexedDB costs about the same per record whatever its size, so a block of 500 events
+ * costs little more than one event, and a lone pending write is one short transaction.
  *
  * The write transaction re-reads the head and aborts if another context moved it since we sealed
  * (possible only without Web Locks, or after another tab wrote while we held a cached head); the
  * batch is then re-sealed on the new head. So the chain never forks or interleaves.
  */
 
-import { type ChainAnchor, type ChainEvent, GENESIS, sealEvents } from './chain.js';
+import type { StoredBlock } from './blocks.js';
+import { type ChainAnchor, type ChainEvent, GENESIS, sealTexts } from './chain.js';
 import { META_KEY, STORE } from './database.js';
-import { type AuditEntry, applyEvent, type OutcomeCounts } from './entry.js';
 import { AuditContentionError, AuditStorageFullError, AuditWriteError, isQuotaError } from './errors.js';
 import { requestResult, transactionDone } from './idb.js';
 import type { Exclusive } from './lock.js';
@@ -29,30 +30,21 @@ export interface AppenderOptions {
   logName: string;
   exclusive: Exclusive;
   durability: IDBTransactionDurability;
-  /** Told after each committed batch (for BroadcastChannel announcements and viewers). */
-  onCommitted: (events: ChainEvent[], entries: AuditEntry[]) => void;
+  /** Told after each committed batch (the unsealed view, BroadcastChannel announcements, viewers). */
+  onCommitted: (events: ChainEvent[]) => void;
   /** Upper bound on events per transaction. */
   maxBatch?: number;
 }
 
 const MAX_ATTEMPTS = 20;
 const CONTENTION_MEMORY_MS = 2000;
-const MAX_KNOWN = 10_000;
-/** Event kinds that begin an invocation's entry (nothing to fold into). */
-const STARTS_AN_ENTRY: ReadonlySet<ChainEvent['kind']> = new Set(['pending', 'refusal']);
 
 /**
- * The head as stored, with the running counts (one record: one write per batch). Pruning bumps
- * `generation`, so a cached head goes stale after a prune too.
+ * The head as stored. `generation` and `counts` were written by version 1 of the log and are
+ * carried along untouched.
  */
 export interface HeadRecord extends ChainAnchor {
   generation?: number;
-  counts?: OutcomeCounts;
-}
-
-interface LogState {
-  head: HeadRecord;
-  counts: OutcomeCounts;
 }
 
 class HeadMoved extends Error {}
@@ -60,10 +52,8 @@ class HeadMoved extends Error {}
 export class Appender {
   private queue: Queued[] = [];
   private draining = false;
-  /** The head and counts as we last wrote or read them; the head is verified in every write. */
-  private state: LogState | undefined;
-  /** Entries this context wrote as pending, so their final event needs no read. */
-  private readonly known = new Map<string, AuditEntry>();
+  /** The head as we last wrote or read it; verified in every write. */
+  private head: HeadRecord | undefined;
   /** Until then, batches take the Web Lock first: another context was appending recently. */
   private contendedUntil = 0;
 
@@ -80,10 +70,9 @@ export class Appender {
     });
   }
 
-  /** Forget the cached head (after pruning or an import changed the store underneath). */
+  /** Forget the cached head (after an import or a prune changed the store underneath). */
   invalidateHead(): void {
-    this.state = undefined;
-    this.known.clear();
+    this.head = undefined;
   }
 
   /** Runs `work` while holding the append lock, with a way to append without re-locking. */
@@ -118,119 +107,57 @@ export class Appender {
   private async writeBatch(drafts: EventDraft[]): Promise<ChainEvent[]> {
     if (drafts.length === 0) return [];
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const state = this.state ?? (await this.readState());
-      const sealed = await sealEvents(state.head, drafts);
-      const { entries, counts } = await this.fold(sealed, state.counts);
+      const head = this.head ?? (await this.readHead());
+      const sealed = await sealTexts(head, drafts);
+      const block: StoredBlock = { from: head.seq + 1, texts: sealed.texts, hashes: sealed.hashes };
+      const last = sealed.events.at(-1)!;
+      const next: HeadRecord = { ...head, seq: last.seq, hash: last.hash };
       try {
-        await this.commit(state.head, sealed, entries, counts);
+        await this.commit(head, block, next);
       } catch (error) {
-        this.state = undefined;
-        this.known.clear();
+        this.head = undefined;
         if (!(error instanceof HeadMoved)) throw this.describe(error);
         this.contendedUntil = performance.now() + CONTENTION_MEMORY_MS;
         // Another context appended first: back off a little (more each time) and re-seal.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * (attempt + 1)));
         continue;
       }
-      const last = sealed.at(-1)!;
-      this.state = { head: { ...state.head, seq: last.seq, hash: last.hash, counts }, counts };
-      for (const entry of entries) {
-        if (entry.outcome === 'pending' && this.known.size < MAX_KNOWN)
-          this.known.set(entry.invocationId, entry);
-        else this.known.delete(entry.invocationId);
-      }
-      this.options.onCommitted(sealed, entries);
-      return sealed;
+      this.head = next;
+      this.options.onCommitted(sealed.events);
+      return sealed.events;
     }
     throw new AuditContentionError(this.options.logName);
   }
 
-  /** The head and the running counts, read together. */
-  private async readState(): Promise<LogState> {
+  private async readHead(): Promise<HeadRecord> {
     const transaction = this.options.database.transaction(STORE.meta, 'readonly');
     const head = (await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.head))) as
       | HeadRecord
       | undefined;
-    return { head: head ?? GENESIS, counts: head?.counts ?? {} };
-  }
-
-  /**
-   * The entries after this batch, and the counts. An entry this context wrote as pending is taken
-   * from memory (valid: the head check proves nobody else wrote since); others are read first.
-   */
-  private async fold(
-    sealed: ChainEvent[],
-    countsBefore: OutcomeCounts,
-  ): Promise<{ entries: AuditEntry[]; counts: OutcomeCounts }> {
-    const byInvocation = new Map<string, ChainEvent[]>();
-    for (const event of sealed) {
-      const list = byInvocation.get(event.invocationId);
-      if (list) list.push(event);
-      else byInvocation.set(event.invocationId, [event]);
-    }
-    const unknown = [...byInvocation]
-      .filter(([id, list]) => !this.known.has(id) && !STARTS_AN_ENTRY.has(list[0]!.kind))
-      .map(([id]) => id);
-    const read = new Map<string, AuditEntry>();
-    if (unknown.length > 0) {
-      const store = this.options.database.transaction(STORE.entries, 'readonly').objectStore(STORE.entries);
-      const found = await Promise.all(unknown.map((id) => requestResult(store.get(id))));
-      for (const [i, entry] of found.entries()) if (entry) read.set(unknown[i]!, entry as AuditEntry);
-    }
-    const counts: OutcomeCounts = { ...countsBefore };
-    const entries: AuditEntry[] = [];
-    for (const [id, list] of byInvocation) {
-      const before = this.known.get(id) ?? read.get(id);
-      let entry = STARTS_AN_ENTRY.has(list[0]!.kind) ? undefined : before;
-      for (const event of list) entry = applyEvent(entry, event);
-      if (!entry) continue;
-      entries.push(entry);
-      if (before && !STARTS_AN_ENTRY.has(list[0]!.kind))
-        counts[before.outcome] = Math.max(0, (counts[before.outcome] ?? 0) - 1);
-      counts[entry.outcome] = (counts[entry.outcome] ?? 0) + 1;
-    }
-    return { entries, counts };
+    return head ?? GENESIS;
   }
 
   /**
    * One transaction, every request issued at once (one round trip to the storage backend): check
-   * the head, add the events, put the entries, counts and new head. The head check aborts the lot if
-   * another context appended or pruned since this batch was sealed; adding an existing seq would
-   * fail the transaction too.
+   * the head, add the block, put the new head. The head check aborts the lot if another context
+   * appended since this batch was sealed; adding a block at an existing seq would fail it too.
    */
-  private commit(
-    expected: HeadRecord,
-    sealed: ChainEvent[],
-    entries: AuditEntry[],
-    counts: OutcomeCounts,
-  ): Promise<void> {
-    const transaction = this.options.database.transaction(
-      [STORE.events, STORE.entries, STORE.meta],
-      'readwrite',
-      {
-        durability: this.options.durability,
-      },
-    );
+  private commit(expected: HeadRecord, block: StoredBlock, next: HeadRecord): Promise<void> {
+    const transaction = this.options.database.transaction([STORE.blocks, STORE.meta], 'readwrite', {
+      durability: this.options.durability,
+    });
     const meta = transaction.objectStore(STORE.meta);
     let moved = false;
     const headRequest = meta.get(META_KEY.head);
     headRequest.onsuccess = () => {
       const current: HeadRecord = (headRequest.result as HeadRecord | undefined) ?? GENESIS;
-      if (
-        current.seq !== expected.seq ||
-        current.hash !== expected.hash ||
-        (current.generation ?? 0) !== (expected.generation ?? 0)
-      ) {
+      if (current.seq !== expected.seq || current.hash !== expected.hash) {
         moved = true;
         transaction.abort();
       }
     };
-    const events = transaction.objectStore(STORE.events);
-    for (const event of sealed) events.add(event);
-    const store = transaction.objectStore(STORE.entries);
-    for (const entry of entries) store.put(entry);
-    const last = sealed.at(-1)!;
-    meta.put({ ...expected, seq: last.seq, hash: last.hash, counts } satisfies HeadRecord, META_KEY.head);
+    transaction.objectStore(STORE.blocks).add(block);
+    meta.put(next, META_KEY.head);
     return transactionDone(transaction).catch((error: unknown) => {
       throw moved || (error instanceof DOMException && error.name === 'ConstraintError')
         ? new HeadMoved()

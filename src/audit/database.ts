@@ -1,49 +1,90 @@
 /**
- * The audit log's own IndexedDB database: append-only chain events keyed by seq, invocation entries
- * with one index per filter a person uses (each ends in [startedAt, invocationId] so every index
- * lists newest first and pages by an exact key), and a small meta store for the chain head and the
- * pruning checkpoint.
+ * The audit log's own IndexedDB database (version 2).
+ *
+ * - blocks: the chain, one record per appended batch (blocks.ts), keyed by its first seq.
+ * - meta: the chain head, the pruning checkpoint and the retention setting.
+ * - index: one record, the index state: how far the chain is sealed into segments, the entries
+ *   still pending at that point, and the directory of segments (IndexState).
+ * - segments, segment-terms, pages: the sealed index segments (segment.ts).
+ *
+ * Entries not yet sealed (the newest few thousand events) are folded from the blocks in memory.
+ * Version 1 (events and entries one record each, with an index per filter) is migrated in the
+ * upgrade itself (migrate-v1.ts); every stored event keeps its hash, so an old log still verifies.
  */
 
+import type { AuditEntry } from './entry.js';
 import { openDatabase } from './idb.js';
+import { migrateV1 } from './migrate-v1.js';
+import type { SegmentInfo } from './segment.js';
 
-export const AUDIT_DB_VERSION = 1;
+export const AUDIT_DB_VERSION = 2;
 
-export const STORE = { events: 'events', entries: 'entries', meta: 'meta' } as const;
+export const STORE = {
+  blocks: 'blocks',
+  meta: 'meta',
+  index: 'index',
+  segments: 'segments',
+  segmentTerms: 'segment-terms',
+  pages: 'pages',
+} as const;
 
-/** Index name → the fields before [startedAt, invocationId]. */
-export const ENTRY_INDEXES = {
-  time: [],
-  server: ['serverId'],
-  tool: ['toolName'],
-  outcome: ['outcome'],
-} as const satisfies Record<string, readonly string[]>;
-
-export type EntryIndexName = keyof typeof ENTRY_INDEXES;
-
-/** Sparse: only pending entries carry `pendingSession`, so this index lists exactly the calls in flight. */
-export const PENDING_INDEX = 'pending-session';
-
-/** Entries by the seq of their first event: retention cuts the chain below the oldest one kept. */
-export const FIRST_SEQ_INDEX = 'first-seq';
+/** The multi-entry index over SegmentTerms.terms. */
+export const TERM_INDEX = 'term';
 
 export const META_KEY = { head: 'head', checkpoint: 'checkpoint', retention: 'retention' } as const;
+export const INDEX_KEY = 'state';
+
+export interface IndexState {
+  /** Chain events up to here are in segments (or were pruned); later ones are folded in memory. */
+  sealedThrough: number;
+  /** Entries still pending when the last segment was sealed: they are sealed once they finish. */
+  carried: AuditEntry[];
+  /** Every segment, in the order they were sealed. */
+  segments: SegmentInfo[];
+  /** Bumped by every seal and every prune, so a context knows its view went stale. */
+  version: number;
+}
+
+export const EMPTY_INDEX: IndexState = { sealedThrough: 0, carried: [], segments: [], version: 0 };
+
+export function createStores(database: IDBDatabase): void {
+  if (!database.objectStoreNames.contains(STORE.meta)) database.createObjectStore(STORE.meta);
+  database.createObjectStore(STORE.blocks, { keyPath: 'from' });
+  database.createObjectStore(STORE.index);
+  database.createObjectStore(STORE.segments, { keyPath: 'from' });
+  database
+    .createObjectStore(STORE.segmentTerms, { keyPath: 'from' })
+    .createIndex(TERM_INDEX, 'terms', { multiEntry: true });
+  database.createObjectStore(STORE.pages, { keyPath: ['from', 'page'] });
+}
 
 export function openAuditDatabase(name: string, factory?: IDBFactory): Promise<IDBDatabase> {
-  return openDatabase(
+  let migration: Promise<void> | undefined;
+  const opened = openDatabase(
     name,
     AUDIT_DB_VERSION,
-    (database, oldVersion) => {
-      if (oldVersion < 1) {
-        database.createObjectStore(STORE.events, { keyPath: 'seq' });
-        const entries = database.createObjectStore(STORE.entries, { keyPath: 'invocationId' });
-        for (const [index, fields] of Object.entries(ENTRY_INDEXES))
-          entries.createIndex(index, [...fields, 'startedAt', 'invocationId']);
-        entries.createIndex(PENDING_INDEX, 'pendingSession');
-        entries.createIndex(FIRST_SEQ_INDEX, 'firstSeq');
-        database.createObjectStore(STORE.meta);
+    (database, oldVersion, transaction) => {
+      if (oldVersion < 2) createStores(database);
+      if (oldVersion === 1) {
+        migration = migrateV1(database, transaction).catch((error: unknown) => {
+          transaction.abort();
+          throw error;
+        });
+        // Awaited below; this only keeps a failure from being reported as unhandled meanwhile.
+        migration.catch(() => undefined);
       }
     },
     factory,
+  );
+  // A failed migration aborts the upgrade (the version 1 log is left as it was) and says why.
+  return opened.then(
+    async (database) => {
+      await migration;
+      return database;
+    },
+    async (error: unknown) => {
+      await migration;
+      throw error;
+    },
   );
 }

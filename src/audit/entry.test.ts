@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChainEvent, GENESIS, sealEvents } from './chain.js';
 import { applyEvent, entriesOf, summarizeResult } from './entry.js';
+import { wordsOfEntry } from './search-terms.js';
 
 const caller = { kind: 'host' as const, label: 'test' };
 const decision = {
@@ -55,8 +56,7 @@ describe('folding chain events into entries', () => {
     ]);
     const first = applyEvent(undefined, events[0]!);
     expect(first).toMatchObject({ outcome: 'pending', pendingSession: 's1', edited: true, firstSeq: 1 });
-    expect(first.search).toContain('write_file');
-    expect(first.search).toContain('/b');
+    expect(wordsOfEntry(first)).toEqual(expect.arrayContaining(['write_file', 'write', 'file', 'b']));
     expect(first.argumentsPreview).toBe('{"path":"/b"}');
     const done = applyEvent(first, events[1]!);
     expect(done).toMatchObject({

@@ -58,10 +58,8 @@ export interface AuditEntry {
   pendingSession?: string;
   /** The chain events of this invocation, in order. */
   seqs: number[];
-  /** seqs[0], indexed: retention finds the oldest evidence a kept entry needs. */
+  /** seqs[0]: retention finds the oldest evidence a kept entry needs. */
   firstSeq: number;
-  /** Lower-case tool name, server and arguments preview: what free-text search looks at. */
-  search: string;
 }
 
 /**
@@ -114,7 +112,6 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
         pendingSession: pending.sessionId,
         seqs: [...(entry?.seqs ?? []), event.seq],
         firstSeq: entry?.firstSeq ?? event.seq,
-        search: searchText(pending.toolName, pending.serverId, pending.arguments),
       };
     }
     case 'refusal': {
@@ -135,11 +132,6 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
         redactedPaths: refusal.redactedPaths ?? [],
         seqs: [...(entry?.seqs ?? []), event.seq],
         firstSeq: entry?.firstSeq ?? event.seq,
-        search: searchText(
-          refusal.toolName,
-          refusal.serverId,
-          refusal.arguments ?? refusal.proposedArguments,
-        ),
       };
     }
     case 'resent': {
@@ -218,7 +210,6 @@ function orphan(invocationId: string, event: ChainEvent): AuditEntry {
     redactedPaths: [],
     seqs: [],
     firstSeq: event.seq,
-    search: '',
   };
 }
 
@@ -237,10 +228,6 @@ function previewOf(args: JsonObject): string {
     return '';
   }
   return text.length > ARGUMENTS_PREVIEW_CHARS ? `${text.slice(0, ARGUMENTS_PREVIEW_CHARS - 1)}…` : text;
-}
-
-function searchText(toolName: string, serverId: string, args: JsonObject): string {
-  return `${toolName}\n${serverId}\n${previewOf(args)}`.toLowerCase();
 }
 
 /** The first text block, or a count of the content, in at most 200 characters. */

@@ -1,10 +1,9 @@
-/** Reads chain events in seq order, a page per transaction, so long walks never hold one open. */
+/** The chain's bounds, and its events in seq order, read a page of blocks per transaction. */
 
+import { eventJson, eventOf, forEachEvent, walkBlocks } from './blocks.js';
 import { type ChainAnchor, type ChainEvent, GENESIS } from './chain.js';
 import { META_KEY, STORE } from './database.js';
 import { requestResult } from './idb.js';
-
-const PAGE = 1000;
 
 /** The checkpoint (or genesis) and the head, read together. */
 export async function readBounds(database: IDBDatabase): Promise<{ anchor: ChainAnchor; head: ChainAnchor }> {
@@ -18,28 +17,28 @@ export async function readBounds(database: IDBDatabase): Promise<{ anchor: Chain
   return { anchor, head: (head as ChainAnchor | undefined) ?? anchor };
 }
 
-/** Events with anchor.seq < seq <= head.seq, in order. */
+/** Events with afterSeq < seq <= throughSeq, in order. */
 export async function* readEvents(
   database: IDBDatabase,
   afterSeq: number,
   throughSeq: number,
 ): AsyncGenerator<ChainEvent> {
-  let next = afterSeq + 1;
-  while (next <= throughSeq) {
-    const last = Math.min(next + PAGE - 1, throughSeq);
-    const transaction = database.transaction(STORE.events, 'readonly');
-    const page = (await requestResult(
-      transaction.objectStore(STORE.events).getAll(IDBKeyRange.bound(next, last)),
-    )) as ChainEvent[];
-    yield* page;
-    next = last + 1;
+  for await (const block of walkBlocks(database, afterSeq, throughSeq)) {
+    const events: ChainEvent[] = [];
+    forEachEvent([block], afterSeq, throughSeq, (stored, i) => events.push(eventOf(stored, i)));
+    yield* events;
   }
 }
 
-/** The events of one invocation (its entry lists their seqs). */
-export async function readEventsBySeq(database: IDBDatabase, seqs: readonly number[]): Promise<ChainEvent[]> {
-  const transaction = database.transaction(STORE.events, 'readonly');
-  const store = transaction.objectStore(STORE.events);
-  const events = await Promise.all(seqs.map((seq) => requestResult(store.get(seq))));
-  return events.filter((event): event is ChainEvent => event !== undefined);
+/** The same events, each as one line of JSON (the export's form), without parsing them. */
+export async function* readEventJson(
+  database: IDBDatabase,
+  afterSeq: number,
+  throughSeq: number,
+): AsyncGenerator<string> {
+  for await (const block of walkBlocks(database, afterSeq, throughSeq)) {
+    const lines: string[] = [];
+    forEachEvent([block], afterSeq, throughSeq, (stored, i) => lines.push(eventJson(stored, i)));
+    yield* lines;
+  }
 }

@@ -25,24 +25,25 @@ function headerOf(anchor: ChainAnchor, now: Date): ExportHeader {
 /**
  * Streams an export from events read lazily. NDJSON: a header line, then one event per line. JSON:
  * the header's fields plus `events: [...]`, written piece by piece so a large log never becomes one
- * string in memory.
+ * string in memory. An event may come as its JSON text already (the log stores it so).
  */
 export async function* exportChunks(
   anchor: ChainAnchor,
-  events: AsyncIterable<ChainEvent> | Iterable<ChainEvent>,
+  events: AsyncIterable<ChainEvent | string> | Iterable<ChainEvent | string>,
   format: ExportFormat,
   now = new Date(),
 ): AsyncGenerator<string> {
   const header = headerOf(anchor, now);
+  const json = (event: ChainEvent | string) => (typeof event === 'string' ? event : JSON.stringify(event));
   if (format === 'ndjson') {
     yield `${JSON.stringify(header)}\n`;
-    for await (const event of events) yield `${JSON.stringify(event)}\n`;
+    for await (const event of events) yield `${json(event)}\n`;
     return;
   }
   yield `${JSON.stringify(header).slice(0, -1)},"events":[`;
   let first = true;
   for await (const event of events) {
-    yield `${first ? '\n' : ',\n'}${JSON.stringify(event)}`;
+    yield `${first ? '\n' : ',\n'}${json(event)}`;
     first = false;
   }
   yield '\n]}\n';

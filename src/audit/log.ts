@@ -9,23 +9,30 @@
 
 import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import { Appender, type EventDraft, type HeadRecord } from './appender.js';
-import { type ChainAnchor, type ChainEvent, type Verification, verifyChain } from './chain.js';
-import { META_KEY, openAuditDatabase, PENDING_INDEX, STORE } from './database.js';
+import { Appender, type EventDraft } from './appender.js';
+import { readEventsBySeq, walkBlocks } from './blocks.js';
+import type { ChainAnchor, ChainEvent, Verification } from './chain.js';
+import { META_KEY, openAuditDatabase, STORE } from './database.js';
 import type {
   AuditEntry,
   EntryOutcome,
   FinalBody,
   InterruptedBody,
-  OutcomeCounts,
   PendingBody,
   RefusalBody,
 } from './entry.js';
-import { readBounds, readEvents, readEventsBySeq } from './events-reader.js';
+import { readBounds, readEventJson } from './events-reader.js';
 import { type ExportFormat, exportChunks } from './export-format.js';
 import { requestResult, transactionDone } from './idb.js';
 import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
-import { type AuditPage, type AuditQuery, countByOutcome, queryEntries } from './query.js';
+import {
+  type AuditPage,
+  type AuditQuery,
+  countEntries,
+  getEntry,
+  queryEntries,
+  READ_STORES,
+} from './query.js';
 import { DEFAULT_SECRET_KEYS, redactSecrets, redactUrlSecrets } from './redaction.js';
 import {
   DEFAULT_RETENTION,
@@ -34,7 +41,10 @@ import {
   pruneLog,
   type RetentionPolicy,
 } from './retention.js';
+import { sealUnsealed } from './seal.js';
 import { DEFAULT_MAX_RECORDED_BYTES, truncateForAudit } from './truncation.js';
+import { UnsealedEntries } from './unsealed.js';
+import { verifyBlocks } from './verify-blocks.js';
 
 export interface AuditLogOptions {
   /** The database name; one log per name per origin. Default 'toolgate-audit'. */
@@ -59,6 +69,12 @@ export interface AuditLogOptions {
    * 20,000 entries); `false` keeps everything.
    */
   retention?: RetentionPolicy | false;
+  /**
+   * Chain events per index segment: once this many are not yet indexed, the finished entries among
+   * them are sealed into a segment (searchable by word, tool and server without scanning). Default
+   * 2048; smaller segments cost more records, larger ones a longer in-memory part.
+   */
+  segmentEvents?: number;
   indexedDB?: IDBFactory;
   now?: () => number;
 }
@@ -120,6 +136,7 @@ export const ALL_OUTCOMES: readonly EntryOutcome[] = [
 ];
 
 const DEFAULT_STALE_MS = 15 * 60_000;
+const DEFAULT_SEGMENT_EVENTS = 2048;
 
 export async function createAuditLog(options: AuditLogOptions = {}): Promise<AuditLog> {
   const name = options.name ?? 'toolgate-audit';
@@ -151,17 +168,54 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
   };
   if (channel) channel.onmessage = (event: MessageEvent<AuditChange>) => tell(event.data, false);
 
+  /** The entries not yet sealed into a segment, kept in step with this context's appends. */
+  const unsealed = new UnsealedEntries();
+  /** Set when another context appended between two of ours: the view reads the blocks before sealing. */
+  let behind = true;
+  let sealing = false;
+  const segmentEvents = Math.max(16, options.segmentEvents ?? DEFAULT_SEGMENT_EVENTS);
+  const catchUp = () => unsealed.at(database.transaction(READ_STORES, 'readonly'));
+  /** Seals in the background once enough events are unsealed; appends never wait for it. */
+  const maybeSeal = () => {
+    if (sealing || (!behind && unsealed.through - unsealed.sealedThrough < segmentEvents)) return;
+    sealing = true;
+    void (async () => {
+      let lost = 0;
+      try {
+        for (;;) {
+          if (behind) {
+            behind = false;
+            await catchUp();
+          }
+          if (unsealed.through - unsealed.sealedThrough < segmentEvents) return;
+          // Another context sealed or pruned first: catch up and look again (a few times at most).
+          if (!(await sealUnsealed(database, unsealed))) {
+            behind = true;
+            if (++lost >= 5) return;
+          }
+        }
+      } catch {
+        // The next append tries again (a full disk refuses appends too, and says so there).
+      } finally {
+        sealing = false;
+      }
+    })();
+  };
+
   const appender = new Appender({
     database,
     logName: name,
     exclusive: createExclusive(`toolgate-audit-append:${name}`),
     durability: options.durability ?? 'default',
-    onCommitted: (events) =>
+    onCommitted: (events) => {
+      if (!unsealed.apply(events)) behind = true;
       tell({
         type: 'appended',
         invocationIds: [...new Set(events.map((event) => event.invocationId))],
         headSeq: events.at(-1)!.seq,
-      }),
+      });
+      maybeSeal();
+    },
   });
 
   const append = async (draft: EventDraft): Promise<void> => {
@@ -242,10 +296,8 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
 
   async function markInterrupted(): Promise<number> {
     return appender.exclusive(async (appendNow) => {
-      const transaction = database.transaction(STORE.entries, 'readonly');
-      const pending = (await requestResult(
-        transaction.objectStore(STORE.entries).index(PENDING_INDEX).getAll(),
-      )) as AuditEntry[];
+      const { view } = await catchUp();
+      const pending = [...view.entries.values()].filter((entry) => entry.outcome === 'pending');
       const held = await heldLockNames();
       const gone = pending.filter((entry) => {
         if (entry.pendingSession === sessionId || entry.pendingSession === undefined) return false;
@@ -287,8 +339,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
   }
 
   async function prune(policy: RetentionPolicy): Promise<PruneReport> {
-    const report = await appender.exclusive(() => pruneLog(database, policy, now()));
-    appender.invalidateHead();
+    const report = await appender.exclusive(() => pruneLog(database, unsealed, policy, now()));
     if (report.removedEntries > 0) tell({ type: 'pruned', checkpointSeq: report.checkpoint.seq });
     return report;
   }
@@ -300,8 +351,8 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     const { anchor, head } = await readBounds(database);
     const total = head.seq - anchor.seq;
     let written = 0;
-    async function* counted(): AsyncGenerator<ChainEvent> {
-      for await (const event of readEvents(database, anchor.seq, head.seq)) {
+    async function* counted(): AsyncGenerator<string> {
+      for await (const event of readEventJson(database, anchor.seq, head.seq)) {
         yield event;
         written++;
         if (onProgress && (written % 500 === 0 || written === total)) onProgress({ written, total });
@@ -315,41 +366,21 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     ...sink,
     name,
     sessionId,
-    query: (query = {}) => queryEntries(database, query),
-    get: async (invocationId) => {
-      const transaction = database.transaction(STORE.entries, 'readonly');
-      return (await requestResult(transaction.objectStore(STORE.entries).get(invocationId))) as
-        | AuditEntry
-        | undefined;
-    },
+    query: (query = {}) => queryEntries(database, unsealed, query),
+    get: (invocationId) => getEntry(database, unsealed, invocationId),
     eventsOf: async (invocationId) => {
       const entry = await log.get(invocationId);
       return entry ? readEventsBySeq(database, entry.seqs) : [];
     },
-    countByOutcome: async (range) => {
-      if (range?.from !== undefined || range?.to !== undefined)
-        return countByOutcome(database, ALL_OUTCOMES, range);
-      // The whole log: running totals kept by every append, instead of counting 100,000 index keys.
-      const transaction = database.transaction(STORE.meta, 'readonly');
-      const head = (await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.head))) as
-        | HeadRecord
-        | undefined;
-      const kept: OutcomeCounts = head?.counts ?? {};
-      return Object.fromEntries(ALL_OUTCOMES.map((outcome) => [outcome, kept[outcome] ?? 0])) as Record<
-        EntryOutcome,
-        number
-      >;
-    },
-    count: async () => {
-      const transaction = database.transaction(STORE.entries, 'readonly');
-      return requestResult(transaction.objectStore(STORE.entries).count());
-    },
+    countByOutcome: async (range) => (await countEntries(database, unsealed, ALL_OUTCOMES, range)).counts,
+    count: async () => (await countEntries(database, unsealed, ALL_OUTCOMES)).total,
     verify: async (onProgress) => {
       const { anchor, head } = await readBounds(database);
       const total = head.seq - anchor.seq;
-      const verification = await verifyChain(
-        readEvents(database, anchor.seq, head.seq),
+      const verification = await verifyBlocks(
+        walkBlocks(database, anchor.seq, head.seq),
         anchor,
+        head.seq,
         onProgress ? (checked) => onProgress(checked, total) : undefined,
       );
       return verification.ok ? tailCheck(verification, head) : verification;
@@ -379,6 +410,8 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
 
   // Calls left pending by a closed page are settled as soon as any log opens.
   await markInterrupted();
+  // A long unsealed part (left by a context that closed before sealing) is sealed in the background.
+  maybeSeal();
   return log;
 }
 

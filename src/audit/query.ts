@@ -1,28 +1,36 @@
 /**
- * Searching the log: newest first, paged by an exact key. The most selective index that covers the
- * filters narrows the range (server+tool, tool, server, outcome, or time alone); remaining filters
- * (a second outcome, free text) are applied while walking it. Without residual filters a page is one
- * getAllRecords call where the browser has it.
+ * Searching the log: newest first, paged by an exact key, without reading entries that do not
+ * match. The unsealed entries (the newest few thousand events) are filtered in memory. Segments are
+ * narrowed by the directory (time, outcome counts) and by the term index (tool, server, each search
+ * word: which segments have it at all), then visited newest first; each one's summary gives the
+ * matching positions, and the visit stops once no older segment can add to the page. Only the pages
+ * holding the entries returned are read.
  */
 
-import { type EntryIndexName, STORE } from './database.js';
+import { STORE, TERM_INDEX } from './database.js';
 import type { AuditEntry, EntryOutcome } from './entry.js';
+import {
+  type AuditQuery,
+  compareNewestFirst,
+  type EntryFilter,
+  encodeCursor,
+  entryPasses,
+  filterOf,
+  type OrderKey,
+} from './filter.js';
 import { requestResult } from './idb.js';
+import {
+  matchPositions,
+  PAGE_ENTRIES,
+  type SegmentInfo,
+  type SegmentPage,
+  type SegmentSummary,
+  segmentExcluded,
+  TERM,
+} from './segment.js';
+import type { UnsealedEntries } from './unsealed.js';
 
-export interface AuditQuery {
-  /** Inclusive bounds on startedAt (ms since epoch). */
-  from?: number;
-  to?: number;
-  serverId?: string;
-  toolName?: string;
-  outcome?: EntryOutcome | readonly EntryOutcome[];
-  /** Case-insensitive substring of the tool name, server or arguments. */
-  text?: string;
-  /** Entries per page; default 50. */
-  limit?: number;
-  /** From the previous page; omit for the newest page. */
-  cursor?: string;
-}
+export type { AuditQuery } from './filter.js';
 
 export interface AuditPage {
   entries: AuditEntry[];
@@ -30,175 +38,172 @@ export interface AuditPage {
   cursor?: string;
 }
 
-interface Plan {
-  index: EntryIndexName;
-  prefix: IDBValidKey[];
-  residual: (entry: AuditEntry) => boolean;
-  hasResidual: boolean;
+/** Every store a read needs, so one read-only transaction gives one consistent moment. */
+export const READ_STORES = [
+  STORE.meta,
+  STORE.index,
+  STORE.blocks,
+  STORE.segments,
+  STORE.segmentTerms,
+  STORE.pages,
+];
+
+interface Hit {
+  key: OrderKey;
+  entry?: AuditEntry;
+  segment?: number;
+  position?: number;
 }
 
-export function planQuery(query: AuditQuery): Plan {
-  const outcomes =
-    query.outcome === undefined ? [] : Array.isArray(query.outcome) ? query.outcome : [query.outcome];
-  const text = query.text?.trim().toLowerCase() ?? '';
-  let index: EntryIndexName = 'time';
-  let prefix: IDBValidKey[] = [];
-  // Tool names are selective (and rarely shared across servers); the server is then checked per entry.
-  if (query.toolName !== undefined) {
-    index = 'tool';
-    prefix = [query.toolName];
-  } else if (query.serverId !== undefined) {
-    index = 'server';
-    prefix = [query.serverId];
-  } else if (outcomes.length === 1) {
-    index = 'outcome';
-    prefix = [outcomes[0]!];
-  }
-  const checkOutcome = outcomes.length > 0 && index !== 'outcome';
-  const checks: ((entry: AuditEntry) => boolean)[] = [];
-  if (query.serverId !== undefined && index !== 'server') {
-    const serverId = query.serverId;
-    checks.push((entry) => entry.serverId === serverId);
-  }
-  if (checkOutcome) checks.push((entry) => outcomes.includes(entry.outcome));
-  if (text) checks.push((entry) => entry.search.includes(text));
-  return {
-    index,
-    prefix,
-    residual: (entry) => checks.every((check) => check(entry)),
-    hasResidual: checks.length > 0,
-  };
-}
+const byKey = (a: Hit, b: Hit) => compareNewestFirst(a.key, b.key);
 
-interface CursorKey {
-  startedAt: number;
-  invocationId: string;
-}
-
-function encodeCursor(entry: AuditEntry): string {
-  return JSON.stringify([entry.startedAt, entry.invocationId]);
-}
-
-function decodeCursor(cursor: string): CursorKey {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cursor);
-  } catch {
-    throw new TypeError('The audit query cursor is not one this log issued.');
-  }
-  if (!Array.isArray(parsed) || typeof parsed[0] !== 'number' || typeof parsed[1] !== 'string')
-    throw new TypeError('The audit query cursor is not one this log issued.');
-  return { startedAt: parsed[0], invocationId: parsed[1] };
-}
-
-/** The key range of one index for the prefix, the time bounds and the cursor (exclusive). */
-export function rangeOf(prefix: IDBValidKey[], query: AuditQuery): IDBKeyRange {
-  const lower = [...prefix, query.from ?? Number.NEGATIVE_INFINITY];
-  if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor);
-    const to = query.to !== undefined && query.to < after.startedAt ? query.to : undefined;
-    if (to !== undefined) return IDBKeyRange.bound(lower, [...prefix, to, []]);
-    return IDBKeyRange.bound(lower, [...prefix, after.startedAt, after.invocationId], false, true);
-  }
-  // An array sorts after every string, so [.., to, []] includes every id at `to`.
-  return IDBKeyRange.bound(lower, [...prefix, query.to ?? Number.POSITIVE_INFINITY, []]);
-}
-
-interface RecordsIndex {
-  getAllRecords(options: {
-    query?: IDBKeyRange;
-    count?: number;
-    direction?: IDBCursorDirection;
-  }): IDBRequest<{ value: unknown }[]>;
-}
-
-export async function queryEntries(database: IDBDatabase, query: AuditQuery): Promise<AuditPage> {
+export async function queryEntries(
+  database: IDBDatabase,
+  unsealed: UnsealedEntries,
+  query: AuditQuery,
+): Promise<AuditPage> {
   const limit = Math.max(1, Math.min(query.limit ?? 50, 10_000));
-  const plan = planQuery(query);
-  const transaction = database.transaction(STORE.entries, 'readonly');
-  const index = transaction.objectStore(STORE.entries).index(plan.index);
-  const range = rangeOf(plan.prefix, query);
   // One more than asked tells us whether another page exists.
   const wanted = limit + 1;
-  const hasRecords = 'getAllRecords' in index;
-  let found: AuditEntry[];
-  if (!plan.hasResidual && hasRecords) {
-    const records = await requestResult(
-      (index as unknown as RecordsIndex).getAllRecords({ query: range, count: wanted, direction: 'prev' }),
-    );
-    found = records.map((record) => record.value as AuditEntry);
-  } else if (hasRecords) {
-    found = await scanPages(index as unknown as RecordsIndex, plan.prefix, query, wanted, plan.residual);
-  } else {
-    found = await walk(index.openCursor(range, 'prev'), wanted, plan.residual);
+  const filter = filterOf(query);
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view, state } = await unsealed.at(transaction);
+  const hits: Hit[] = [];
+  for (const entry of view.entries.values()) if (entryPasses(entry, filter)) hits.push({ key: entry, entry });
+  hits.sort(byKey);
+  hits.length = Math.min(hits.length, wanted);
+
+  const summaries = transaction.objectStore(STORE.segments);
+  for (const info of await candidateSegments(transaction, state.segments, filter)) {
+    // Segments come newest first by their newest entry: once the page is full of entries newer
+    // than anything this one holds, no later segment can change it.
+    if (hits.length >= wanted && hits[wanted - 1]!.key.startedAt > info.maxAt) break;
+    const summary = (await requestResult(summaries.get(info.from))) as SegmentSummary | undefined;
+    if (!summary) continue;
+    for (const position of matchPositions(summary, filter, wanted))
+      hits.push({
+        key: { startedAt: summary.startedAt[position]!, invocationId: summary.ids[position]! },
+        segment: info.from,
+        position,
+      });
+    hits.sort(byKey);
+    hits.length = Math.min(hits.length, wanted);
   }
-  const entries = found.slice(0, limit);
-  return found.length > limit ? { entries, cursor: encodeCursor(entries.at(-1)!) } : { entries };
+  const entries = await entriesOf(transaction, hits);
+  const page = entries.slice(0, limit);
+  return entries.length > limit ? { entries: page, cursor: encodeCursor(page.at(-1)!) } : { entries: page };
 }
 
 /**
- * Filtering scan in pages of records, newest first: one request per page instead of one per entry
- * (a cursor step costs a round trip each). Each page continues below the last key seen.
+ * The segments that may hold matches, newest first. Each lookup in the term index lists the
+ * segments having a tool, a server or a word beginning with a search word; a word so common that
+ * it is in nearly every segment many times over narrows nothing and is left to the summaries.
  */
-async function scanPages(
-  index: RecordsIndex,
-  prefix: IDBValidKey[],
-  query: AuditQuery,
-  wanted: number,
-  keep: (entry: AuditEntry) => boolean,
-): Promise<AuditEntry[]> {
-  const found: AuditEntry[] = [];
-  let page = 200;
-  let cursor = query.cursor;
-  for (;;) {
-    const records = await requestResult(
-      index.getAllRecords({ query: rangeOf(prefix, { ...query, cursor }), count: page, direction: 'prev' }),
-    );
-    for (const record of records) {
-      const entry = record.value as AuditEntry;
-      if (keep(entry)) found.push(entry);
-      if (found.length >= wanted) return found;
+async function candidateSegments(
+  transaction: IDBTransaction,
+  directory: readonly SegmentInfo[],
+  filter: EntryFilter,
+): Promise<SegmentInfo[]> {
+  let candidates = directory.filter((info) => !segmentExcluded(info, filter));
+  if (candidates.length === 0) return [];
+  const ranges: IDBKeyRange[] = [];
+  if (filter.toolName !== undefined) ranges.push(IDBKeyRange.only(TERM.tool + filter.toolName));
+  if (filter.serverId !== undefined) ranges.push(IDBKeyRange.only(TERM.server + filter.serverId));
+  for (const word of filter.words)
+    ranges.push(IDBKeyRange.bound(TERM.word + word, `${TERM.word}${word}\uffff`));
+  const index = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
+  const cap = Math.max(256, directory.length * 4);
+  const found = await Promise.all(
+    ranges.map(async (range) => {
+      const keys = (await requestResult(index.getAllKeys(range, cap + 1))) as number[];
+      return keys.length > cap ? undefined : new Set(keys);
+    }),
+  );
+  for (const segments of found)
+    if (segments) candidates = candidates.filter((info) => segments.has(info.from));
+  return candidates.sort((a, b) => b.maxAt - a.maxAt);
+}
+
+/** The entries behind the hits, reading each needed page once. */
+async function entriesOf(transaction: IDBTransaction, hits: readonly Hit[]): Promise<AuditEntry[]> {
+  const store = transaction.objectStore(STORE.pages);
+  const pages = new Map<string, Promise<SegmentPage | undefined>>();
+  const pageOf = (segment: number, position: number) => {
+    const page = Math.floor(position / PAGE_ENTRIES);
+    const id = `${segment}:${page}`;
+    let request = pages.get(id);
+    if (!request) {
+      request = requestResult(store.get([segment, page])) as Promise<SegmentPage | undefined>;
+      pages.set(id, request);
     }
-    if (records.length < page) return found;
-    const last = records.at(-1)!.value as AuditEntry;
-    cursor = encodeCursor(last);
-    // Rare matches: read further per request.
-    page = Math.min(page * 2, 2000);
-  }
+    return request;
+  };
+  const entries = await Promise.all(
+    hits.map(async (hit) =>
+      hit.entry
+        ? hit.entry
+        : (await pageOf(hit.segment!, hit.position!))?.entries[hit.position! % PAGE_ENTRIES],
+    ),
+  );
+  return entries.filter((entry): entry is AuditEntry => entry !== undefined);
 }
 
-function walk(
-  request: IDBRequest<IDBCursorWithValue | null>,
-  wanted: number,
-  keep: (entry: AuditEntry) => boolean,
-): Promise<AuditEntry[]> {
-  return new Promise((resolve, reject) => {
-    const found: AuditEntry[] = [];
-    request.onerror = () => reject(request.error);
-    request.onsuccess = () => {
-      const cursor = request.result;
-      if (!cursor) return resolve(found);
-      const entry = cursor.value as AuditEntry;
-      if (keep(entry)) found.push(entry);
-      if (found.length >= wanted) return resolve(found);
-      cursor.continue();
-    };
-  });
-}
-
-/** How many entries have each outcome, optionally within a time range. */
-export async function countByOutcome(
+/** One entry by id: unsealed in memory, else the segment the term index names. */
+export async function getEntry(
   database: IDBDatabase,
+  unsealed: UnsealedEntries,
+  invocationId: string,
+): Promise<AuditEntry | undefined> {
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view } = await unsealed.at(transaction);
+  const own = view.entries.get(invocationId);
+  if (own) return own;
+  const index = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
+  const segment = (await requestResult(index.getKey(TERM.id + invocationId))) as number | undefined;
+  if (segment === undefined) return undefined;
+  const summary = (await requestResult(transaction.objectStore(STORE.segments).get(segment))) as
+    | SegmentSummary
+    | undefined;
+  const position = summary?.ids.indexOf(invocationId) ?? -1;
+  if (position < 0) return undefined;
+  const [entry] = await entriesOf(transaction, [{ key: { startedAt: 0, invocationId }, segment, position }]);
+  return entry;
+}
+
+/** Entries per outcome (all of them, or those started within a time range), and the total. */
+export async function countEntries(
+  database: IDBDatabase,
+  unsealed: UnsealedEntries,
   outcomes: readonly EntryOutcome[],
   range: { from?: number; to?: number } = {},
-): Promise<Record<EntryOutcome, number>> {
-  const transaction = database.transaction(STORE.entries, 'readonly');
-  const index = transaction.objectStore(STORE.entries).index('outcome');
-  const counts = await Promise.all(
-    outcomes.map((outcome) => requestResult(index.count(rangeOf([outcome], range)))),
-  );
-  return Object.fromEntries(outcomes.map((outcome, i) => [outcome, counts[i]!])) as Record<
-    EntryOutcome,
-    number
-  >;
+): Promise<{ counts: Record<EntryOutcome, number>; total: number }> {
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view, state } = await unsealed.at(transaction);
+  const counts = Object.fromEntries(outcomes.map((outcome) => [outcome, 0])) as Record<EntryOutcome, number>;
+  let total = 0;
+  const inRange = (at: number) =>
+    (range.from === undefined || at >= range.from) && (range.to === undefined || at <= range.to);
+  const add = (outcome: EntryOutcome, n: number) => {
+    total += n;
+    if (outcome in counts) counts[outcome] += n;
+  };
+  for (const entry of view.entries.values()) if (inRange(entry.startedAt)) add(entry.outcome, 1);
+  const summaries = transaction.objectStore(STORE.segments);
+  for (const info of state.segments) {
+    if (inRange(info.minAt) && inRange(info.maxAt)) {
+      for (const [outcome, n] of Object.entries(info.counts)) add(outcome as EntryOutcome, n ?? 0);
+      continue;
+    }
+    if (
+      (range.to !== undefined && info.minAt > range.to) ||
+      (range.from !== undefined && info.maxAt < range.from)
+    )
+      continue;
+    // Partly inside the range: count its entries from the summary's columns.
+    const summary = (await requestResult(summaries.get(info.from))) as SegmentSummary | undefined;
+    if (!summary) continue;
+    for (let i = 0; i < summary.ids.length; i++)
+      if (inRange(summary.startedAt[i]!)) add(summary.outcomes[summary.outcome[i]!]!, 1);
+  }
+  return { counts, total };
 }

@@ -1,0 +1,210 @@
+/**
+ * Index segments: finished entries, sealed in bulk, so that appends write one record per batch and
+ * the per-entry index work happens a thousand entries at a time.
+ *
+ * A segment is three kinds of record. The summary holds the columns a query filters on (start
+ * time, tool, server, outcome, chain positions) and the word postings, newest entry first, so a
+ * query picks matching positions without reading a single entry. The pages hold the entries
+ * themselves, PAGE_ENTRIES per record, read only for the entries a query returns. The terms record
+ * lists the segment's words, tools, servers and invocation ids under a multi-entry index, which
+ * tells a query which segments can match at all (and `get` which segment holds an id).
+ *
+ * Entries in a segment are final (nothing pending), so a segment never changes after it is sealed,
+ * except when retention removes its oldest entries.
+ */
+
+import type { AuditEntry, EntryOutcome, OutcomeCounts } from './entry.js';
+import { compareNewestFirst, type EntryFilter, inTimeWindow } from './filter.js';
+import { lowerBound, wordsOfEntry } from './search-terms.js';
+
+export const PAGE_ENTRIES = 16;
+
+/** Prefixes that keep the kinds of term apart in the one multi-entry index. */
+export const TERM = { word: 'w:', tool: 't:', server: 's:', id: 'i:' } as const;
+
+/** What the directory (kept with the index state) knows of a segment without reading it. */
+export interface SegmentInfo {
+  /** The segment's key: the first chain event it covers. */
+  from: number;
+  /** The last chain event it covers. */
+  to: number;
+  count: number;
+  minAt: number;
+  maxAt: number;
+  /** The oldest chain event of its entries (retention cuts in chain order). */
+  minFirstSeq: number;
+  counts: OutcomeCounts;
+}
+
+export interface SegmentSummary {
+  from: number;
+  ids: string[];
+  startedAt: Float64Array;
+  firstSeq: Float64Array;
+  lastSeq: Float64Array;
+  toolNames: string[];
+  tool: Uint32Array;
+  serverIds: string[];
+  server: Uint32Array;
+  outcomes: EntryOutcome[];
+  outcome: Uint8Array;
+  /** Sorted distinct words; the positions having words[i] are postings[wordStart[i] .. wordStart[i+1]). */
+  words: string[];
+  wordStart: Uint32Array;
+  postings: Uint32Array;
+}
+
+export interface SegmentTerms {
+  from: number;
+  terms: string[];
+}
+
+export interface SegmentPage {
+  from: number;
+  page: number;
+  entries: AuditEntry[];
+}
+
+export interface BuiltSegment {
+  info: SegmentInfo;
+  summary: SegmentSummary;
+  terms: SegmentTerms;
+  pages: SegmentPage[];
+}
+
+/** Interns strings to small numbers (a column of tool names becomes a list and indexes into it). */
+function interner(): { list: string[]; id: (value: string) => number } {
+  const list: string[] = [];
+  const ids = new Map<string, number>();
+  return {
+    list,
+    id: (value) => {
+      let id = ids.get(value);
+      if (id === undefined) {
+        id = list.length;
+        list.push(value);
+        ids.set(value, id);
+      }
+      return id;
+    },
+  };
+}
+
+export function buildSegment(from: number, to: number, entries: readonly AuditEntry[]): BuiltSegment {
+  const sorted = [...entries].sort(compareNewestFirst);
+  const n = sorted.length;
+  const tools = interner();
+  const servers = interner();
+  const outcomes = interner();
+  const summary: SegmentSummary = {
+    from,
+    ids: new Array<string>(n),
+    startedAt: new Float64Array(n),
+    firstSeq: new Float64Array(n),
+    lastSeq: new Float64Array(n),
+    toolNames: tools.list,
+    tool: new Uint32Array(n),
+    serverIds: servers.list,
+    server: new Uint32Array(n),
+    outcomes: outcomes.list as EntryOutcome[],
+    outcome: new Uint8Array(n),
+    words: [],
+    wordStart: new Uint32Array(1),
+    postings: new Uint32Array(0),
+  };
+  const byWord = new Map<string, number[]>();
+  const counts: OutcomeCounts = {};
+  const terms = new Set<string>();
+  let minAt = Number.POSITIVE_INFINITY;
+  let maxAt = Number.NEGATIVE_INFINITY;
+  let minFirstSeq = Number.POSITIVE_INFINITY;
+  for (const [i, entry] of sorted.entries()) {
+    summary.ids[i] = entry.invocationId;
+    summary.startedAt[i] = entry.startedAt;
+    summary.firstSeq[i] = entry.firstSeq;
+    summary.lastSeq[i] = entry.seqs.at(-1) ?? entry.firstSeq;
+    summary.tool[i] = tools.id(entry.toolName);
+    summary.server[i] = servers.id(entry.serverId);
+    summary.outcome[i] = outcomes.id(entry.outcome);
+    counts[entry.outcome] = (counts[entry.outcome] ?? 0) + 1;
+    minAt = Math.min(minAt, entry.startedAt);
+    maxAt = Math.max(maxAt, entry.startedAt);
+    minFirstSeq = Math.min(minFirstSeq, entry.firstSeq);
+    terms.add(TERM.id + entry.invocationId);
+    for (const word of wordsOfEntry(entry)) {
+      const list = byWord.get(word);
+      if (list) list.push(i);
+      else byWord.set(word, [i]);
+    }
+  }
+  summary.words = [...byWord.keys()].sort();
+  summary.wordStart = new Uint32Array(summary.words.length + 1);
+  let total = 0;
+  for (const [i, word] of summary.words.entries()) {
+    summary.wordStart[i] = total;
+    total += byWord.get(word)!.length;
+  }
+  summary.wordStart[summary.words.length] = total;
+  summary.postings = new Uint32Array(total);
+  for (const [i, word] of summary.words.entries())
+    summary.postings.set(byWord.get(word)!, summary.wordStart[i]);
+  for (const word of summary.words) terms.add(TERM.word + word);
+  for (const tool of tools.list) terms.add(TERM.tool + tool);
+  for (const server of servers.list) terms.add(TERM.server + server);
+
+  const pages: SegmentPage[] = [];
+  for (let start = 0; start < n; start += PAGE_ENTRIES)
+    pages.push({ from, page: start / PAGE_ENTRIES, entries: sorted.slice(start, start + PAGE_ENTRIES) });
+  return {
+    info: { from, to, count: n, minAt, maxAt, minFirstSeq, counts },
+    summary,
+    terms: { from, terms: [...terms] },
+    pages,
+  };
+}
+
+/** Positions (newest first) whose words include one beginning with `prefix`, as a mask. */
+function wordMask(summary: SegmentSummary, prefix: string): Uint8Array {
+  const mask = new Uint8Array(summary.ids.length);
+  for (let w = lowerBound(summary.words, prefix); w < summary.words.length; w++) {
+    if (!summary.words[w]!.startsWith(prefix)) break;
+    for (let p = summary.wordStart[w]!; p < summary.wordStart[w + 1]!; p++) mask[summary.postings[p]!] = 1;
+  }
+  return mask;
+}
+
+/** The positions (in order, newest first) of the entries that pass, at most `limit` of them. */
+export function matchPositions(summary: SegmentSummary, filter: EntryFilter, limit: number): number[] {
+  const lookup = (list: readonly string[], value: string | undefined) =>
+    value === undefined ? -1 : list.indexOf(value);
+  const tool = lookup(summary.toolNames, filter.toolName);
+  const server = lookup(summary.serverIds, filter.serverId);
+  if ((filter.toolName !== undefined && tool < 0) || (filter.serverId !== undefined && server < 0)) return [];
+  let outcomes: Uint8Array | undefined;
+  if (filter.outcomes) {
+    outcomes = new Uint8Array(summary.outcomes.length);
+    for (const [i, outcome] of summary.outcomes.entries()) if (filter.outcomes.has(outcome)) outcomes[i] = 1;
+  }
+  const masks = filter.words.map((word) => wordMask(summary, word));
+  const found: number[] = [];
+  for (let i = 0; i < summary.ids.length && found.length < limit; i++) {
+    if (tool >= 0 && summary.tool[i] !== tool) continue;
+    if (server >= 0 && summary.server[i] !== server) continue;
+    if (outcomes && outcomes[summary.outcome[i]!] !== 1) continue;
+    if (!masks.every((mask) => mask[i] === 1)) continue;
+    if (!inTimeWindow(filter, { startedAt: summary.startedAt[i]!, invocationId: summary.ids[i]! })) continue;
+    found.push(i);
+  }
+  return found;
+}
+
+/** Whether the directory alone rules a segment out for this filter. */
+export function segmentExcluded(info: SegmentInfo, filter: EntryFilter): boolean {
+  if (info.count === 0) return true;
+  if (filter.from !== undefined && info.maxAt < filter.from) return true;
+  if (filter.to !== undefined && info.minAt > filter.to) return true;
+  if (filter.after && info.minAt > filter.after.startedAt) return true;
+  if (filter.outcomes && ![...filter.outcomes].some((outcome) => (info.counts[outcome] ?? 0) > 0))
+    return true;
+  return false;
+}
