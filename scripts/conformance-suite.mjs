@@ -7,8 +7,11 @@
  *   - the 0.1.16 suite's client scenarios (the last stable release);
  *   - 0.2.0-alpha.12 `--requirements 2025-11-25` and `--requirements 2026-07-28`: exactly what each
  *     revision requires, frozen at its release, read from the runner itself (plus the client
- *     scenarios it lists as added after the release). Authorization scenarios are listed and
- *     counted as not run (issue 15), never as passed.
+ *     scenarios it lists as added after the release), authorization scenarios included (issue 15):
+ *     each passes on the checks that prove it happened for the right reason (AUTH_REQUIRED);
+ *     an authorization scenario without such a list (the auth extensions) is counted as not run,
+ *     never as passed;
+ *   - the 2025-03-26 authorization back-compat scenarios (`auth/2025-03-26-*`).
  *
  * The runner's exit code alone is not trusted: a client that never connects passes `initialize`
  * with 0/0 checks. So each scenario passes only when the runner and the client exit 0, no check is
@@ -47,6 +50,77 @@ const SCHEMA_PRESERVED = [
 ];
 
 /**
+ * Authorization scenarios (issue 15): the checks that prove each happened for the right reason.
+ * A scenario that must be refused (resource mismatch, a wrong or missing `iss`, poisoned metadata,
+ * an endless step-up) passes on its own check, which the runner makes SUCCESS only when the client
+ * stopped at the right point; a sign-in that works must also end with a bearer token the server
+ * accepted. An `auth/*` scenario not listed here (client credentials, enterprise-managed
+ * authorization, DPoP: extensions Toolgate does not implement yet) is NOT RUN, never counted as passed.
+ */
+const SIGNED_IN = ['token-request', 'pkce-verifier-matches-challenge', 'valid-bearer-token'];
+const RESOURCE_SENT = ['resource-parameter-in-authorization', 'resource-parameter-in-token'];
+const METADATA_FLOW = [
+  'authorization-server-metadata',
+  'client-registration',
+  'authorization-request',
+  ...SIGNED_IN,
+  ...RESOURCE_SENT,
+  'resource-parameter-matches-prm',
+];
+const TOKEN_AUTH = ['token-endpoint-auth-method', ...SIGNED_IN, 'resource-parameter-matches-prm'];
+const AUTH_REQUIRED = {
+  'auth/metadata-default': ['prm-pathbased-requested', ...METADATA_FLOW],
+  'auth/metadata-var1': ['prm-pathbased-requested', ...METADATA_FLOW],
+  'auth/metadata-var2': METADATA_FLOW,
+  'auth/metadata-var3': METADATA_FLOW,
+  'auth/basic-cimd': ['cimd-client-id-used', ...SIGNED_IN],
+  'auth/scope-from-www-authenticate': ['scope-from-www-authenticate', ...SIGNED_IN],
+  'auth/scope-from-scopes-supported': ['scope-from-scopes-supported', ...SIGNED_IN],
+  'auth/scope-omitted-when-undefined': ['scope-omitted-when-undefined', ...SIGNED_IN],
+  'auth/scope-step-up': ['scope-step-up-initial', 'scope-step-up-escalation', ...SIGNED_IN],
+  'auth/scope-retry-limit': ['scope-retry-limit'],
+  'auth/token-endpoint-auth-basic': TOKEN_AUTH,
+  'auth/token-endpoint-auth-post': TOKEN_AUTH,
+  'auth/token-endpoint-auth-none': TOKEN_AUTH,
+  'auth/pre-registration': ['pre-registration-auth', ...SIGNED_IN],
+};
+const AUTH_REQUIRED_2026 = {
+  ...AUTH_REQUIRED,
+  'auth/scope-step-up': [...AUTH_REQUIRED['auth/scope-step-up'], 'sep-2350-scope-union-on-reauth'],
+  'auth/resource-mismatch': ['resource-mismatch-rejected'],
+  'auth/offline-access-scope': ['sep-2207-offline-access-requested', ...SIGNED_IN],
+  'auth/offline-access-not-supported': ['sep-2207-offline-access-not-requested', ...SIGNED_IN],
+  'auth/authorization-server-migration': [
+    'sep-2352-reregister-on-as-change',
+    'sep-2352-no-reuse-on-as-change',
+    'sep-2352-no-cross-as-credential-reuse',
+    ...SIGNED_IN,
+  ],
+  'auth/iss-supported': ['sep-2468-client-compare-iss-supported', ...SIGNED_IN],
+  'auth/iss-not-advertised': ['sep-2468-client-proceed-no-iss', ...SIGNED_IN],
+  'auth/iss-supported-missing': ['sep-2468-client-reject-missing-iss'],
+  'auth/iss-wrong-issuer': ['sep-2468-client-compare-iss-supported'],
+  'auth/iss-unexpected': ['sep-2468-client-compare-iss-unadvertised'],
+  'auth/iss-normalized': ['sep-2468-client-no-normalization'],
+  'auth/metadata-issuer-mismatch': ['sep-2468-client-validate-metadata-issuer'],
+};
+/** 2025-03-26 servers publish no PRM: metadata at their own origin, or the default endpoints. */
+const AUTH_REQUIRED_2025_03_26 = {
+  'auth/2025-03-26-oauth-metadata-backcompat': [
+    'authorization-server-metadata',
+    'client-registration',
+    'authorization-request',
+    ...SIGNED_IN,
+  ],
+  'auth/2025-03-26-oauth-endpoint-fallback': [
+    'client-registration',
+    'authorization-request',
+    'token-request',
+    'valid-bearer-token',
+  ],
+};
+
+/**
  * Scenario -> check ids that must be present and SUCCESS (their absence means nothing was tested),
  * per set. Checks a revision does not apply come back SKIPPED and are not required there.
  */
@@ -63,8 +137,11 @@ const REQUIRED = {
     'elicitation-sep1034-client-defaults': ELICITATION_DEFAULTS,
     'sse-retry': SSE_RETRY,
     'json-schema-2020-12-preservation': SCHEMA_PRESERVED,
+    ...AUTH_REQUIRED,
   },
+  '2025-03-26': AUTH_REQUIRED_2025_03_26,
   '2026-07-28': {
+    ...AUTH_REQUIRED_2026,
     tools_call: ['tool-add-numbers'],
     'request-metadata': [
       'sep-2575-http-client-sends-version-header',
@@ -125,6 +202,18 @@ function requiredClientScenarios(node, revision) {
   const later = [...text.matchAll(/^\s+- (\S+) \[client\]$/gm)].map((match) => match[1]);
   if (required.length === 0) throw new Error(`conformance list named no client scenarios for ${revision}`);
   return [...required, ...later];
+}
+
+/** The client scenarios the runner tags with a revision in `list --client` (2025-03-26 has no frozen set). */
+function taggedClientScenarios(node, revision) {
+  const listed = spawnSync(node, [CLI_NEXT, 'list', '--client'], { cwd: root, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`conformance list failed: ${listed.stderr || listed.stdout}`);
+  const text = listed.stdout.replace(ANSI_COLOUR, '');
+  const tagged = [...text.matchAll(/^\s+- (\S+) \[([^\]]+)\]$/gm)]
+    .filter((match) => match[2].split(',').includes(revision))
+    .map((match) => match[1]);
+  if (tagged.length === 0) throw new Error(`conformance list tagged no client scenario with ${revision}`);
+  return tagged;
 }
 
 /**
@@ -248,6 +337,15 @@ async function prebuildHarness() {
   return file;
 }
 
+/**
+ * `--only <regex>`: run just the scenarios whose name matches (while working on one area); the
+ * summary says how many were left out, and such a run is never the suite's verdict.
+ */
+const ONLY = (() => {
+  const at = process.argv.indexOf('--only');
+  return at === -1 ? undefined : new RegExp(process.argv[at + 1] ?? '');
+})();
+
 async function main() {
   const suiteStarted = performance.now();
   const node = checkNode();
@@ -282,23 +380,37 @@ async function main() {
       requiredKey: 'skills',
       scenarios: Object.keys(REQUIRED.skills),
     },
+    {
+      label: 'suite 0.2.0-alpha.12, 2025-03-26 authorization back-compat',
+      cli: CLI_NEXT,
+      revision: '2025-03-26',
+      requiredKey: '2025-03-26',
+      scenarios: taggedClientScenarios(node, '2025-03-26'),
+    },
   ];
   let passed = 0;
   let failed = 0;
   let notRun = 0;
+  let notSelected = 0;
   for (const set of sets) {
     set.outputDir = join(OUTPUT_DIR, set.revision ?? 'stable');
     mkdirSync(set.outputDir, { recursive: true });
-    const authorization = set.scenarios.filter((scenario) => scenario.startsWith('auth/'));
-    const scenarios = set.scenarios.filter((scenario) => !scenario.startsWith('auth/'));
+    // Authorization scenarios run once this file knows what proves them; the others are listed.
+    const known = REQUIRED[set.requiredKey];
+    const unknownAuth = set.scenarios.filter((scenario) => scenario.startsWith('auth/') && !known[scenario]);
+    const scenarios = set.scenarios.filter((scenario) => !unknownAuth.includes(scenario));
     console.log(`[suite] ${set.label}: ${scenarios.length} scenarios`);
-    if (authorization.length > 0) {
-      notRun += authorization.length;
+    if (unknownAuth.length > 0) {
+      notRun += unknownAuth.length;
       console.log(
-        `[suite] NOT RUN: ${authorization.length} authorization scenarios (no OAuth client yet, issue 15): ${authorization.join(', ')}`,
+        `[suite] NOT RUN: ${unknownAuth.length} authorization scenarios Toolgate does not implement yet (extensions, issue 15): ${unknownAuth.join(', ')}`,
       );
     }
     for (const scenario of scenarios) {
+      if (ONLY && !ONLY.test(scenario)) {
+        notSelected++;
+        continue;
+      }
       const started = performance.now();
       let run = await runCli(node, set, scenario, env);
       let verdict = judge(set, scenario, run);
@@ -330,7 +442,12 @@ async function main() {
   const total = ((performance.now() - suiteStarted) / 1000).toFixed(1);
   console.log(`[suite] results in ${OUTPUT_DIR}; ${total}s in all`);
   console.log(`${passed} passed, ${failed} failed, ${notRun} authorization scenarios not run`);
-  process.exitCode = failed === 0 ? 0 : 1;
+  if (ONLY) {
+    console.log(
+      `[suite] --only ${ONLY.source}: ${notSelected} scenarios left out; this is not the suite's verdict`,
+    );
+  }
+  process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
 }
 
 /** The runner colours its check list; escape codes only clutter a CI log. */

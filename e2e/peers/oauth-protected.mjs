@@ -1,0 +1,173 @@
+/**
+ * An MCP server that requires OAuth bearer tokens, and its authorization server, both from the
+ * official SDK: the resource server publishes Protected Resource Metadata (mcpAuthMetadataRouter)
+ * and checks tokens with requireBearerAuth (audience included); the authorization server is the
+ * SDK's mcpAuthRouter (metadata, Dynamic Client Registration, authorize with PKCE, token) over the
+ * SDK's own in-memory demo provider, which approves every authorization request at once, as if a
+ * person had consented. The only policy added here: calling the tool `write` needs the scope
+ * `mcp:write` (the step-up case), answered as RFC 6750 and the MCP spec say (403 insufficient_scope).
+ *
+ * Both servers record what they saw, so a test proves from the server side which requests carried
+ * a token, how many sign-ins happened and what `resource` was asked for.
+ */
+
+import { createServer } from 'node:http';
+import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { mcpAuthMetadataRouter, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express from 'express';
+import { z } from 'zod';
+
+const BASIC_SCOPE = 'mcp:tools';
+const WRITE_SCOPE = 'mcp:write';
+
+/**
+ * @param {{ prmResource?: string, refuseEveryToken?: boolean }} [options]
+ *   prmResource: the `resource` the metadata claims (another server's, to test the refusal);
+ *   refuseEveryToken: answer 401 to every token, even a fresh one (an endless-401 server).
+ */
+export async function startProtectedServer(options = {}) {
+  const asServer = await listening();
+  const mcpServer = await listening();
+  const issuer = new URL(`http://127.0.0.1:${asServer.address().port}`);
+  const mcpUrl = new URL(`http://127.0.0.1:${mcpServer.address().port}/mcp`);
+  const seen = { authorizations: [], registrations: 0, tokenRequests: [], mcp: [] };
+
+  const provider = new DemoInMemoryAuthProvider();
+  const authorize = provider.authorize.bind(provider);
+  provider.authorize = async (client, params, res) => {
+    seen.authorizations.push({ scopes: params.scopes ?? [], resource: params.resource?.href });
+    return authorize(client, params, res);
+  };
+  const asApp = express();
+  asApp.use((req, _res, next) => {
+    if (req.method === 'POST' && req.path === '/register') seen.registrations++;
+    next();
+  });
+  asApp.use(express.urlencoded({ extended: false }));
+  asApp.use((req, _res, next) => {
+    if (req.method === 'POST' && req.path === '/token')
+      seen.tokenRequests.push({ grantType: req.body?.grant_type, resource: req.body?.resource });
+    next();
+  });
+  asApp.use(mcpAuthRouter({ provider, issuerUrl: issuer, scopesSupported: [BASIC_SCOPE, WRITE_SCOPE] }));
+  asServer.on('request', asApp);
+
+  const oauthMetadata = {
+    issuer: issuer.href,
+    authorization_endpoint: new URL('/authorize', issuer).href,
+    token_endpoint: new URL('/token', issuer).href,
+    registration_endpoint: new URL('/register', issuer).href,
+    response_types_supported: ['code'],
+    code_challenge_methods_supported: ['S256'],
+  };
+  const resourceMetadataUrl = `${mcpUrl.origin}/.well-known/oauth-protected-resource/mcp`;
+  const mcpApp = express();
+  mcpApp.use(
+    mcpAuthMetadataRouter({
+      oauthMetadata,
+      resourceServerUrl: new URL(options.prmResource ?? mcpUrl.href),
+      scopesSupported: [BASIC_SCOPE],
+    }),
+  );
+  mcpApp.use('/mcp', express.json(), (req, _res, next) => {
+    seen.mcp.push({
+      method: req.method,
+      rpcMethod: req.body?.method ?? null,
+      authorization: req.headers.authorization ?? null,
+    });
+    next();
+  });
+  const verifier = options.refuseEveryToken
+    ? {
+        verifyAccessToken: async () => {
+          throw new InvalidTokenError('token refused by this test server');
+        },
+      }
+    : provider;
+  mcpApp.post(
+    '/mcp',
+    requireBearerAuth({
+      verifier,
+      requiredScopes: [BASIC_SCOPE],
+      resourceMetadataUrl,
+      expectedResource: mcpUrl,
+    }),
+    (req, res, next) => {
+      // The write tool needs more: the challenge names every scope the call needs (MCP step-up).
+      const needsWrite = req.body?.method === 'tools/call' && req.body?.params?.name === 'write';
+      if (needsWrite && !req.auth.scopes.includes(WRITE_SCOPE)) {
+        res
+          .status(403)
+          .set(
+            'WWW-Authenticate',
+            `Bearer error="insufficient_scope", scope="${BASIC_SCOPE} ${WRITE_SCOPE}", resource_metadata="${resourceMetadataUrl}"`,
+          )
+          .json({ error: 'insufficient_scope' });
+        return;
+      }
+      next();
+    },
+    async (req, res) => {
+      const server = new McpServer({ name: 'oauth-protected', version: '1.0.0' });
+      server.registerTool(
+        'whoami',
+        { description: 'Says which client called', inputSchema: z.object({}) },
+        async (_args, extra) => ({
+          content: [
+            {
+              type: 'text',
+              text: `client ${extra.authInfo?.clientId} with ${extra.authInfo?.scopes.join(' ')}`,
+            },
+          ],
+        }),
+      );
+      server.registerTool(
+        'write',
+        { description: 'Needs mcp:write', inputSchema: z.object({}) },
+        async () => ({
+          content: [{ type: 'text', text: 'written' }],
+        }),
+      );
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on('close', () => {
+        transport.close();
+        server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    },
+  );
+  mcpApp.all('/mcp', (_req, res) => res.status(405).set('Allow', 'POST').end());
+  mcpServer.on('request', mcpApp);
+
+  return {
+    url: mcpUrl.href,
+    issuer: issuer.href,
+    seen,
+    async close() {
+      await Promise.all([asServer, mcpServer].map(closeServer));
+    },
+  };
+}
+
+function listening() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+function closeServer(server) {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * The OAuth fetch layer under Toolgate's unchanged client, against a real MCP server that requires
+ * bearer tokens and a real authorization server (both from the official SDK, e2e/peers/
+ * oauth-protected.mjs). The user-agent step runs in Node: it requests the authorization URL
+ * without following the redirect, as a browser would, and hands back where it points; the SDK's
+ * demo provider approves at once, as a person would. What reached the servers is read from their
+ * own records.
+ */
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
+import { connect, type McpClient } from '../index.js';
+import { AuthorizationError } from './errors.js';
+import { createOAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';
+import type { AuthEvent } from './session.js';
+
+const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+let server: ProtectedServer | undefined;
+let client: McpClient | undefined;
+
+afterEach(async () => {
+  await client?.close().catch(() => undefined);
+  client = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+/** Node's user agent: the authorization server answers with a redirect to our callback. */
+async function followToCallback(request: { url: URL }): Promise<string> {
+  const response = await fetch(request.url, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  if (!location) throw new Error(`the authorization server answered ${response.status} without a redirect`);
+  return new URL(location, request.url).href;
+}
+
+function oauthOptions(
+  url: string,
+  events: AuthEvent[],
+  extra: Partial<OAuthFetchOptions> = {},
+): OAuthFetchOptions {
+  return {
+    serverUrl: url,
+    client: { clientName: 'Toolgate test', redirectUri: REDIRECT_URI },
+    authorize: followToCallback,
+    onEvent: (event) => events.push(event),
+    ...extra,
+  };
+}
+
+function bearerTokens(peer: ProtectedServer): string[] {
+  return peer.seen.mcp.flatMap((request) => (request.authorization ? [request.authorization] : []));
+}
+
+describe('createOAuthFetch against an SDK-protected MCP server', () => {
+  it('signs in on the first 401 (registration, PKCE, resource) and sends the token on every request after', async () => {
+    server = await startProtectedServer();
+    const events: AuthEvent[] = [];
+    client = await connect({ url: server.url, fetch: createOAuthFetch(oauthOptions(server.url, events)) });
+    const result = await client.callTool('whoami', {});
+
+    expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/with mcp:tools$/) });
+    expect(server.seen.registrations).toBe(1);
+    expect(server.seen.authorizations).toEqual([{ scopes: ['mcp:tools'], resource: server.url }]);
+    expect(server.seen.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: server.url }]);
+    // Only the very first request went without a token; every later one carried the same bearer token.
+    const [first, ...rest] = server.seen.mcp;
+    expect(first?.authorization).toBeNull();
+    expect(rest.length).toBeGreaterThan(1);
+    expect(new Set(rest.map((request) => request.authorization))).toEqual(new Set([bearerTokens(server)[0]]));
+    expect(bearerTokens(server)[0]).toMatch(/^Bearer \S+$/);
+    // Events say who signed in where, and never carry the token.
+    expect(events).toEqual([
+      {
+        type: 'signed-in',
+        server: server.url,
+        issuer: server.issuer,
+        scopes: ['mcp:tools'],
+        client: 'dynamic',
+      },
+    ]);
+    const token = (bearerTokens(server)[0] ?? '').slice('Bearer '.length);
+    expect(JSON.stringify(events)).not.toContain(token);
+  });
+
+  it('steps up with the union of scopes when a tool needs more, then calls it', async () => {
+    server = await startProtectedServer();
+    client = await connect({ url: server.url, fetch: createOAuthFetch(oauthOptions(server.url, [])) });
+    const result = await client.callTool('write', {});
+
+    expect(result.content[0]).toMatchObject({ type: 'text', text: 'written' });
+    expect(server.seen.authorizations.map((request) => request.scopes)).toEqual([
+      ['mcp:tools'],
+      ['mcp:tools', 'mcp:write'],
+    ]);
+  });
+
+  it('starts one sign-in for requests that meet a 401 together', async () => {
+    server = await startProtectedServer();
+    const oauthFetch = createOAuthFetch(oauthOptions(server.url, []));
+    const post = (id: number) =>
+      oauthFetch(server?.url ?? '', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
+      });
+    const answers = await Promise.all([post(1), post(2), post(3)]);
+
+    expect(answers.map((response) => response.status)).toEqual([200, 200, 200]);
+    expect(server.seen.authorizations).toHaveLength(1);
+    expect(server.seen.registrations).toBe(1);
+  });
+
+  it('fails with a readable error instead of looping when the server refuses the token it asked for', async () => {
+    server = await startProtectedServer({ refuseEveryToken: true });
+    const connecting = connect({
+      url: server.url,
+      era: 'legacy',
+      fetch: createOAuthFetch(oauthOptions(server.url, [])),
+    });
+
+    const error = await connecting.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(AuthorizationError);
+    expect((error as AuthorizationError).step).toBe('retry');
+    expect((error as Error).message).toContain(server.url);
+    expect(server.seen.authorizations).toHaveLength(1);
+  });
+
+  it('asks for no token when the resource metadata names another resource', async () => {
+    server = await startProtectedServer({ prmResource: 'https://evil.example.com/mcp' });
+    const events: AuthEvent[] = [];
+    const oauthFetch = createOAuthFetch(oauthOptions(server.url, events));
+    const error = await connect({ url: server.url, era: 'legacy', fetch: oauthFetch }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+
+    expect(error).toBeInstanceOf(AuthorizationError);
+    expect((error as AuthorizationError).step).toBe('discovery');
+    expect((error as Error).message).toContain('https://evil.example.com/mcp');
+    expect(server.seen.registrations).toBe(0);
+    expect(server.seen.authorizations).toHaveLength(0);
+    expect(events.map((event) => event.type)).toEqual(['failed']);
+  });
+
+  it('forgets the token on sign-out, and the next request signs in again', async () => {
+    server = await startProtectedServer();
+    const oauthFetch = createOAuthFetch(oauthOptions(server.url, []));
+    client = await connect({ url: server.url, era: 'legacy', fetch: oauthFetch });
+    expect(await oauthFetch.signedIn()).toBe(true);
+
+    await oauthFetch.signOut();
+    expect(await oauthFetch.signedIn()).toBe(false);
+    await client.listTools();
+    expect(server.seen.authorizations).toHaveLength(2);
+    // The registration is kept (it belongs to the authorization server, not to the sign-in).
+    expect(server.seen.registrations).toBe(1);
+  });
+});
