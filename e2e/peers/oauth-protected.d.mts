@@ -22,4 +22,5 @@ export interface ProtectedServer {
 export function startProtectedServer(options?: {
   prmResource?: string;
   refuseEveryToken?: boolean;
+  cors?: boolean;
 }): Promise<ProtectedServer>;

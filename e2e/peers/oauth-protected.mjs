@@ -25,9 +25,11 @@ const BASIC_SCOPE = 'mcp:tools';
 const WRITE_SCOPE = 'mcp:write';
 
 /**
- * @param {{ prmResource?: string, refuseEveryToken?: boolean }} [options]
+ * @param {{ prmResource?: string, refuseEveryToken?: boolean, cors?: boolean }} [options]
  *   prmResource: the `resource` the metadata claims (another server's, to test the refusal);
- *   refuseEveryToken: answer 401 to every token, even a fresh one (an endless-401 server).
+ *   refuseEveryToken: answer 401 to every token, even a fresh one (an endless-401 server);
+ *   cors: the MCP server answers browser pages of any origin, exposing WWW-Authenticate (as a
+ *   server for browser clients must); the SDK's authorization server always sends CORS headers.
  */
 export async function startProtectedServer(options = {}) {
   const asServer = await listening();
@@ -66,6 +68,7 @@ export async function startProtectedServer(options = {}) {
   };
   const resourceMetadataUrl = `${mcpUrl.origin}/.well-known/oauth-protected-resource/mcp`;
   const mcpApp = express();
+  if (options.cors) mcpApp.use(allowBrowsers);
   mcpApp.use(
     mcpAuthMetadataRouter({
       oauthMetadata,
@@ -155,6 +158,23 @@ export async function startProtectedServer(options = {}) {
       await Promise.all([asServer, mcpServer].map(closeServer));
     },
   };
+}
+
+/** CORS for a browser page on any origin, with the headers an MCP client and OAuth need. */
+function allowBrowsers(req, res, next) {
+  const origin = req.headers.origin;
+  if (origin) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version, www-authenticate');
+  }
+  if (req.method !== 'OPTIONS') return next();
+  res.writeHead(204, {
+    'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+    'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'content-type',
+    'Access-Control-Max-Age': '600',
+  });
+  res.end();
 }
 
 function listening() {
