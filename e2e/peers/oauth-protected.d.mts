@@ -5,6 +5,10 @@ export interface ProtectedServerSeen {
   /** Dynamic Client Registration requests. */
   registrations: number;
   tokenRequests: { grantType?: string; resource?: string }[];
+  /** Refresh grants honoured (refreshTokens servers), with the resource asked for. */
+  refreshes: { resource?: string }[];
+  /** Revocation requests (refreshTokens servers). */
+  revocations: number;
   /** Every request to /mcp, with its Authorization header as sent. */
   mcp: { method: string; rpcMethod: string | null; authorization: string | null }[];
 }
@@ -15,6 +19,8 @@ export interface ProtectedServer {
   /** The authorization server's issuer. */
   issuer: string;
   seen: ProtectedServerSeen;
+  /** Forgets every access token, as a server does when they expire or are revoked. */
+  expireAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -23,4 +29,6 @@ export function startProtectedServer(options?: {
   prmResource?: string;
   refuseEveryToken?: boolean;
   cors?: boolean;
+  refreshTokens?: boolean;
+  lifetimeSeconds?: number;
 }): Promise<ProtectedServer>;

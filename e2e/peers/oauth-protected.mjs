@@ -11,9 +11,10 @@
  * a token, how many sign-ins happened and what `resource` was asked for.
  */
 
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { mcpAuthMetadataRouter, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -25,20 +26,93 @@ const BASIC_SCOPE = 'mcp:tools';
 const WRITE_SCOPE = 'mcp:write';
 
 /**
- * @param {{ prmResource?: string, refuseEveryToken?: boolean, cors?: boolean }} [options]
+ * The SDK's demo provider, completed with what a real authorization server does and the demo
+ * leaves out: refresh tokens (rotated on use), token lifetimes and revocation. Grant handling,
+ * client authentication and PKCE stay the SDK's (mcpAuthRouter's handlers call these methods).
+ */
+class RefreshingProvider extends DemoInMemoryAuthProvider {
+  constructor(seen, lifetimeSeconds) {
+    super();
+    this.seen = seen;
+    this.lifetimeSeconds = lifetimeSeconds;
+    this.refreshGrants = new Map();
+  }
+
+  async exchangeAuthorizationCode(client, code, verifier, redirectUri, resource) {
+    const issued = await super.exchangeAuthorizationCode(client, code, verifier, redirectUri, resource);
+    const record = this.tokens.get(issued.access_token);
+    return this.issue(client, record.scopes, record.resource);
+  }
+
+  async exchangeRefreshToken(client, refreshToken, scopes, resource) {
+    const grant = this.refreshGrants.get(refreshToken);
+    if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
+    this.refreshGrants.delete(refreshToken);
+    this.seen.refreshes.push({ resource: resource?.href });
+    return this.issue(client, scopes?.length ? scopes : grant.scopes, grant.resource);
+  }
+
+  /** An unknown or expired token is the client's problem (401 invalid_token), not a server error. */
+  async verifyAccessToken(token) {
+    const record = this.tokens.get(token);
+    if (!record || record.expiresAt < Date.now()) throw new InvalidTokenError('unknown or expired token');
+    return super.verifyAccessToken(token);
+  }
+
+  async revokeToken(_client, request) {
+    this.seen.revocations++;
+    this.refreshGrants.delete(request.token);
+    this.tokens.delete(request.token);
+  }
+
+  issue(client, scopes, resource) {
+    const accessToken = randomUUID();
+    const refreshToken = randomUUID();
+    this.tokens.set(accessToken, {
+      token: accessToken,
+      clientId: client.client_id,
+      scopes,
+      expiresAt: Date.now() + this.lifetimeSeconds * 1000,
+      resource,
+      type: 'access',
+    });
+    this.refreshGrants.set(refreshToken, { clientId: client.client_id, scopes, resource });
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: this.lifetimeSeconds,
+      scope: scopes.join(' '),
+      refresh_token: refreshToken,
+    };
+  }
+}
+
+/**
+ * @param {{ prmResource?: string, refuseEveryToken?: boolean, cors?: boolean, refreshTokens?: boolean, lifetimeSeconds?: number }} [options]
  *   prmResource: the `resource` the metadata claims (another server's, to test the refusal);
  *   refuseEveryToken: answer 401 to every token, even a fresh one (an endless-401 server);
  *   cors: the MCP server answers browser pages of any origin, exposing WWW-Authenticate (as a
- *   server for browser clients must); the SDK's authorization server always sends CORS headers.
+ *   server for browser clients must); the SDK's authorization server always sends CORS headers;
+ *   refreshTokens: issue refresh tokens and accept revocation (RefreshingProvider), tokens living
+ *   lifetimeSeconds (default 3600).
  */
 export async function startProtectedServer(options = {}) {
   const asServer = await listening();
   const mcpServer = await listening();
   const issuer = new URL(`http://127.0.0.1:${asServer.address().port}`);
   const mcpUrl = new URL(`http://127.0.0.1:${mcpServer.address().port}/mcp`);
-  const seen = { authorizations: [], registrations: 0, tokenRequests: [], mcp: [] };
+  const seen = {
+    authorizations: [],
+    registrations: 0,
+    tokenRequests: [],
+    refreshes: [],
+    revocations: 0,
+    mcp: [],
+  };
 
-  const provider = new DemoInMemoryAuthProvider();
+  const provider = options.refreshTokens
+    ? new RefreshingProvider(seen, options.lifetimeSeconds ?? 3600)
+    : new DemoInMemoryAuthProvider();
   const authorize = provider.authorize.bind(provider);
   provider.authorize = async (client, params, res) => {
     seen.authorizations.push({ scopes: params.scopes ?? [], resource: params.resource?.href });
@@ -154,6 +228,10 @@ export async function startProtectedServer(options = {}) {
     url: mcpUrl.href,
     issuer: issuer.href,
     seen,
+    /** Forgets every access token, as a server does when they expire or are revoked. */
+    expireAccessTokens() {
+      provider.tokens.clear();
+    },
     async close() {
       await Promise.all([asServer, mcpServer].map(closeServer));
     },

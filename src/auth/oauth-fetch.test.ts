@@ -7,7 +7,7 @@
  * own records.
  */
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
 import { connect, type McpClient } from '../index.js';
 import { AuthorizationError } from './errors.js';
@@ -20,6 +20,7 @@ let server: ProtectedServer | undefined;
 let client: McpClient | undefined;
 
 afterEach(async () => {
+  vi.useRealTimers();
   await client?.close().catch(() => undefined);
   client = undefined;
   await server?.close();
@@ -155,17 +156,73 @@ describe('createOAuthFetch against an SDK-protected MCP server', () => {
     expect(events.map((event) => event.type)).toEqual(['failed']);
   });
 
-  it('forgets the token on sign-out, and the next request signs in again', async () => {
-    server = await startProtectedServer();
-    const oauthFetch = createOAuthFetch(oauthOptions(server.url, []));
+  it('revokes and forgets the token on sign-out, and the next request signs in again', async () => {
+    server = await startProtectedServer({ refreshTokens: true });
+    const events: AuthEvent[] = [];
+    const signals: boolean[] = [];
+    const oauthFetch = createOAuthFetch(
+      oauthOptions(server.url, events, {
+        authorize: (request) => {
+          signals.push(request.signal.aborted);
+          return followToCallback(request);
+        },
+      }),
+    );
     client = await connect({ url: server.url, era: 'legacy', fetch: oauthFetch });
     expect(await oauthFetch.signedIn()).toBe(true);
 
     await oauthFetch.signOut();
     expect(await oauthFetch.signedIn()).toBe(false);
+    expect(server.seen.revocations).toBe(1);
+    expect(events.at(-1)).toEqual({
+      type: 'signed-out',
+      server: server.url,
+      issuer: server.issuer,
+      revoked: true,
+    });
     await client.listTools();
     expect(server.seen.authorizations).toHaveLength(2);
+    // The second sign-in is not born cancelled by the first one's sign-out.
+    expect(signals).toEqual([false, false]);
     // The registration is kept (it belongs to the authorization server, not to the sign-in).
     expect(server.seen.registrations).toBe(1);
+  });
+
+  it('refreshes on a 401 (same resource) instead of sending the person to sign in again', async () => {
+    server = await startProtectedServer({ refreshTokens: true });
+    const events: AuthEvent[] = [];
+    client = await connect({
+      url: server.url,
+      era: 'legacy',
+      fetch: createOAuthFetch(oauthOptions(server.url, events)),
+    });
+    server.expireAccessTokens();
+    const result = await client.callTool('whoami', {});
+
+    expect(result.isError).toBeFalsy();
+    expect(server.seen.authorizations).toHaveLength(1);
+    expect(server.seen.refreshes).toEqual([{ resource: server.url }]);
+    expect(events.map((event) => event.type)).toEqual(['signed-in', 'refreshed']);
+  });
+
+  it('refreshes once, before sending, when the token is about to expire, for requests sent together', async () => {
+    server = await startProtectedServer({ refreshTokens: true, lifetimeSeconds: 600 });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    client = await connect({
+      url: server.url,
+      era: 'legacy',
+      fetch: createOAuthFetch(oauthOptions(server.url, [])),
+    });
+    const before = server.seen.mcp.length;
+    const oldToken = server.seen.mcp.at(-1)?.authorization;
+    // Nine and a half minutes later the token has 30 s left: less than the minute kept in reserve.
+    vi.setSystemTime(Date.now() + 570_000);
+    await Promise.all([client.callTool('whoami', {}), client.callTool('whoami', {}), client.listTools()]);
+
+    expect(server.seen.refreshes).toHaveLength(1);
+    expect(server.seen.authorizations).toHaveLength(1);
+    const after = server.seen.mcp.slice(before);
+    expect(after.length).toBeGreaterThanOrEqual(3);
+    expect(after.every((request) => request.authorization && request.authorization !== oldToken)).toBe(true);
   });
 });

@@ -65,7 +65,8 @@ export class AuthSession {
   private discovered: Discovery | undefined;
   private readonly tokensKey: string;
   private readonly clients = new Map<string, RegisteredClient>();
-  private readonly cancel = new AbortController();
+  /** Aborts the sign-in in progress (its popup closes) on sign-out; replaced for the next one. */
+  private cancel = new AbortController();
   /**
    * The last sign-in failure, given to every later 401 until retrySignIn(): a person who denied
    * consent or closed the window is not sent to the authorization server again by a retry.
@@ -120,6 +121,7 @@ export class AuthSession {
   async signOut(): Promise<void> {
     this.failed = undefined;
     this.cancel.abort(new Error('signed out'));
+    this.cancel = new AbortController();
     const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
     await this.options.store.delete(this.tokensKey);
     let revoked = false;

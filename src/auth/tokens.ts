@@ -15,6 +15,8 @@ export interface TokenSet {
   refreshToken?: string;
   /** Epoch milliseconds; undefined when the server gave no lifetime. */
   expiresAt?: number;
+  /** When to refresh instead of sending it: a minute before expiry, or a quarter of a short lifetime. */
+  refreshAt?: number;
   /** What was asked for in the authorization request (the base of a later scope union). */
   requestedScopes: string[];
   /** What the server says it granted, else what was asked for. */
@@ -31,11 +33,12 @@ export class TokenProblem extends Error {
   }
 }
 
-/** Seconds before expiry at which a token is refreshed instead of sent. */
+/** How long before expiry a token is refreshed instead of sent (at most a quarter of its life). */
 export const REFRESH_MARGIN_MS = 60_000;
 
 export function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
-  return tokens.expiresAt !== undefined && tokens.expiresAt - REFRESH_MARGIN_MS <= now;
+  const at = tokens.refreshAt ?? tokens.expiresAt;
+  return at !== undefined && at <= now;
 }
 
 /** Exchanges a validated authorization response for tokens (the code, the PKCE verifier, `resource`). */
@@ -148,11 +151,18 @@ function tokenSetOf(
   return {
     accessToken: answer.access_token,
     ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),
-    ...(typeof answer.expires_in === 'number' ? { expiresAt: Date.now() + answer.expires_in * 1000 } : {}),
+    ...lifetime(answer.expires_in),
     requestedScopes: base.requestedScopes,
     grantedScopes: granted,
     issuer: base.issuer,
     resource: base.resource,
     clientId: base.clientId,
   };
+}
+
+function lifetime(expiresIn: number | undefined): Pick<TokenSet, 'expiresAt' | 'refreshAt'> {
+  if (typeof expiresIn !== 'number') return {};
+  const now = Date.now();
+  const life = expiresIn * 1000;
+  return { expiresAt: now + life, refreshAt: now + life - Math.min(REFRESH_MARGIN_MS, life / 4) };
 }
