@@ -11,7 +11,7 @@ import {
   AuthorizationError,
   type AuthorizationStep,
   type ClientIdentity,
-  createOAuthFetch,
+  createLazyOAuthFetch,
   popupAuthorizer,
 } from '../../src/auth/index.js';
 
@@ -95,7 +95,8 @@ export function authorizingFetch(
       },
     ];
   const authorize = popupAuthorizer();
-  return createOAuthFetch({
+  // Lazy, as a host would wire it: the OAuth layer is loaded at the scenario server's first 401.
+  return createLazyOAuthFetch({
     serverUrl,
     fetch: underneath,
     client,

@@ -7,6 +7,7 @@ export type { AuthorizationRequest, Authorize } from './authorization-code.js';
 export { type CallbackDelivery, completeSignIn } from './callback-page.js';
 export type { ClientIdentity, PreRegisteredClient, TokenEndpointAuthMethod } from './client-identity.js';
 export { AuthorizationError, type AuthorizationStep } from './errors.js';
+export { createLazyOAuthFetch, type LazyOAuthFetch } from './lazy-fetch.js';
 export { createOAuthFetch, type OAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';
 export { type PopupAuthorizerOptions, popupAuthorizer } from './popup.js';
 export type { AuthEvent } from './session.js';

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
 import { connect, type McpClient } from '../index.js';
 import { AuthorizationError } from './errors.js';
+import { createLazyOAuthFetch } from './lazy-fetch.js';
 import { createOAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';
 import type { AuthEvent } from './session.js';
 
@@ -224,5 +225,21 @@ describe('createOAuthFetch against an SDK-protected MCP server', () => {
     const after = server.seen.mcp.slice(before);
     expect(after.length).toBeGreaterThanOrEqual(3);
     expect(after.every((request) => request.authorization && request.authorization !== oldToken)).toBe(true);
+  });
+
+  it('lazily: passes answers without a challenge through, loads the OAuth layer at the first 401', async () => {
+    server = await startProtectedServer();
+    const lazyFetch = createLazyOAuthFetch(oauthOptions(server.url, []));
+    const metadata = await lazyFetch(
+      `${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`,
+    );
+    expect(metadata.status).toBe(200);
+    expect(lazyFetch.loaded()).toBeUndefined();
+
+    client = await connect({ url: server.url, era: 'legacy', fetch: lazyFetch });
+    const result = await client.callTool('whoami', {});
+    expect(result.isError).toBeFalsy();
+    expect(lazyFetch.loaded()).toBeDefined();
+    expect(server.seen.authorizations).toHaveLength(1);
   });
 });
