@@ -84,7 +84,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       return base(template ? template.clone() : input, { ...init, headers });
     };
 
-    let tokens = await session.currentTokens();
+    let tokens = await untilAborted(session.currentTokens(), signal);
     let response = await send(tokens);
     let signedInAgain = false;
     let upgrades = 0;
@@ -131,7 +131,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
           'retry',
           'signed in, but the request cannot be sent again (its body was a stream): try again',
         );
-      tokens = await session.currentTokens();
+      tokens = await untilAborted(session.currentTokens(), signal);
       response = await send(tokens);
     }
   };
@@ -160,7 +160,11 @@ function isStream(body: BodyInit | null | undefined): boolean {
   return typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
 }
 
-/** The work, unless the request is aborted first (its caller has gone; the sign-in goes on for others). */
+/**
+ * The work, unless the request is aborted first (its caller has gone; the sign-in goes on for
+ * others). Also while a sign-in waits for the person: a request with a deadline (ending a session)
+ * is not held until they click.
+ */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   if (signal.aborted) return Promise.reject(signal.reason);
