@@ -1,0 +1,53 @@
+/**
+ * The OAuth layer, loaded only when a server asks for it: this fetch passes requests through
+ * untouched until the first answer that carries a Bearer challenge (a 401, or a 403
+ * insufficient_scope); then it imports the OAuth code (oauth4webapi included), and from then on
+ * every request goes through createOAuthFetch, starting with that one, sent again. A host that
+ * connects to open servers never downloads a byte of it, so the first screen does not grow.
+ *
+ * It imports nothing of src/auth statically but types.
+ */
+
+import type { OAuthFetch, OAuthFetchOptions } from './oauth-fetch.js';
+
+export interface LazyOAuthFetch {
+  (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** The loaded layer, once a server asked for a sign-in (for signOut and retrySignIn). */
+  loaded(): OAuthFetch | undefined;
+}
+
+export function createLazyOAuthFetch(options: OAuthFetchOptions): LazyOAuthFetch {
+  const base: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const serverOrigin = new URL(options.serverUrl).origin;
+  let layer: Promise<OAuthFetch> | undefined;
+  let ready: OAuthFetch | undefined;
+
+  const load = () => {
+    layer ??= import('./oauth-fetch.js').then(({ createOAuthFetch }) => {
+      ready = createOAuthFetch(options);
+      return ready;
+    });
+    return layer;
+  };
+
+  const lazyFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    if (layer) return (await layer)(input, init);
+    // A Request's body can be read once: keep a copy for the case the request is sent again.
+    const again = input instanceof Request ? input.clone() : input;
+    const response = await base(input, init);
+    const target = new URL(input instanceof Request ? input.url : String(input));
+    if (target.origin !== serverOrigin || !asksForToken(response)) return response;
+    await response.body?.cancel().catch(() => undefined);
+    return (await load())(again, init);
+  };
+
+  return Object.assign(lazyFetch, { loaded: () => ready });
+}
+
+function asksForToken(response: Response): boolean {
+  if (response.status !== 401 && response.status !== 403) return false;
+  const challenge = response.headers.get('www-authenticate') ?? '';
+  // 401: any answer asks for credentials (a server may omit the header; discovery then looks for
+  // its metadata). 403: only a Bearer insufficient_scope challenge is about tokens.
+  return response.status === 401 || (/\bbearer\b/i.test(challenge) && /insufficient_scope/.test(challenge));
+}
