@@ -1,20 +1,19 @@
 /**
  * Appends events to the chain. Callers hand over drafts; the appender batches whatever queued up
  * while the previous write was committing, seals the batch on the head (one hash after another) and
- * writes it as one block record plus the new head, in one transaction whose requests are all issued
- * at once. IndexedDB costs about the same per record whatever its size, so a block of 500 events
+ * writes it as one block record, in one transaction whose requests are all issued at once. IndexedDB costs about the same per record whatever its size, so a block of 500 events
  * costs little more than one event, and a lone pending write is one short transaction.
  *
- * The write transaction re-reads the head and aborts if another context moved it since we sealed
- * (possible only without Web Locks, or after another tab wrote while we held a cached head); the
- * batch is then re-sealed on the new head. So the chain never forks or interleaves.
+ * The write transaction checks that nothing follows the head we sealed on and aborts if another
+ * context appended since (or pruned what we last saw); the batch is then re-sealed on the new head.
+ * So the chain never forks or interleaves.
  */
 
-import type { StoredBlock } from './blocks.js';
-import { type ChainAnchor, type ChainEvent, GENESIS, sealTexts } from './chain.js';
-import { META_KEY, STORE } from './database.js';
+import { readHead, type StoredBlock } from './blocks.js';
+import { type ChainAnchor, type ChainEvent, sealTexts } from './chain.js';
+import { STORE } from './database.js';
 import { AuditContentionError, AuditStorageFullError, AuditWriteError, isQuotaError } from './errors.js';
-import { requestResult, transactionDone } from './idb.js';
+import { transactionDone } from './idb.js';
 import type { Exclusive } from './lock.js';
 
 export type EventDraft = Omit<ChainEvent, 'seq' | 'prevHash' | 'hash'>;
@@ -39,21 +38,13 @@ export interface AppenderOptions {
 const MAX_ATTEMPTS = 20;
 const CONTENTION_MEMORY_MS = 2000;
 
-/**
- * The head as stored. `generation` and `counts` were written by version 1 of the log and are
- * carried along untouched.
- */
-export interface HeadRecord extends ChainAnchor {
-  generation?: number;
-}
-
 class HeadMoved extends Error {}
 
 export class Appender {
   private queue: Queued[] = [];
   private draining = false;
   /** The head as we last wrote or read it; verified in every write. */
-  private head: HeadRecord | undefined;
+  private head: ChainAnchor | undefined;
   /** Until then, batches take the Web Lock first: another context was appending recently. */
   private contendedUntil = 0;
 
@@ -111,9 +102,9 @@ export class Appender {
       const sealed = await sealTexts(head, drafts);
       const block: StoredBlock = { from: head.seq + 1, texts: sealed.texts, hashes: sealed.hashes };
       const last = sealed.events.at(-1)!;
-      const next: HeadRecord = { ...head, seq: last.seq, hash: last.hash };
+      const next: ChainAnchor = { seq: last.seq, hash: last.hash };
       try {
-        await this.commit(head, block, next);
+        await this.commit(head, block);
       } catch (error) {
         this.head = undefined;
         if (!(error instanceof HeadMoved)) throw this.describe(error);
@@ -129,35 +120,31 @@ export class Appender {
     throw new AuditContentionError(this.options.logName);
   }
 
-  private async readHead(): Promise<HeadRecord> {
-    const transaction = this.options.database.transaction(STORE.meta, 'readonly');
-    const head = (await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.head))) as
-      | HeadRecord
-      | undefined;
-    return head ?? GENESIS;
+  private readHead(): Promise<ChainAnchor> {
+    return readHead(this.options.database.transaction([STORE.blocks, STORE.meta], 'readonly'));
   }
 
   /**
-   * One transaction, every request issued at once (one round trip to the storage backend): check
-   * the head, add the block, put the new head. The head check aborts the lot if another context
-   * appended since this batch was sealed; adding a block at an existing seq would fail it too.
+   * One transaction on one store, both requests issued at once (one round trip to the storage
+   * backend): check that no block follows the head we sealed on, and add ours. Another context
+   * that appended (or pruned the blocks we last saw) makes the check fail and the transaction
+   * abort; adding a block at an existing seq would fail it too. The head is the last block, so
+   * there is no head record to write.
    */
-  private commit(expected: HeadRecord, block: StoredBlock, next: HeadRecord): Promise<void> {
-    const transaction = this.options.database.transaction([STORE.blocks, STORE.meta], 'readwrite', {
+  private commit(expected: ChainAnchor, block: StoredBlock): Promise<void> {
+    const transaction = this.options.database.transaction(STORE.blocks, 'readwrite', {
       durability: this.options.durability,
     });
-    const meta = transaction.objectStore(STORE.meta);
+    const blocks = transaction.objectStore(STORE.blocks);
     let moved = false;
-    const headRequest = meta.get(META_KEY.head);
-    headRequest.onsuccess = () => {
-      const current: HeadRecord = (headRequest.result as HeadRecord | undefined) ?? GENESIS;
-      if (current.seq !== expected.seq || current.hash !== expected.hash) {
+    const later = blocks.getKey(IDBKeyRange.lowerBound(expected.seq + 1));
+    later.onsuccess = () => {
+      if (later.result !== undefined) {
         moved = true;
         transaction.abort();
       }
     };
-    transaction.objectStore(STORE.blocks).add(block);
-    meta.put(next, META_KEY.head);
+    blocks.add(block);
     return transactionDone(transaction).catch((error: unknown) => {
       throw moved || (error instanceof DOMException && error.name === 'ConstraintError')
         ? new HeadMoved()

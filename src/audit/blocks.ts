@@ -5,8 +5,8 @@
  * serialize an event again.
  */
 
-import type { ChainEvent } from './chain.js';
-import { STORE } from './database.js';
+import { type ChainAnchor, type ChainEvent, GENESIS } from './chain.js';
+import { META_KEY, STORE } from './database.js';
 import { requestResult } from './idb.js';
 
 export interface StoredBlock {
@@ -32,6 +32,25 @@ export function eventOf(block: StoredBlock, i: number): ChainEvent {
 /** The event at position `i` as one line of JSON with its hash (the export's form), without parsing it. */
 export function eventJson(block: StoredBlock, i: number): string {
   return `${block.texts[i]!.slice(0, -1)},"hash":${JSON.stringify(block.hashes[i]!)}}`;
+}
+
+/**
+ * The chain's head: the last event of the last block (pruning always keeps the last block), or the
+ * checkpoint when nothing was ever appended after it. Needs the blocks and meta stores.
+ */
+export async function readHead(transaction: IDBTransaction): Promise<ChainAnchor> {
+  const last = await new Promise<StoredBlock | undefined>((resolve, reject) => {
+    const request = transaction.objectStore(STORE.blocks).openCursor(null, 'prev');
+    request.onsuccess = () => resolve(request.result?.value as StoredBlock | undefined);
+    request.onerror = () => reject(request.error);
+  });
+  const checkpoint =
+    ((await requestResult(transaction.objectStore(STORE.meta).get(META_KEY.checkpoint))) as
+      | ChainAnchor
+      | undefined) ?? GENESIS;
+  return last && lastSeqOf(last) >= checkpoint.seq
+    ? { seq: lastSeqOf(last), hash: last.hashes.at(-1)! }
+    : checkpoint;
 }
 
 /** The blocks holding events after `after` through `through`, in order (the first may start earlier). */

@@ -5,8 +5,8 @@
  * from a checkpoint (the last pruned event's seq and hash) instead of the genesis value.
  */
 
-import { canonicalJson, sha256Hex } from '../protocol/canonical-json.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { canonicalText } from './canonical-text.js';
 
 export type ChainEventKind = 'pending' | 'resent' | 'final' | 'refusal' | 'interrupted';
 
@@ -38,7 +38,7 @@ export const GENESIS: ChainAnchor = { seq: 0, hash: `sha256:${'0'.repeat(64)}` }
  */
 export function eventText(event: Omit<ChainEvent, 'hash'>): string {
   const { seq, invocationId, kind, at, body, prevHash } = event;
-  return canonicalJson({ seq, invocationId, kind, at, body, prevHash });
+  return canonicalText({ seq, invocationId, kind, at, body, prevHash });
 }
 
 /** The hash an event must carry: over everything in it except the hash itself. */
@@ -46,8 +46,15 @@ export async function hashEvent(event: Omit<ChainEvent, 'hash'>): Promise<string
   return hashText(eventText(event));
 }
 
+const utf8 = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** `sha256:` and the SHA-256 of the text's UTF-8 bytes in lowercase hex (WebCrypto). */
 export async function hashText(text: string): Promise<string> {
-  return `sha256:${await sha256Hex(text)}`;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(text)));
+  let hex = 'sha256:';
+  for (const byte of digest) hex += HEX[byte]!;
+  return hex;
 }
 
 /** New events after `head`, in order, with the texts their hashes cover. */

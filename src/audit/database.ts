@@ -3,8 +3,8 @@
  *
  * - blocks: the chain, one record per appended batch (blocks.ts), keyed by its first seq.
  * - meta: the chain head, the pruning checkpoint and the retention setting.
- * - index: one record, the index state: how far the chain is sealed into segments, the entries
- *   still pending at that point, and the directory of segments (IndexState).
+ * - index: one record, the index state: how far the chain is sealed into segments, and the
+ *   directory of segments (IndexState).
  * - segments, segment-terms, pages: the sealed index segments (segment.ts).
  *
  * Entries not yet sealed (the newest few thousand events) are folded from the blocks in memory.
@@ -12,7 +12,6 @@
  * upgrade itself (migrate-v1.ts); every stored event keeps its hash, so an old log still verifies.
  */
 
-import type { AuditEntry } from './entry.js';
 import { openDatabase } from './idb.js';
 import { migrateV1 } from './migrate-v1.js';
 import type { SegmentInfo } from './segment.js';
@@ -35,17 +34,15 @@ export const META_KEY = { head: 'head', checkpoint: 'checkpoint', retention: 're
 export const INDEX_KEY = 'state';
 
 export interface IndexState {
-  /** Chain events up to here are in segments (or were pruned); later ones are folded in memory. */
+  /** Chain events up to here are folded into segments (or were pruned); later ones are folded in memory. */
   sealedThrough: number;
-  /** Entries still pending when the last segment was sealed: they are sealed once they finish. */
-  carried: AuditEntry[];
   /** Every segment, in the order they were sealed. */
   segments: SegmentInfo[];
   /** Bumped by every seal and every prune, so a context knows its view went stale. */
   version: number;
 }
 
-export const EMPTY_INDEX: IndexState = { sealedThrough: 0, carried: [], segments: [], version: 0 };
+export const EMPTY_INDEX: IndexState = { sealedThrough: 0, segments: [], version: 0 };
 
 export function createStores(database: IDBDatabase): void {
   if (!database.objectStoreNames.contains(STORE.meta)) database.createObjectStore(STORE.meta);

@@ -1,20 +1,28 @@
 /** The chain's bounds, and its events in seq order, read a page of blocks per transaction. */
 
-import { eventJson, eventOf, forEachEvent, walkBlocks } from './blocks.js';
+import { eventJson, eventOf, forEachEvent, readHead, walkBlocks } from './blocks.js';
 import { type ChainAnchor, type ChainEvent, GENESIS } from './chain.js';
-import { META_KEY, STORE } from './database.js';
+import { INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
 import { requestResult } from './idb.js';
 
-/** The checkpoint (or genesis) and the head, read together. */
-export async function readBounds(database: IDBDatabase): Promise<{ anchor: ChainAnchor; head: ChainAnchor }> {
-  const transaction = database.transaction(STORE.meta, 'readonly');
-  const meta = transaction.objectStore(STORE.meta);
-  const [checkpoint, head] = await Promise.all([
-    requestResult(meta.get(META_KEY.checkpoint)),
-    requestResult(meta.get(META_KEY.head)),
+/**
+ * The checkpoint (or genesis), the head, and how far the index was sealed (the chain must reach at
+ * least that far), read together.
+ */
+export async function readBounds(
+  database: IDBDatabase,
+): Promise<{ anchor: ChainAnchor; head: ChainAnchor; sealedThrough: number }> {
+  const transaction = database.transaction([STORE.meta, STORE.blocks, STORE.index], 'readonly');
+  const [checkpoint, head, state] = await Promise.all([
+    requestResult(transaction.objectStore(STORE.meta).get(META_KEY.checkpoint)),
+    readHead(transaction),
+    requestResult(transaction.objectStore(STORE.index).get(INDEX_KEY)),
   ]);
-  const anchor = (checkpoint as ChainAnchor | undefined) ?? GENESIS;
-  return { anchor, head: (head as ChainAnchor | undefined) ?? anchor };
+  return {
+    anchor: (checkpoint as ChainAnchor | undefined) ?? GENESIS,
+    head,
+    sealedThrough: (state as IndexState | undefined)?.sealedThrough ?? 0,
+  };
 }
 
 /** Events with afterSeq < seq <= throughSeq, in order. */

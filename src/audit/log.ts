@@ -30,6 +30,7 @@ import {
   type AuditQuery,
   countEntries,
   getEntry,
+  pendingCalls,
   queryEntries,
   READ_STORES,
 } from './query.js';
@@ -119,6 +120,12 @@ export interface AuditLog extends AuditSink {
   /** Stores the person's choice (false: keep everything) and applies it at once. */
   setRetention(retention: RetentionPolicy | false): Promise<PruneReport | undefined>;
   subscribe(listener: (change: AuditChange) => void): () => void;
+  /**
+   * Resolves once background indexing has caught up (entries are sealed into searchable segments a
+   * few thousand events at a time, after the appends that made them). Queries never need it: they
+   * see unsealed entries too. For tests and measurements.
+   */
+  settled(): Promise<void>;
   close(): void;
 }
 
@@ -154,6 +161,17 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     typeof BroadcastChannel === 'function' ? new BroadcastChannel(`toolgate-audit:${name}`) : undefined;
   /** The last storage-full message, until an append succeeds or a prune makes room (any context). */
   let storageProblem: string | undefined;
+  /** Changes for other contexts, posted once the current task is done (never delaying a call). */
+  let outgoing: AuditChange[] = [];
+  const flush = () => {
+    const changes = outgoing;
+    outgoing = [];
+    try {
+      for (const change of coalesced(changes)) channel?.postMessage(change);
+    } catch {
+      // Closed meanwhile: nobody is listening through it any more.
+    }
+  };
   const tell = (change: AuditChange, broadcast = true) => {
     if (change.type === 'storage-full') storageProblem = change.message;
     if (change.type === 'appended' || change.type === 'pruned') storageProblem = undefined;
@@ -164,7 +182,9 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         // A viewer's error must not break logging.
       }
     }
-    if (broadcast) channel?.postMessage(change);
+    if (!broadcast || !channel) return;
+    outgoing.push(change);
+    if (outgoing.length === 1) setTimeout(flush, 0);
   };
   if (channel) channel.onmessage = (event: MessageEvent<AuditChange>) => tell(event.data, false);
 
@@ -173,17 +193,19 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
   /** Set when another context appended between two of ours: the view reads the blocks before sealing. */
   let behind = true;
   let sealing = false;
+  let sealRun: Promise<void> = Promise.resolve();
   const segmentEvents = Math.max(16, options.segmentEvents ?? DEFAULT_SEGMENT_EVENTS);
   const catchUp = () => unsealed.at(database.transaction(READ_STORES, 'readonly'));
   /** Seals in the background once enough events are unsealed; appends never wait for it. */
   const maybeSeal = () => {
     if (sealing || (!behind && unsealed.through - unsealed.sealedThrough < segmentEvents)) return;
     sealing = true;
-    void (async () => {
+    sealRun = (async () => {
       let lost = 0;
       try {
         for (;;) {
-          if (behind) {
+          // Another context's events, or calls finishing whose entries are sealed: read them first.
+          if (behind || unsealed.unresolved.length > 0) {
             behind = false;
             await catchUp();
           }
@@ -200,6 +222,10 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         sealing = false;
       }
     })();
+  };
+  const settled = async () => {
+    maybeSeal();
+    while (sealing) await sealRun;
   };
 
   const appender = new Appender({
@@ -218,10 +244,14 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
   });
 
-  const append = async (draft: EventDraft): Promise<void> => {
+  /**
+   * Appends a record. Server ids, caller labels and error messages may quote a server URL: no URL
+   * secrets are stored. Members listed in `redacted` went through redactSecrets already, which
+   * hides URL secrets in every string too, so they are not walked again.
+   */
+  const append = async (draft: EventDraft, redacted: readonly string[] = []): Promise<void> => {
     try {
-      // Server ids, caller labels and error messages may quote a server URL: no URL secrets stored.
-      await appender.append({ ...draft, body: redactUrlSecrets(draft.body) });
+      await appender.append({ ...draft, body: withoutUrlSecrets(draft.body, redacted) });
     } catch (error) {
       if (error instanceof Error && error.name === 'AuditStorageFullError')
         tell({ type: 'storage-full', message: error.message });
@@ -252,7 +282,9 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
   const sink: AuditSink = {
     async pending(record: PendingRecord) {
       // Usually nobody edited the arguments: redact once.
-      const edited = JSON.stringify(record.proposedArguments) !== JSON.stringify(record.arguments);
+      const edited =
+        record.proposedArguments !== record.arguments &&
+        JSON.stringify(record.proposedArguments) !== JSON.stringify(record.arguments);
       const sent = redact(record.arguments);
       const proposed = edited ? redact(record.proposedArguments) : sent;
       const { proposedArguments: _proposed, ...rest } = record;
@@ -263,7 +295,10 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         sessionId,
         redactedPaths: [...new Set([...proposed.paths, ...sent.paths])],
       };
-      await append({ invocationId: record.invocationId, kind: 'pending', at: now(), body: asJson(body) });
+      await append({ invocationId: record.invocationId, kind: 'pending', at: now(), body: asJson(body) }, [
+        'arguments',
+        'proposedArguments',
+      ]);
     },
     async resent(record: ResendRecord) {
       await append({ invocationId: record.invocationId, kind: 'resent', at: now(), body: asJson(record) });
@@ -279,7 +314,9 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         ...(stored ? { result: stored } : {}),
         redactedPaths: redacted?.paths ?? [],
       };
-      await append({ invocationId: record.invocationId, kind: 'final', at: now(), body: asJson(body) });
+      await append({ invocationId: record.invocationId, kind: 'final', at: now(), body: asJson(body) }, [
+        'result',
+      ]);
     },
     async refusal(record: RefusalRecord) {
       const proposed = redact(record.proposedArguments);
@@ -290,33 +327,33 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         ...(edited ? { arguments: edited.value } : {}),
         redactedPaths: [...new Set([...proposed.paths, ...(edited?.paths ?? [])])],
       };
-      await append({ invocationId: record.invocationId, kind: 'refusal', at: now(), body: asJson(body) });
+      await append({ invocationId: record.invocationId, kind: 'refusal', at: now(), body: asJson(body) }, [
+        'proposedArguments',
+        'arguments',
+      ]);
     },
   };
 
   async function markInterrupted(): Promise<number> {
     return appender.exclusive(async (appendNow) => {
-      const { view } = await catchUp();
-      const pending = [...view.entries.values()].filter((entry) => entry.outcome === 'pending');
+      const pending = await pendingCalls(database, unsealed);
       const held = await heldLockNames();
-      const gone = pending.filter((entry) => {
-        if (entry.pendingSession === sessionId || entry.pendingSession === undefined) return false;
-        if (held) return !held.has(`${sessionLockPrefix}${entry.pendingSession}`);
-        return (
-          now() - (entry.timestamps.sent ?? entry.startedAt) > (options.staleAfterMs ?? DEFAULT_STALE_MS)
-        );
+      const gone = pending.filter((call) => {
+        if (call.session === sessionId || call.session === undefined) return false;
+        if (held) return !held.has(`${sessionLockPrefix}${call.session}`);
+        return now() - call.sentAt > (options.staleAfterMs ?? DEFAULT_STALE_MS);
       });
       if (gone.length === 0) return 0;
       const detectedAt = now();
       await appendNow(
-        gone.map((entry) => {
+        gone.map((call) => {
           const body: InterruptedBody = {
-            invocationId: entry.invocationId,
+            invocationId: call.invocationId,
             reason: 'The page or worker that sent this call closed before its result was recorded.',
             detectedAt,
           };
           return {
-            invocationId: entry.invocationId,
+            invocationId: call.invocationId,
             kind: 'interrupted',
             at: detectedAt,
             body: asJson(body),
@@ -375,7 +412,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     countByOutcome: async (range) => (await countEntries(database, unsealed, ALL_OUTCOMES, range)).counts,
     count: async () => (await countEntries(database, unsealed, ALL_OUTCOMES)).total,
     verify: async (onProgress) => {
-      const { anchor, head } = await readBounds(database);
+      const { anchor, head, sealedThrough } = await readBounds(database);
       const total = head.seq - anchor.seq;
       const verification = await verifyBlocks(
         walkBlocks(database, anchor.seq, head.seq),
@@ -383,7 +420,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         head.seq,
         onProgress ? (checked) => onProgress(checked, total) : undefined,
       );
-      return verification.ok ? tailCheck(verification, head) : verification;
+      return verification.ok ? endCheck(verification, head, sealedThrough) : verification;
     },
     exportStream,
     exportBlob: async (format = 'ndjson', onProgress) => {
@@ -400,8 +437,10 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    settled,
     close: () => {
       session.release();
+      flush();
       channel?.close();
       database.close();
       listeners.clear();
@@ -415,15 +454,51 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
   return log;
 }
 
-/** A chain that verifies but ends before the recorded head lost its newest events. */
-function tailCheck(verification: Extract<Verification, { ok: true }>, head: ChainAnchor): Verification {
-  if (verification.head.seq === head.seq && verification.head.hash === head.hash) return verification;
+/**
+ * A chain that verifies but ends before the head, or before events the index already holds, lost
+ * its newest events. (Someone who can run script on the origin can also rewrite the whole chain;
+ * only a head kept somewhere else catches that.)
+ */
+function endCheck(
+  verification: Extract<Verification, { ok: true }>,
+  head: ChainAnchor,
+  sealedThrough: number,
+): Verification {
+  const end = Math.max(head.seq, sealedThrough);
+  if (verification.head.seq === end && (end !== head.seq || verification.head.hash === head.hash))
+    return verification;
   return {
     ok: false,
     seq: verification.head.seq + 1,
-    reason: `the chain ends at event ${verification.head.seq} but the log's head is event ${head.seq}: newer events were removed`,
+    reason: `the chain ends at event ${verification.head.seq} but the log's head is event ${end}: newer events were removed`,
     checked: verification.count,
   };
+}
+
+/** A record with URL secrets hidden in every string, members in `redacted` taken as they are. */
+function withoutUrlSecrets(body: JsonObject, redacted: readonly string[]): JsonObject {
+  if (redacted.length === 0) return redactUrlSecrets(body);
+  const rest: JsonObject = { ...body };
+  for (const key of redacted) delete rest[key];
+  const cleaned = redactUrlSecrets(rest);
+  for (const key of redacted) if (body[key] !== undefined) cleaned[key] = body[key]!;
+  return cleaned;
+}
+
+/** Runs of 'appended' merged into one (a burst of appends is one message to each other context). */
+function coalesced(changes: readonly AuditChange[]): AuditChange[] {
+  const merged: AuditChange[] = [];
+  for (const change of changes) {
+    const last = merged.at(-1);
+    if (change.type === 'appended' && last?.type === 'appended')
+      merged[merged.length - 1] = {
+        type: 'appended',
+        invocationIds: [...new Set([...last.invocationIds, ...change.invocationIds])],
+        headSeq: Math.max(last.headSeq, change.headSeq),
+      };
+    else merged.push(change);
+  }
+  return merged;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Version 1 to 2, inside the upgrade transaction: each stored event becomes the text its hash was
  * computed over (the hashes are kept, not recomputed, so the log verifies exactly as before, and an
- * event edited before the upgrade still fails), and the entries are sealed into index segments
- * (pending ones are carried until they finish). The version 1 stores are then deleted. Only
+ * event edited before the upgrade still fails), and the entries are sealed into index segments.
+ * The version 1 stores are then deleted. Only
  * IndexedDB requests are awaited, so the upgrade transaction stays open throughout.
  */
 
@@ -21,25 +21,20 @@ const SEGMENT_ENTRIES = 2000;
 
 export async function migrateV1(database: IDBDatabase, transaction: IDBTransaction): Promise<void> {
   const meta = transaction.objectStore(STORE.meta);
-  const head = (await requestResult(meta.get(META_KEY.head))) as
-    | (ChainAnchor & { generation?: number; counts?: unknown })
-    | undefined;
+  const head = (await requestResult(meta.get(META_KEY.head))) as ChainAnchor | undefined;
   const checkpoint =
     ((await requestResult(meta.get(META_KEY.checkpoint))) as ChainAnchor | undefined) ?? GENESIS;
   await moveEvents(transaction);
-  const { segments, carried } = await sealEntries(transaction);
+  const segments = await sealEntries(transaction);
   const state: IndexState = {
     sealedThrough: Math.max(head?.seq ?? 0, checkpoint.seq),
-    carried,
     segments,
     version: 1,
   };
   transaction.objectStore(STORE.index).put(state, INDEX_KEY);
-  if (head) {
-    // The running counts moved to the index; the head keeps its position and generation.
-    const { counts: _counts, ...rest } = head;
-    meta.put(rest, META_KEY.head);
-  }
+  // The head is the last block now; a version 1 head beyond the last stored event stays on record
+  // as sealedThrough, so verify still reports the missing events.
+  meta.delete(META_KEY.head);
   database.deleteObjectStore(V1.events);
   database.deleteObjectStore(V1.entries);
 }
@@ -77,13 +72,10 @@ function textOf(event: ChainEvent): string {
   }
 }
 
-/** Entries in chain order, into segments of finished entries; pending ones are carried. */
-async function sealEntries(
-  transaction: IDBTransaction,
-): Promise<{ segments: SegmentInfo[]; carried: AuditEntry[] }> {
+/** Entries in chain order, into segments (pending ones too: their later events patch them). */
+async function sealEntries(transaction: IDBTransaction): Promise<SegmentInfo[]> {
   const index = transaction.objectStore(V1.entries).index(V1.firstSeqIndex);
   const segments: SegmentInfo[] = [];
-  const carried: AuditEntry[] = [];
   let group: AuditEntry[] = [];
   const flush = () => {
     if (group.length === 0) return;
@@ -106,12 +98,11 @@ async function sealEntries(
     for (const stored of page) {
       // Version 1 kept a lower-case copy of the searchable text; words are indexed per segment now.
       const { search: _search, ...entry } = stored;
-      if (entry.outcome === 'pending') carried.push(entry);
-      else group.push(entry);
+      group.push(entry);
       if (group.length >= SEGMENT_ENTRIES) flush();
     }
     after = page.at(-1)!.firstSeq;
   }
   flush();
-  return { segments, carried };
+  return segments;
 }

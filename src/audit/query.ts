@@ -22,6 +22,7 @@ import { requestResult } from './idb.js';
 import {
   matchPositions,
   PAGE_ENTRIES,
+  pendingIn,
   type SegmentInfo,
   type SegmentPage,
   type SegmentSummary,
@@ -80,12 +81,15 @@ export async function queryEntries(
     if (hits.length >= wanted && hits[wanted - 1]!.key.startedAt > info.maxAt) break;
     const summary = (await requestResult(summaries.get(info.from))) as SegmentSummary | undefined;
     if (!summary) continue;
-    for (const position of matchPositions(summary, filter, wanted))
+    for (const position of matchPositions(summary, filter, wanted + view.shadows.size)) {
+      // A later state of this entry is in memory (and was filtered there).
+      if (view.shadows.has(summary.ids[position]!)) continue;
       hits.push({
         key: { startedAt: summary.startedAt[position]!, invocationId: summary.ids[position]! },
         segment: info.from,
         position,
       });
+    }
     hits.sort(byKey);
     hits.length = Math.min(hits.length, wanted);
   }
@@ -187,7 +191,13 @@ export async function countEntries(
     total += n;
     if (outcome in counts) counts[outcome] += n;
   };
-  for (const entry of view.entries.values()) if (inRange(entry.startedAt)) add(entry.outcome, 1);
+  for (const entry of view.entries.values()) {
+    if (!inRange(entry.startedAt)) continue;
+    add(entry.outcome, 1);
+    // A shadow's segment copy is counted below under its old outcome: take that back.
+    const shadow = view.shadows.get(entry.invocationId);
+    if (shadow) add(shadow.stale, -1);
+  }
   const summaries = transaction.objectStore(STORE.segments);
   for (const info of state.segments) {
     if (inRange(info.minAt) && inRange(info.maxAt)) {
@@ -206,4 +216,34 @@ export async function countEntries(
       if (inRange(summary.startedAt[i]!)) add(summary.outcomes[summary.outcome[i]!]!, 1);
   }
   return { counts, total };
+}
+
+/** A call still pending: who sent it and when (for marking interrupted calls). */
+export interface PendingCall {
+  invocationId: string;
+  session?: string;
+  sentAt: number;
+}
+
+/** Every entry still pending: unsealed ones from memory, sealed ones from their segments' columns. */
+export async function pendingCalls(database: IDBDatabase, unsealed: UnsealedEntries): Promise<PendingCall[]> {
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view, state } = await unsealed.at(transaction);
+  const found: PendingCall[] = [];
+  for (const entry of view.entries.values())
+    if (entry.outcome === 'pending')
+      found.push({
+        invocationId: entry.invocationId,
+        ...(entry.pendingSession ? { session: entry.pendingSession } : {}),
+        sentAt: entry.timestamps.sent ?? entry.startedAt,
+      });
+  const summaries = transaction.objectStore(STORE.segments);
+  const holding = state.segments.filter((info) => (info.counts.pending ?? 0) > 0);
+  const read = await Promise.all(
+    holding.map((info) => requestResult(summaries.get(info.from)) as Promise<SegmentSummary | undefined>),
+  );
+  for (const summary of read)
+    if (summary)
+      for (const call of pendingIn(summary)) if (!view.shadows.has(call.invocationId)) found.push(call);
+  return found;
 }

@@ -168,12 +168,15 @@ async function prune(
   const meta = transaction.objectStore(STORE.meta);
   const checkpoint =
     ((await requestResult(meta.get(META_KEY.checkpoint))) as ChainAnchor | undefined) ?? GENESIS;
-  const total = state.segments.reduce((sum, info) => sum + info.count, 0) + view.entries.size;
+  const total =
+    state.segments.reduce((sum, info) => sum + info.count, 0) + view.entries.size - view.shadows.size;
   const overCount = policy.maxEntries !== undefined ? Math.max(0, total - policy.maxEntries) : 0;
   const cutoffTime = policy.maxAgeMs !== undefined ? now - policy.maxAgeMs : Number.NEGATIVE_INFINITY;
   const summaries = transaction.objectStore(STORE.segments);
   const removed: ChainRef[] = [];
-  const refs = chainOrder(summaries, state.segments, view.entries.values());
+  // A shadow is walked as its segment copy (still pending there, so never removed).
+  const unsealedEntries = [...view.entries.values()].filter((entry) => !view.shadows.has(entry.invocationId));
+  const refs = chainOrder(summaries, state.segments, unsealedEntries);
   const { count, cutSeq } = await findCut(
     (async function* () {
       for await (const ref of refs) {
@@ -194,7 +197,6 @@ async function prune(
   const directory = await removeFromSegments(transaction, state.segments, removed);
   const nextState: IndexState = {
     sealedThrough: Math.max(state.sealedThrough, cutSeq),
-    carried: state.carried,
     segments: directory,
     version: state.version + 1,
   };
@@ -204,7 +206,11 @@ async function prune(
   return { removedEntries: count, removedEvents: cutSeq - checkpoint.seq, checkpoint: next };
 }
 
-/** Deletes the blocks up to the cut (trimming the one it falls in) and returns the new checkpoint. */
+/**
+ * Deletes the blocks up to the cut (trimming the one it falls in) and returns the new checkpoint.
+ * The last block is never deleted: the chain's head is read from it, and an appender in another
+ * context that still holds an older head must find a block after that head and start over.
+ */
 async function cutBlocks(transaction: IDBTransaction, cutSeq: number): Promise<ChainAnchor> {
   const blocks = transaction.objectStore(STORE.blocks);
   const [holding] = await blocksCovering(blocks, cutSeq - 1, cutSeq);
@@ -215,15 +221,19 @@ async function cutBlocks(transaction: IDBTransaction, cutSeq: number): Promise<C
     );
   }
   const anchor: ChainAnchor = { seq: cutSeq, hash: holding.hashes[cutSeq - holding.from]! };
-  blocks.delete(IDBKeyRange.upperBound(cutSeq));
+  blocks.delete(IDBKeyRange.upperBound(holding.from, true));
   if (lastSeqOf(holding) > cutSeq) {
     const keep = cutSeq + 1 - holding.from;
-    const rest: StoredBlock = {
+    blocks.delete(holding.from);
+    blocks.put({
       from: cutSeq + 1,
       texts: holding.texts.slice(keep),
       hashes: holding.hashes.slice(keep),
-    };
-    blocks.put(rest);
+    } satisfies StoredBlock);
+  } else {
+    const isLast =
+      (await requestResult(blocks.getKey(IDBKeyRange.lowerBound(holding.from, true)))) === undefined;
+    if (!isLast) blocks.delete(holding.from);
   }
   return anchor;
 }

@@ -10,26 +10,80 @@
 /** Longer words are indexed by their first characters only (a search word is cut the same way). */
 export const MAX_WORD_CHARS = 40;
 
-const COMPOUND = /[\p{L}\p{N}]+(?:[._-][\p{L}\p{N}]+)*/gu;
-const PLAIN = /[\p{L}\p{N}]+/gu;
-const JOINER = /[._-]/;
+const UNICODE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** Whether the code point is a letter or digit (ASCII answered without a regular expression). */
+function isWordChar(code: number): boolean {
+  if (code < 128)
+    return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+  return UNICODE_WORD_CHAR.test(String.fromCodePoint(code));
+}
+
+function isJoiner(code: number): boolean {
+  return code === 46 || code === 95 || code === 45; // . _ -
+}
 
 function clip(word: string): string {
   return word.length > MAX_WORD_CHARS ? word.slice(0, MAX_WORD_CHARS) : word;
 }
 
+/**
+ * Scans lower-cased text for words: calls `compound` with each maximal run of letters and digits
+ * joined by single `.`, `_` or `-`, and `part` with each plain run inside a joined one. (The same
+ * as the regular expression /[\p{L}\p{N}]+(?:[._-][\p{L}\p{N}]+)*\/gu and /[\p{L}\p{N}]+/gu,
+ * written out: this runs over every entry sealed, and measured several times faster.)
+ */
+function scanWords(text: string, compound: (word: string) => void, part?: (word: string) => void): void {
+  const n = text.length;
+  let i = 0;
+  const width = (code: number) => (code > 0xffff ? 2 : 1);
+  /** The end of the run of letters and digits starting at `from`. */
+  const runEnd = (from: number) => {
+    let at = from;
+    while (at < n) {
+      const code = text.codePointAt(at)!;
+      if (!isWordChar(code)) break;
+      at += width(code);
+    }
+    return at;
+  };
+  while (i < n) {
+    const code = text.codePointAt(i)!;
+    if (!isWordChar(code)) {
+      i += width(code);
+      continue;
+    }
+    const start = i;
+    let partStart = i;
+    let joined = false;
+    for (;;) {
+      i = runEnd(i);
+      // A joiner continues the word only when a letter or digit follows it.
+      const next = i + 1 < n ? text.codePointAt(i + 1)! : -1;
+      if (i < n && isJoiner(text.charCodeAt(i)) && next >= 0 && isWordChar(next)) {
+        if (part) part(text.slice(partStart, i));
+        joined = true;
+        i += 1;
+        partStart = i;
+        continue;
+      }
+      break;
+    }
+    if (joined && part) part(text.slice(partStart, i));
+    compound(text.slice(start, i));
+  }
+}
+
 /** Adds the words of `text` to `into`. */
 export function addWords(text: string, into: Set<string>): void {
-  for (const [word] of text.toLowerCase().matchAll(COMPOUND)) {
-    into.add(clip(word));
-    if (JOINER.test(word)) for (const [part] of word.matchAll(PLAIN)) into.add(clip(part));
-  }
+  const add = (word: string) => into.add(clip(word));
+  scanWords(text.toLowerCase(), add, add);
 }
 
 /** The words a search looks for (in the order given, duplicates removed). */
 export function searchWords(text: string): string[] {
   const words = new Set<string>();
-  for (const [word] of text.toLowerCase().matchAll(COMPOUND)) words.add(clip(word));
+  scanWords(text.toLowerCase(), (word) => words.add(clip(word)));
   return [...words];
 }
 
@@ -39,14 +93,19 @@ interface Searchable {
   argumentsPreview: string;
 }
 
+/** Calls `visit` with each word of an entry, repeats included (sealing dedupes as it indexes). */
+export function visitWords(entry: Searchable, visit: (word: string) => void): void {
+  const clipped = (word: string) => visit(clip(word));
+  for (const text of [entry.toolName, entry.serverId, entry.argumentsPreview])
+    scanWords(text.toLowerCase(), clipped, clipped);
+}
+
 /** An entry's words, sorted (computed once per entry object). */
 export function wordsOfEntry(entry: Searchable): readonly string[] {
   let words = cache.get(entry);
   if (!words) {
     const found = new Set<string>();
-    addWords(entry.toolName, found);
-    addWords(entry.serverId, found);
-    addWords(entry.argumentsPreview, found);
+    visitWords(entry, (word) => found.add(word));
     words = [...found].sort();
     cache.set(entry, words);
   }

@@ -9,13 +9,14 @@
  * lists the segment's words, tools, servers and invocation ids under a multi-entry index, which
  * tells a query which segments can match at all (and `get` which segment holds an id).
  *
- * Entries in a segment are final (nothing pending), so a segment never changes after it is sealed,
- * except when retention removes its oldest entries.
+ * An entry still pending when sealed is patched in place when its later events are sealed (its
+ * outcome, last event and session change; its time, tool, server and words do not), and retention
+ * rebuilds a segment whose oldest entries it removes. Otherwise a segment never changes.
  */
 
 import type { AuditEntry, EntryOutcome, OutcomeCounts } from './entry.js';
 import { compareNewestFirst, type EntryFilter, inTimeWindow } from './filter.js';
-import { lowerBound, wordsOfEntry } from './search-terms.js';
+import { lowerBound, visitWords } from './search-terms.js';
 
 export const PAGE_ENTRIES = 16;
 
@@ -48,6 +49,11 @@ export interface SegmentSummary {
   server: Uint32Array;
   outcomes: EntryOutcome[];
   outcome: Uint8Array;
+  /** The sending log session of a pending entry, as 1 + its index in `sessions`; 0 for none. */
+  sessions: string[];
+  session: Uint32Array;
+  /** When a pending entry's call was sent (for sessions whose liveness is unknown). */
+  sentAt: Float64Array;
   /** Sorted distinct words; the positions having words[i] are postings[wordStart[i] .. wordStart[i+1]). */
   words: string[];
   wordStart: Uint32Array;
@@ -73,9 +79,8 @@ export interface BuiltSegment {
 }
 
 /** Interns strings to small numbers (a column of tool names becomes a list and indexes into it). */
-function interner(): { list: string[]; id: (value: string) => number } {
-  const list: string[] = [];
-  const ids = new Map<string, number>();
+function interner(list: string[] = []): { list: string[]; id: (value: string) => number } {
+  const ids = new Map<string, number>(list.map((value, i) => [value, i]));
   return {
     list,
     id: (value) => {
@@ -96,6 +101,7 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
   const tools = interner();
   const servers = interner();
   const outcomes = interner();
+  const sessions = interner();
   const summary: SegmentSummary = {
     from,
     ids: new Array<string>(n),
@@ -108,6 +114,9 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
     server: new Uint32Array(n),
     outcomes: outcomes.list as EntryOutcome[],
     outcome: new Uint8Array(n),
+    sessions: sessions.list,
+    session: new Uint32Array(n),
+    sentAt: new Float64Array(n),
     words: [],
     wordStart: new Uint32Array(1),
     postings: new Uint32Array(0),
@@ -126,16 +135,18 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
     summary.tool[i] = tools.id(entry.toolName);
     summary.server[i] = servers.id(entry.serverId);
     summary.outcome[i] = outcomes.id(entry.outcome);
+    summary.session[i] = entry.pendingSession === undefined ? 0 : sessions.id(entry.pendingSession) + 1;
+    summary.sentAt[i] = entry.timestamps.sent ?? entry.startedAt;
     counts[entry.outcome] = (counts[entry.outcome] ?? 0) + 1;
     minAt = Math.min(minAt, entry.startedAt);
     maxAt = Math.max(maxAt, entry.startedAt);
     minFirstSeq = Math.min(minFirstSeq, entry.firstSeq);
     terms.add(TERM.id + entry.invocationId);
-    for (const word of wordsOfEntry(entry)) {
+    visitWords(entry, (word) => {
       const list = byWord.get(word);
-      if (list) list.push(i);
-      else byWord.set(word, [i]);
-    }
+      if (!list) byWord.set(word, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    });
   }
   summary.words = [...byWord.keys()].sort();
   summary.wordStart = new Uint32Array(summary.words.length + 1);
@@ -207,4 +218,53 @@ export function segmentExcluded(info: SegmentInfo, filter: EntryFilter): boolean
   if (filter.outcomes && ![...filter.outcomes].some((outcome) => (info.counts[outcome] ?? 0) > 0))
     return true;
   return false;
+}
+
+/**
+ * Writes later states of some of a segment's entries (pending ones that finished) into its summary
+ * columns, its pages (given, keyed by page number) and its directory info.
+ */
+export function patchSegment(
+  summary: SegmentSummary,
+  pages: ReadonlyMap<number, SegmentPage>,
+  info: SegmentInfo,
+  updated: readonly AuditEntry[],
+): SegmentInfo {
+  const outcomes = interner(summary.outcomes);
+  const sessions = interner(summary.sessions);
+  const counts: OutcomeCounts = { ...info.counts };
+  for (const entry of updated) {
+    const position = summary.ids.indexOf(entry.invocationId);
+    const page = pages.get(Math.floor(position / PAGE_ENTRIES));
+    if (position < 0 || !page) continue;
+    const before = summary.outcomes[summary.outcome[position]!]!;
+    counts[before] = Math.max(0, (counts[before] ?? 0) - 1);
+    counts[entry.outcome] = (counts[entry.outcome] ?? 0) + 1;
+    summary.outcome[position] = outcomes.id(entry.outcome);
+    summary.lastSeq[position] = entry.seqs.at(-1) ?? entry.firstSeq;
+    summary.session[position] =
+      entry.pendingSession === undefined ? 0 : sessions.id(entry.pendingSession) + 1;
+    summary.sentAt[position] = entry.timestamps.sent ?? entry.startedAt;
+    page.entries[position % PAGE_ENTRIES] = entry;
+  }
+  return { ...info, counts };
+}
+
+/** Positions of the entries still pending, with their sending session and when they were sent. */
+export function pendingIn(
+  summary: SegmentSummary,
+): { invocationId: string; session?: string; sentAt: number }[] {
+  const pending = summary.outcomes.indexOf('pending');
+  const found: { invocationId: string; session?: string; sentAt: number }[] = [];
+  if (pending < 0) return found;
+  for (let i = 0; i < summary.ids.length; i++) {
+    if (summary.outcome[i] !== pending) continue;
+    const session = summary.session[i]! > 0 ? summary.sessions[summary.session[i]! - 1] : undefined;
+    found.push({
+      invocationId: summary.ids[i]!,
+      ...(session ? { session } : {}),
+      sentAt: summary.sentAt[i]!,
+    });
+  }
+  return found;
 }

@@ -1,28 +1,45 @@
 /**
- * The newest entries, not yet sealed into a segment: folded in memory from the chain events after
- * the index state's `sealedThrough`, starting from the entries it carried (still pending then).
- * This context's own appends are folded in as they commit (no read); another context's are read
- * from the blocks when a query next looks.
+ * The newest part of the log, not yet sealed into a segment: folded in memory from the chain
+ * events after the index state's `sealedThrough`. This context's own appends are folded in as they
+ * commit (no read); another context's are read from the blocks when a query next looks.
+ *
+ * An event for an entry that is already in a segment (a call still pending when it was sealed,
+ * finishing now) cannot be folded without that entry: it waits in `unresolved` until the next
+ * snapshot reads the entry from its segment. The folded entry then shadows the segment's copy
+ * (queries skip the copy) until the next seal patches the segment.
  */
 
 import { blocksCovering, eventOf, forEachEvent } from './blocks.js';
-import { type ChainAnchor, type ChainEvent, GENESIS } from './chain.js';
-import { EMPTY_INDEX, INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
-import { type AuditEntry, applyEvent } from './entry.js';
+import type { ChainEvent } from './chain.js';
+import { EMPTY_INDEX, INDEX_KEY, type IndexState, STORE, TERM_INDEX } from './database.js';
+import { type AuditEntry, applyEvent, type EntryOutcome } from './entry.js';
 import { requestResult } from './idb.js';
+import { PAGE_ENTRIES, type SegmentPage, type SegmentSummary, TERM } from './segment.js';
 
 export interface Snapshot {
   view: UnsealedEntries;
   state: IndexState;
-  head: ChainAnchor;
 }
+
+/** A segment's entry that later events changed: where it lives and what the segment still says. */
+export interface Shadow {
+  segment: number;
+  stale: EntryOutcome;
+}
+
+/** Event kinds that begin an invocation's entry (nothing to fold into). */
+const STARTS_AN_ENTRY: ReadonlySet<ChainEvent['kind']> = new Set(['pending', 'refusal']);
 
 export class UnsealedEntries {
   version = -1;
   sealedThrough = 0;
-  /** The last event folded in. */
+  /** The last event folded in (or waiting in `unresolved`). */
   through = 0;
+  /** Entries begun after sealedThrough, and shadows of segment entries changed since. */
   readonly entries = new Map<string, AuditEntry>();
+  readonly shadows = new Map<string, Shadow>();
+  /** Events whose entry is not in memory yet, in order. */
+  unresolved: ChainEvent[] = [];
   /** The events folded in since sealedThrough, so a seal can re-fold what came after it. */
   private events: ChainEvent[] = [];
 
@@ -37,7 +54,8 @@ export class UnsealedEntries {
     this.sealedThrough = state.sealedThrough;
     this.through = state.sealedThrough;
     this.entries.clear();
-    for (const entry of state.carried) this.entries.set(entry.invocationId, entry);
+    this.shadows.clear();
+    this.unresolved = [];
     this.events = [];
   }
 
@@ -46,7 +64,10 @@ export class UnsealedEntries {
     for (const event of events) {
       if (event.seq <= this.through) continue;
       if (event.seq !== this.through + 1) return false;
-      this.entries.set(event.invocationId, applyEvent(this.entries.get(event.invocationId), event));
+      const entry = this.entries.get(event.invocationId);
+      if (entry || STARTS_AN_ENTRY.has(event.kind))
+        this.entries.set(event.invocationId, applyEvent(entry, event));
+      else this.unresolved.push(event);
       this.events.push(event);
       this.through = event.seq;
     }
@@ -62,29 +83,80 @@ export class UnsealedEntries {
   }
 
   /**
-   * The unsealed entries as of `transaction` (which must cover meta, index and blocks), with the
-   * index state and head read in it. This view catches up in place; if the transaction sees an
+   * The unsealed entries as of `transaction` (which must cover every store queries read), with the
+   * index state read in it. This view catches up in place; if the transaction sees an
    * older index than this view already has, a private view of that moment is built instead, so
    * segments and unsealed entries always come from the same moment.
    */
   async at(transaction: IDBTransaction): Promise<Snapshot> {
-    const index = transaction.objectStore(STORE.index);
-    const meta = transaction.objectStore(STORE.meta);
-    const [stored, storedHead] = await Promise.all([
-      requestResult(index.get(INDEX_KEY)),
-      requestResult(meta.get(META_KEY.head)),
-    ]);
-    const state = (stored as IndexState | undefined) ?? EMPTY_INDEX;
-    const head = (storedHead as ChainAnchor | undefined) ?? GENESIS;
+    const stored = (await requestResult(transaction.objectStore(STORE.index).get(INDEX_KEY))) as
+      | IndexState
+      | undefined;
+    const state = stored ?? EMPTY_INDEX;
     if (state.version > this.version) this.reset(state);
     const view = state.version === this.version ? this : UnsealedEntries.of(state);
-    if (head.seq > view.through) {
-      const from = view.through;
-      const blocks = await blocksCovering(transaction.objectStore(STORE.blocks), from, head.seq);
+    const from = view.through;
+    const blocks = await blocksCovering(
+      transaction.objectStore(STORE.blocks),
+      from,
+      Number.POSITIVE_INFINITY,
+    );
+    if (blocks.length > 0) {
       const events: ChainEvent[] = [];
-      forEachEvent(blocks, from, head.seq, (block, i) => events.push(eventOf(block, i)));
+      forEachEvent(blocks, from, Number.POSITIVE_INFINITY, (block, i) => events.push(eventOf(block, i)));
       view.apply(events);
     }
-    return { view, state, head };
+    if (view.unresolved.length > 0) await view.resolve(transaction);
+    return { view, state };
+  }
+
+  /** Reads the segment entries that unresolved events belong to, and folds the events into them. */
+  private async resolve(transaction: IDBTransaction): Promise<void> {
+    const version = this.version;
+    const ids = [...new Set(this.unresolved.map((event) => event.invocationId))];
+    const terms = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
+    const summaries = transaction.objectStore(STORE.segments);
+    const pages = transaction.objectStore(STORE.pages);
+    const summaryOf = new Map<number, Promise<SegmentSummary | undefined>>();
+    const found = await Promise.all(
+      ids.map(async (id) => {
+        const segment = (await requestResult(terms.getKey(TERM.id + id))) as number | undefined;
+        if (segment === undefined) return undefined;
+        let summary = summaryOf.get(segment);
+        if (!summary) {
+          summary = requestResult(summaries.get(segment)) as Promise<SegmentSummary | undefined>;
+          summaryOf.set(segment, summary);
+        }
+        const position = (await summary)?.ids.indexOf(id) ?? -1;
+        if (position < 0) return undefined;
+        const page = (await requestResult(pages.get([segment, Math.floor(position / PAGE_ENTRIES)]))) as
+          | SegmentPage
+          | undefined;
+        const entry = page?.entries[position % PAGE_ENTRIES];
+        return entry ? { entry, segment } : undefined;
+      }),
+    );
+    // Another snapshot resolved them meanwhile, or a seal reset this view: nothing to do here.
+    if (this.version !== version) return;
+    const home = new Map(ids.map((id, i) => [id, found[i]]));
+    const waiting = this.unresolved;
+    this.unresolved = [];
+    for (const event of waiting) {
+      const id = event.invocationId;
+      const current = this.entries.get(id);
+      if (current) {
+        this.entries.set(id, applyEvent(current, event));
+        continue;
+      }
+      const stored = home.get(id);
+      if (stored === undefined && !home.has(id)) {
+        // Arrived during the reads: the next snapshot resolves it.
+        this.unresolved.push(event);
+        continue;
+      }
+      // No segment holds it (its first events were pruned): kept as what is known, like an import.
+      this.entries.set(id, applyEvent(stored?.entry, event));
+      if (stored) this.shadows.set(id, { segment: stored.segment, stale: stored.entry.outcome });
+    }
   }
 }
