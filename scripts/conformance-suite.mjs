@@ -238,6 +238,8 @@ function runCli(node, set, scenario, env) {
   return new Promise((resolveRun) => {
     const args = [set.cli, 'client', '--command', CLIENT_COMMAND, '--scenario', scenario];
     if (set.revision) args.push('--spec-version', set.revision);
+    // Extension scenarios are on no revision's timeline: the runner skips them unless forced.
+    if (set.force) args.push('--force');
     args.push('--timeout', String(CLIENT_TIMEOUT_MS), '-o', set.outputDir);
     const child = spawn(node, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -378,6 +380,7 @@ async function main() {
       cli: CLI_NEXT,
       revision: '2026-07-28',
       requiredKey: 'skills',
+      force: true,
       scenarios: Object.keys(REQUIRED.skills),
     },
     {
