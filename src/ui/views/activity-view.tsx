@@ -1,6 +1,7 @@
 /** Calls in flight (progress, elapsed time against the timeout, cancel) and recent results. */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
+import { AppFrame } from '../../apps/app-frame.js';
 import { ResultView } from '../components/result-view.js';
 import type { PanelController, RunningCall } from '../controller.js';
 
@@ -47,6 +48,7 @@ export function ActivityView({ controller }: { controller: PanelController }) {
                     {warning}
                   </p>
                 ))}
+                <AppFrame controller={controller} call={call} />
               </>
             ) : (
               <p class="tg-error">{call.outcome.error}</p>
