@@ -21,7 +21,9 @@ export type PeerKind =
   /** Misbehaves on purpose, one way per endpoint (e2e/peers/hostile.mjs); not a peer for normal cases. */
   | 'hostile'
   /** A catalog or questions that misbehave, one way per endpoint (e2e/peers/hostile-catalog.mjs). */
-  | 'hostile-catalog';
+  | 'hostile-catalog'
+  /** Skills (SEP-2640) on the SDK 2.x: a nested skill, a tampered file, a manifest that changes (e2e/peers/skills-server.mjs). */
+  | 'skills';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -61,6 +63,8 @@ export interface PeerEvents {
     reason: string | null;
   }[];
   elicitations: { tool: string; answer: Record<string, unknown> }[];
+  /** The skills peer only: every resources/read URI, in order. */
+  reads?: string[];
 }
 
 export interface Peer {
@@ -71,7 +75,9 @@ export interface Peer {
   recording: boolean;
   events(): Promise<PeerEvents>;
   /** POSTs /__control/<name> (our sdk1-streamable and modern peers only). */
-  control(name: 'forget-sessions' | 'add-tool' | 'rug-pull'): Promise<Record<string, unknown>>;
+  control(
+    name: 'forget-sessions' | 'add-tool' | 'rug-pull' | 'change-manifest',
+  ): Promise<Record<string, unknown>>;
   /** What the server wrote on stderr, for failure messages. */
   stderr(): string;
   stop(): Promise<void>;
@@ -109,6 +115,8 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('hostile.mjs');
     case 'hostile-catalog':
       return ours('hostile-catalog.mjs');
+    case 'skills':
+      return ours('skills-server.mjs');
     case 'everything-streamable':
     case 'everything-sse': {
       if (options.cors === false) throw new Error(`${kind} always sends CORS headers`);
