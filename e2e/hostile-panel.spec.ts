@@ -216,7 +216,8 @@ test('a 100,000-value enum is a search with a count, not 100,000 options, and wo
   await dialog.getByLabel(/I understand these arguments could not be checked/).check();
   await dialog.getByRole('button', { name: 'Allow once' }).click();
 
-  await expect(form.getByRole('status').last()).toHaveText('Done: see Activity.');
+  // The result is shown under the form that made the call.
+  await expect(form.getByRole('status').last()).toContainText('Done (');
   expect((await peer.events()).calls).toContainEqual({ tool: 'pick', arguments: { choice: 'value-99990' } });
   await auditVerifies(page);
 });
@@ -259,7 +260,7 @@ test('a flood of questions is one dialog at a time with the count waiting, and "
   const before = (await answersTo('flood')).length;
   await startCall(page, 'flood', 12);
 
-  const dialog = page.getByRole('dialog', { name: 'ask asks for input' });
+  const dialog = page.getByRole('dialog', { name: 'hostile-catalog-questions asks for input' });
   await expect(dialog.getByRole('status')).toHaveText('11 more questions are waiting.');
   await expect(page.getByRole('dialog')).toHaveCount(1);
   await axe(page, 'question flood');
@@ -268,7 +269,7 @@ test('a flood of questions is one dialog at a time with the count waiting, and "
   // Answered one by one, the next takes its place.
   await dialog.getByRole('button', { name: 'Accept' }).click();
   await expect(dialog.getByRole('status')).toHaveText('10 more questions are waiting.');
-  await dialog.getByRole('button', { name: 'Decline all 11 from ask' }).click();
+  await dialog.getByRole('button', { name: 'Decline all 11 from hostile-catalog-questions' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
 
   expect(await outcome(page)).toBe('answers: {"accept":1,"decline":11}');
@@ -295,13 +296,15 @@ test('"Decline all" declines only that server’s questions; another server’s 
   );
   // The other server's call is approved first (an approval comes before any question)...
   await allowOnce(page);
-  // ...then its questions queue behind the first server's.
-  const dialog = page.getByRole('dialog', { name: 'ask asks for input' });
-  await expect(dialog.getByRole('status')).toHaveText('4 more questions are waiting (2 from ask).');
-  await dialog.getByRole('button', { name: 'Decline all 3 from ask' }).click();
+  // ...then its questions queue behind the first server's (both servers share a name: ids tell them apart).
+  const dialog = page.getByRole('dialog', { name: 'hostile-catalog-questions (ask) asks for input' });
+  await expect(dialog.getByRole('status')).toHaveText(
+    '4 more questions are waiting (2 from hostile-catalog-questions (ask)).',
+  );
+  await dialog.getByRole('button', { name: 'Decline all 3 from hostile-catalog-questions (ask)' }).click();
   expect(await outcome(page)).toBe('answers: {"decline":3}');
 
-  const next = page.getByRole('dialog', { name: 'other asks for input' });
+  const next = page.getByRole('dialog', { name: 'hostile-catalog-questions (other) asks for input' });
   await expect(next.getByRole('status')).toHaveText('1 more question is waiting.');
   await next.getByRole('button', { name: 'Accept' }).click();
   await next.getByRole('button', { name: 'Accept' }).click();
@@ -332,7 +335,7 @@ test('questions whose call the host cancelled are withdrawn, and the server is t
   const before = (await answersTo('flood')).length;
   const cancelsBefore = (await peer.events()).cancellations.length;
   await startCall(page, 'flood', 4, true);
-  const dialog = page.getByRole('dialog', { name: 'ask asks for input' });
+  const dialog = page.getByRole('dialog', { name: 'hostile-catalog-questions asks for input' });
   await expect(dialog.getByRole('status')).toHaveText('3 more questions are waiting.');
 
   await page.evaluate(() => (window as unknown as Window).stopCall?.abort());
@@ -350,7 +353,7 @@ test('questions whose call timed out are withdrawn', async ({ page }) => {
   await openPanel(page, [{ case: 'questions', id: 'ask' }], { timeoutMs: 3_000 });
   const before = (await answersTo('flood')).length;
   await startCall(page, 'flood', 2);
-  const dialog = page.getByRole('dialog', { name: 'ask asks for input' });
+  const dialog = page.getByRole('dialog', { name: 'hostile-catalog-questions asks for input' });
   await expect(dialog.getByRole('status')).toHaveText('1 more question is waiting.');
   // Nobody answers: the call's timeout ends it, and its questions go with it.
   await expect(page.getByRole('dialog')).toHaveCount(0, { timeout: 20_000 });

@@ -38,6 +38,9 @@ export const MAX_INPUT_ROUNDS = 8;
 
 const INPUT_CAPABLE_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
+/** Sees one JSON-RPC message as it leaves or arrives (unvalidated, as on the wire). */
+export type MessageObserver = (direction: 'sent' | 'received', message: unknown) => void;
+
 export class McpClient {
   private readonly catalog: ToolCatalog;
   private readonly toolListeners = new Set<(snapshot: CatalogSnapshot) => void>();
@@ -47,6 +50,7 @@ export class McpClient {
   private ended: Error | undefined;
   /** Running calls and open questions: a question is withdrawn once no call it can belong to runs. */
   private readonly questions = new QuestionScopes();
+  private readonly observers = new Set<MessageObserver>();
 
   /** Use connect() to make one. */
   constructor(
@@ -67,6 +71,7 @@ export class McpClient {
       for (const listener of this.toolListeners) listener(snapshot);
     });
     this.installHandlers();
+    this.tapTransport();
     engine.onclose = () => {
       if (!this.closed)
         this.ended = new ConnectionClosedError(
@@ -193,6 +198,15 @@ export class McpClient {
     await this.request('ping', {}, options);
   }
 
+  /**
+   * Calls `observer` with every message this connection sends or receives from now on, for debugging
+   * views (the raw exchange, the server's log messages). Observers cannot change or stop a message.
+   */
+  observeMessages(observer: MessageObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   /** Ends the conversation: closes streams and, for a legacy HTTP session, deletes it on the server. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -279,6 +293,29 @@ export class McpClient {
     if (!this.offersTools) return { tools: [] };
     const result = await this.request('tools/list', cursor === undefined ? {} : { cursor });
     return result as unknown as ListToolsResult;
+  }
+
+  /** Wraps the transport's two ends (the engine set onmessage already) so observers see both ways. */
+  private tapTransport(): void {
+    const transport = this.engine.transport;
+    const tell = (direction: 'sent' | 'received', message: unknown) => {
+      for (const observer of this.observers)
+        try {
+          observer(direction, message);
+        } catch {
+          // A debugging view must never break the connection it watches.
+        }
+    };
+    const deliver = transport.onmessage;
+    transport.onmessage = (message) => {
+      if (this.observers.size > 0) tell('received', message);
+      deliver?.(message);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (this.observers.size > 0) tell('sent', message);
+      return send(message, options);
+    };
   }
 
   private installHandlers(): void {

@@ -15,7 +15,7 @@ import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.
 import type { Transport } from '../transport/transport.js';
 import { afterFirstPaint } from './after-first-paint.js';
 import { catalogWarnings } from './catalog-warnings.js';
-import { describeConnectError } from './connect-errors.js';
+import { type ConnectFailureCause, describeConnectError, explainConnectError } from './connect-errors.js';
 import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
 
@@ -68,6 +68,40 @@ export interface ServerState {
    * (pagination stopped), tools left out for a bad definition, names that break the rules.
    */
   warnings?: readonly string[];
+  /** Why the connection failed, when it did: the server is down, CORS refused this page, or other. */
+  errorCause?: ConnectFailureCause;
+  /** The transport's own technical explanation (headers to allow, status, body), for the curious. */
+  errorDetail?: string;
+  /** The last ping: its round trip in ms, or why it failed. */
+  ping?: { at: number; ms: number; method: string } | { at: number; error: string };
+  /** Whether the server declared `logging`, `resources` (read them through Toolgate). */
+  offers?: { logging: boolean; resources: boolean };
+  /** The level asked for with logging/setLevel, once the person chose one. */
+  logLevel?: string;
+}
+
+/** One progress report of a call, as it arrived. */
+export interface ProgressPoint {
+  at: number;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A `notifications/message` from a server. */
+export interface ServerLogEntry {
+  at: number;
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+/** One JSON-RPC message of a server's exchange, as sent or received (unredacted: redact to show). */
+export interface TrafficEntry {
+  seq: number;
+  at: number;
+  direction: 'sent' | 'received';
+  message: unknown;
 }
 
 export interface PendingApproval {
@@ -86,6 +120,10 @@ export interface RunningCall {
   sentAt?: number;
   timeoutMs: number;
   progress?: { progress: number; total?: number; message?: string };
+  /** The arguments as proposed, then as sent once approved (unredacted: redact to show). */
+  arguments?: JsonObject;
+  /** Every progress report so far (the newest PROGRESS_KEPT). */
+  progressHistory?: readonly ProgressPoint[];
   cancel: () => void;
 }
 
@@ -95,6 +133,13 @@ export interface FinishedCall {
   toolName: string;
   finishedAt: number;
   outcome: { ok: true; result: GateResult } | { ok: false; error: string; kind: string };
+  caller?: Caller;
+  /** When the call was requested, and when it was sent (absent when it never left). */
+  startedAt?: number;
+  sentAt?: number;
+  /** As sent, or as proposed when the call never left (unredacted: redact to show). */
+  arguments?: JsonObject;
+  progressHistory?: readonly ProgressPoint[];
 }
 
 export interface PendingElicitation {
@@ -146,6 +191,16 @@ export interface PanelController {
   readonly rememberedVersion: Signal<number>;
   /** Kinds of server this controller can connect to ('frame': a page hosting one). Default all. */
   readonly serverKinds?: readonly ('url' | 'frame')[];
+  /** Log messages per server id (absent where the controller cannot watch connections). */
+  readonly serverLog?: Signal<Readonly<Record<string, readonly ServerLogEntry[]>>>;
+  /** The last TRAFFIC_KEPT JSON-RPC messages per server id. */
+  readonly traffic?: Signal<Readonly<Record<string, readonly TrafficEntry[]>>>;
+  /** Times a round trip to the server (ping; 2026-07-28 removed ping: server/discover) and records it. */
+  ping?(serverId: string): Promise<number>;
+  /** Asks a server for log messages at `level` and above (logging/setLevel). */
+  setLogLevel?(serverId: string, level: string): Promise<void>;
+  /** Reads a resource through the server that named it (resources/read). */
+  readResource?(serverId: string, uri: string): Promise<JsonObject>;
   addServer(config: ServerConfig): Promise<ServerState>;
   removeServer(id: string): Promise<void>;
   retry(id: string): Promise<ServerState>;
@@ -157,6 +212,8 @@ export interface PanelController {
     args: JsonObject,
     caller?: Caller,
     signal?: AbortSignal,
+    /** Told the call's invocation id as soon as the gate has it (to follow it in the view). */
+    onRequested?: (invocationId: string) => void,
   ): Promise<GateResult>;
   cancel(invocationId: string): void;
   /** Remembered approvals and rules, by caller, server, tool and scope. */
@@ -178,6 +235,8 @@ export interface Controller extends PanelController {
 
 const DISABLED_NOTE = 'switched off in the Toolgate panel';
 const KEEP_FINISHED = 50;
+/** Progress reports kept per call for its history (a long call may send thousands). */
+const PROGRESS_KEPT = 100;
 
 export function createController(options: ControllerOptions = {}): Controller {
   const servers = signal<ServerState[]>([]);
@@ -186,6 +245,10 @@ export function createController(options: ControllerOptions = {}): Controller {
   const finished = signal<FinishedCall[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
   const rememberedVersion = signal(0);
+  const serverLog = signal<Readonly<Record<string, readonly ServerLogEntry[]>>>({});
+  const traffic = signal<Readonly<Record<string, readonly TrafficEntry[]>>>({});
+  /** Stops recording a connection's messages (see server-diagnostics.ts). */
+  const unwatch = new Map<string, () => void>();
   let closed = false;
   const clients = new Map<string, McpClient>();
   /** Frames and workers the controller started for servers, to dispose of with them. */
@@ -227,6 +290,8 @@ export function createController(options: ControllerOptions = {}): Controller {
   const painted = afterFirstPaint();
   const connectModule = painted.then(() => import('../client/connect.js'));
   connectModule.catch(() => undefined);
+  const diagnostics = painted.then(() => import('./server-diagnostics.js'));
+  diagnostics.catch(() => undefined);
   const ready = painted
     .then(() => import('./services.js'))
     .then(({ createServices }) =>
@@ -250,14 +315,17 @@ export function createController(options: ControllerOptions = {}): Controller {
     gate.onEvent((event) => {
       if (event.type === 'sent')
         running.value = running.value.map((call) =>
-          call.invocationId === event.invocationId ? { ...call, sentAt: Date.now() } : call,
-        );
-      if (event.type === 'progress')
-        running.value = running.value.map((call) =>
           call.invocationId === event.invocationId
-            ? { ...call, progress: { progress: event.progress, total: event.total, message: event.message } }
+            ? { ...call, sentAt: Date.now(), arguments: event.arguments }
             : call,
         );
+      if (event.type === 'progress')
+        running.value = running.value.map((call) => {
+          if (call.invocationId !== event.invocationId) return call;
+          const progress = { progress: event.progress, total: event.total, message: event.message };
+          const history = [...(call.progressHistory ?? []), { at: Date.now(), ...progress }];
+          return { ...call, progress, progressHistory: history.slice(-PROGRESS_KEPT) };
+        });
       for (const listener of listeners) listener(event);
     }),
   );
@@ -331,6 +399,8 @@ export function createController(options: ControllerOptions = {}): Controller {
         onElicit: (request, context) => askPerson(state.id, request, context),
       });
       clients.set(state.id, client);
+      unwatch.get(state.id)?.();
+      unwatch.set(state.id, (await diagnostics).watchServer(client, state.id, { traffic, serverLog }));
       const snapshot = await client.listCatalog();
       const tools = snapshot.entries.map((entry) => entry.tool);
       client.onToolsChanged((next) =>
@@ -346,11 +416,21 @@ export function createController(options: ControllerOptions = {}): Controller {
         tools,
         warnings: catalogWarnings(state.id, snapshot),
         era: client.era,
+        offers: {
+          logging: client.capabilities.logging !== undefined,
+          resources: client.capabilities.resources !== undefined,
+        },
         label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
         disabled: await disabledOf(state.id),
       });
     } catch (error) {
-      update(state.id, { state: 'failed', error: describeConnectError(state.label, error) });
+      const problem = await explainConnectError(state.label, error, config.url);
+      update(state.id, {
+        state: 'failed',
+        error: problem.message,
+        errorCause: problem.cause,
+        ...(problem.detail ? { errorDetail: problem.detail } : {}),
+      });
     }
     return servers.value.find((server) => server.id === state.id)!;
   }
@@ -358,6 +438,15 @@ export function createController(options: ControllerOptions = {}): Controller {
   const dropFrame = (id: string) => {
     frames.get(id)?.dispose();
     frames.delete(id);
+    unwatch.get(id)?.();
+    unwatch.delete(id);
+  };
+
+  const connected = (serverId: string): McpClient => {
+    const client = clients.get(serverId);
+    const label = servers.value.find((server) => server.id === serverId)?.label ?? serverId;
+    if (!client) throw new Error(`${label} is not connected: press Retry in Servers first.`);
+    return client;
   };
 
   const controller: Controller = {
@@ -367,6 +456,8 @@ export function createController(options: ControllerOptions = {}): Controller {
     finished,
     elicitations,
     rememberedVersion,
+    serverLog,
+    traffic,
     ready,
     onEvent(listener) {
       listeners.add(listener);
@@ -432,6 +523,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       args,
       caller = { kind: 'person', label: options.personLabel ?? 'you' },
       signal,
+      onRequested,
     ) {
       if (closed) throw new Error('This Toolgate panel was closed; open it again to call tools.');
       const abort = new AbortController();
@@ -454,15 +546,30 @@ export function createController(options: ControllerOptions = {}): Controller {
             caller,
             startedAt: Date.now(),
             timeoutMs,
+            arguments: args,
             cancel: () => abort.abort(new DOMException('Cancelled in the Toolgate panel', 'AbortError')),
           },
         ];
+        onRequested?.(invocationId);
       });
       const done = (outcome: FinishedCall['outcome']) => {
         stop();
+        const last = running.value.find((call) => call.invocationId === invocationId);
         running.value = running.value.filter((call) => call.invocationId !== invocationId);
+        const sent = outcome.ok ? outcome.result.arguments : last?.arguments;
         finished.value = [
-          { invocationId, serverId, toolName, finishedAt: Date.now(), outcome },
+          {
+            invocationId,
+            serverId,
+            toolName,
+            finishedAt: Date.now(),
+            outcome,
+            caller,
+            ...(last ? { startedAt: last.startedAt } : {}),
+            ...(last?.sentAt !== undefined ? { sentAt: last.sentAt } : {}),
+            ...(sent ? { arguments: sent } : {}),
+            ...(last?.progressHistory ? { progressHistory: last.progressHistory } : {}),
+          },
           ...finished.value,
         ].slice(0, KEEP_FINISHED);
       };
@@ -497,6 +604,29 @@ export function createController(options: ControllerOptions = {}): Controller {
     cancel(invocationId) {
       running.value.find((call) => call.invocationId === invocationId)?.cancel();
     },
+    async ping(serverId) {
+      const client = connected(serverId);
+      // 2026-07-28 removed ping: a server/discover round trip is the nearest thing to one.
+      const method = client.era === 'modern' ? 'server/discover' : 'ping';
+      const started = performance.now();
+      try {
+        if (method === 'ping') await client.ping({ timeoutMs: 10_000 });
+        else await client.request(method, {}, { timeoutMs: 10_000 });
+      } catch (error) {
+        update(serverId, { ping: { at: Date.now(), error: (error as Error).message } });
+        throw error;
+      }
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      update(serverId, { ping: { at: Date.now(), ms, method } });
+      return ms;
+    },
+    async setLogLevel(serverId, level) {
+      await connected(serverId).request('logging/setLevel', { level });
+      update(serverId, { logLevel: level });
+    },
+    async readResource(serverId, uri) {
+      return connected(serverId).request('resources/read', { uri }, { timeoutMs: 30_000 });
+    },
     // Only the Approvals view needs these: its chunk, not the first load.
     async listRemembered() {
       const [{ policy }, { listRemembered }] = await Promise.all([ready, import('./remembered.js')]);
@@ -518,6 +648,8 @@ export function createController(options: ControllerOptions = {}): Controller {
       for (const call of running.value) if (call.sentAt !== undefined) call.cancel();
       for (const client of clients.values()) await client.close().catch(() => undefined);
       clients.clear();
+      for (const stop of unwatch.values()) stop();
+      unwatch.clear();
       for (const id of [...frames.keys()]) dropFrame(id);
       const services = await ready.catch(() => undefined);
       // Only a log the controller opened is the controller's to close.

@@ -7,6 +7,7 @@
 
 import type { ComponentType, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { afterFirstPaint } from './after-first-paint.js';
 
 type Loader<P> = () => Promise<ComponentType<P>>;
 
@@ -72,11 +73,17 @@ export function lazyView<P extends object>(load: Loader<P>): (props: P) => JSX.E
   };
 }
 
-/** Loads every lazy view when the page is idle (a failed load is retried when the view is opened). */
+/**
+ * Loads every lazy view when the page is idle after the panel's first screen (a failed load is
+ * retried when the view is opened). Idle alone is not enough: on a busy machine the browser may find
+ * idle time before it presents the first frame, and the views would compete with the first screen.
+ */
 export function prefetchViews(): void {
   const run = () => {
     for (const load of loaders) load().catch(() => undefined);
   };
-  if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 2000 });
-  else setTimeout(run, 200);
+  void afterFirstPaint().then(() => {
+    if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 2000 });
+    else setTimeout(run, 200);
+  });
 }

@@ -6,9 +6,12 @@
 
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
+import { useMemo } from 'preact/hooks';
 import { AuditAlert } from './audit-alert.js';
 import type { PanelController } from './controller.js';
 import { lazyView } from './lazy.js';
+import { serverNames } from './server-names.js';
+import { createPanelViewState } from './view-state.js';
 import { ServersView } from './views/servers-view.js';
 import { ToolsView } from './views/tools-view.js';
 
@@ -17,6 +20,7 @@ const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) 
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
+const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
 const ElicitationDialog = lazyView(() =>
   import('./views/elicitation-dialog.js').then((m) => m.ElicitationDialog),
 );
@@ -29,6 +33,7 @@ const TABS = [
   { id: 'activity', label: 'Activity' },
   { id: 'log', label: 'Audit log' },
   { id: 'remembered', label: 'Approvals' },
+  { id: 'inspect', label: 'Inspect' },
 ];
 
 /** A section a host adds to the panel's tabs (the extension's "Sites"). */
@@ -48,6 +53,8 @@ export interface PanelProps {
 
 export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog }: PanelProps) {
   const tab = useSignal<string>('servers');
+  // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
+  const views = useMemo(createPanelViewState, []);
   const tabs = [...TABS, ...extraTabs];
   const extra = extraTabs.find((t) => t.id === tab.value);
   const approval = controller.approvals.value[0];
@@ -65,7 +72,12 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
         />
       )}
       {!extraDialog && !approval && elicitation && (
-        <ElicitationDialog key={elicitation.id} pending={elicitation} queue={controller.elicitations.value} />
+        <ElicitationDialog
+          key={elicitation.id}
+          pending={elicitation}
+          queue={controller.elicitations.value}
+          serverName={serverNames(controller.servers.value)}
+        />
       )}
     </>
   );
@@ -135,10 +147,11 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
         class="tg-tabpanel"
       >
         {tab.value === 'servers' && <ServersView controller={controller} />}
-        {tab.value === 'tools' && <ToolsView controller={controller} />}
+        {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
         {tab.value === 'activity' && <ActivityView controller={controller} />}
         {tab.value === 'log' && <AuditView controller={controller} />}
         {tab.value === 'remembered' && <RememberedView controller={controller} />}
+        {tab.value === 'inspect' && <InspectView controller={controller} />}
         {extra?.render()}
       </div>
       {dialogs}

@@ -21,6 +21,9 @@ export interface ControllerServices {
   auditLog: AuditLog | undefined;
   /** The schema validator the gate uses (its stats say which engine ran). */
   validator: SchemaValidator;
+  /** The live connections by server id, and the sink the gate records to: for the skills room. */
+  clients: ReadonlyMap<string, McpClient>;
+  audit: AuditSink;
 }
 
 export interface ServicesOptions {
@@ -71,5 +74,5 @@ export async function createServices(
     acceptUncheckedArguments,
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
-  return { gate, policy, auditLog, validator };
+  return { gate, policy, auditLog, validator, clients: servers, audit };
 }

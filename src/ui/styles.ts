@@ -8,22 +8,31 @@ const light = `--tg-fg:#1b1f24;--tg-bg:#ffffff;--tg-muted:#57606a;--tg-accent:#0
 const dark = `--tg-fg:#e6edf3;--tg-bg:#0d1117;--tg-muted:#9aa4ae;--tg-accent:#7cacf8;--tg-danger:#ff8a80;--tg-ok:#56d364;--tg-warn-bg:#3d2e00;--tg-border:#3d444d;--tg-surface:#161b22;`;
 
 export const panelStyles = `
-:host{${light}--tg-radius:6px;--tg-font:system-ui,sans-serif;--tg-mono:ui-monospace,monospace;display:block;color:var(--tg-fg);background:var(--tg-bg);font:14px/1.45 var(--tg-font)}
-@media (prefers-color-scheme:dark){:host(:not([theme=light])){${dark}}}
-:host([theme=dark]){${dark}}
+:host{${light}color-scheme:light;--tg-radius:6px;--tg-s1:4px;--tg-s2:8px;--tg-s3:12px;--tg-s4:16px;--tg-font:system-ui,sans-serif;--tg-mono:ui-monospace,monospace;display:block;color:var(--tg-fg);background:var(--tg-bg);font:14px/1.45 var(--tg-font)}
+@media (prefers-color-scheme:dark){:host(:not([theme=light])){${dark}color-scheme:dark}}
+:host([theme=dark]){${dark}color-scheme:dark}
 *{box-sizing:border-box}
-.tg-root{padding:12px}
-.tg-header{display:flex;gap:12px;align-items:center;margin-bottom:8px}
-.tg-tablist{display:flex;gap:4px;border-bottom:1px solid var(--tg-border);margin-bottom:12px}
-.tg-tablist [role=tab]{border:0;border-bottom:2px solid transparent;background:none;color:var(--tg-fg);padding:6px 10px;cursor:pointer;font:inherit}
+.tg-root{padding:var(--tg-s3);container-type:inline-size;accent-color:var(--tg-accent)}
+.tg-header{display:flex;gap:var(--tg-s3);align-items:center;margin-bottom:var(--tg-s2)}
+.tg-tablist{display:flex;flex-wrap:wrap;gap:var(--tg-s1);border-bottom:1px solid var(--tg-border);margin-bottom:var(--tg-s3)}
+.tg-tablist [role=tab]{border:0;border-bottom:2px solid transparent;border-radius:0;background:none;color:var(--tg-fg);padding:6px 10px;cursor:pointer;font:inherit}
 .tg-tablist [aria-selected=true]{border-bottom-color:var(--tg-accent);font-weight:600}
 h2{font-size:16px;margin:0 0 8px}h3{font-size:15px;margin:8px 0 4px}h4{font-size:14px;margin:8px 0 4px}
-button{font:inherit;color:var(--tg-fg);background:var(--tg-surface);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:4px 10px;cursor:pointer}
+button{font:inherit;color:var(--tg-fg);background:var(--tg-surface);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) 10px;cursor:pointer}
+button:hover:not(:disabled){border-color:var(--tg-accent)}
 button:disabled{opacity:.55;cursor:not-allowed}
 button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:2px solid var(--tg-accent);outline-offset:2px}
-input,select,textarea{font:inherit;color:var(--tg-fg);background:var(--tg-bg);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:4px 6px;max-width:100%}
+input,select,textarea{font:inherit;color:var(--tg-fg);background:var(--tg-bg);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) 6px;max-width:100%}
+input[type=checkbox],input[type=radio]{accent-color:var(--tg-accent)}
 label{display:block;margin:6px 0 2px}
-.tg-row{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:6px 0}.tg-row label{display:inline;margin:0}
+.tg-row{display:flex;gap:var(--tg-s2);align-items:center;flex-wrap:wrap;margin:6px 0}.tg-row label{display:inline;margin:0}
+.tg-wrap{overflow-wrap:anywhere;min-width:0}
+.tg-empty{color:var(--tg-muted);border:1px dashed var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s3);margin:var(--tg-s2) 0}
+.tg-connect-problems{border:1px solid var(--tg-danger);border-left-width:4px;border-radius:var(--tg-radius);padding:var(--tg-s2) var(--tg-s3);margin:0 0 var(--tg-s3)}
+.tg-connect-problems h3{color:var(--tg-danger);margin-top:0}.tg-connect-problems ul{list-style:none;padding:0;margin:0}
+.tg-connect-problem+.tg-connect-problem{border-top:1px solid var(--tg-border);margin-top:var(--tg-s2);padding-top:var(--tg-s2)}
+.tg-connect-problem p{margin:2px 0}
+.tg-ping{color:var(--tg-muted);font-variant-numeric:tabular-nums}
 .tg-muted,.tg-help{color:var(--tg-muted);font-size:13px;margin:2px 0}
 .tg-error{color:var(--tg-danger)}.tg-ok{color:var(--tg-ok)}
 .tg-warning{background:var(--tg-warn-bg);padding:6px 8px;border-radius:var(--tg-radius)}
@@ -34,11 +43,13 @@ label{display:block;margin:6px 0 2px}
 .tg-flags{color:var(--tg-danger);padding-left:18px}
 .tg-server-list,.tg-running,.tg-finished{list-style:none;padding:0}
 .tg-server,.tg-running-call,.tg-finished-call{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:8px;margin:8px 0}
-.tg-server-head{display:flex;gap:8px;align-items:center}
+.tg-server-head{display:flex;gap:var(--tg-s2);align-items:center;flex-wrap:wrap}
 .tg-virtual{overflow-y:auto;border:1px solid var(--tg-border);border-radius:var(--tg-radius)}
 .tg-tool-list{list-style:none;margin:0;padding:0}
 .tg-tool-row{position:absolute;left:0;right:0}
 .tg-tool-button{width:100%;height:100%;text-align:left;border:0;border-bottom:1px solid var(--tg-border);border-radius:0;background:none;display:flex;align-items:center;gap:6px;overflow:hidden;white-space:nowrap}
+.tg-tool-button:focus-visible{outline-offset:-2px}
+.tg-tool-title,.tg-tool-server{overflow:hidden;text-overflow:ellipsis;min-width:0}.tg-tool-server{flex:0 1 auto}.tg-tool-title{flex:0 1 auto}
 .tg-tool-button[aria-pressed=true]{background:var(--tg-surface);font-weight:600}
 .tg-icon{width:20px;height:20px;flex:none}
 .tg-tool-detail{border-top:1px solid var(--tg-border);margin-top:12px;padding-top:8px}
@@ -58,7 +69,9 @@ label{display:block;margin:6px 0 2px}
 .tg-json-key{color:var(--tg-accent)}
 .tg-diff .tg-before{color:var(--tg-danger);white-space:pre-wrap}.tg-diff .tg-after{color:var(--tg-ok);white-space:pre-wrap}
 .tg-fieldset{border:1px solid var(--tg-border);border-radius:var(--tg-radius);margin:6px 0}
-.tg-log-table{width:100%;border-collapse:collapse;font-size:13px}.tg-log-table th,.tg-log-table td{text-align:left;border-bottom:1px solid var(--tg-border);padding:4px}
+.tg-log-table{width:100%;border-collapse:collapse;font-size:13px}.tg-log-table th,.tg-log-table td{text-align:left;border-bottom:1px solid var(--tg-border);padding:var(--tg-s1)}
+@container (max-width:560px){.tg-log-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.tg-log-table,.tg-log-table tbody,.tg-log-table tr,.tg-log-table td{display:block}.tg-log-table tr{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) var(--tg-s2);margin:var(--tg-s2) 0}.tg-log-table td{display:grid;grid-template-columns:5.5em minmax(0,1fr);gap:var(--tg-s2);border:0;padding:2px 0}.tg-log-table td::before{content:attr(data-label);color:var(--tg-muted)}}
+.tg-filters input{min-width:0}
 .tg-filters{display:flex;flex-wrap:wrap;gap:8px}.tg-filters label{margin:0}
 .tg-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 progress{width:100%}

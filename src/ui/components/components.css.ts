@@ -67,4 +67,21 @@ export const componentStyles = `
 .tg-acknowledge{display:flex;align-items:flex-start;gap:8px;border-left:4px solid var(--tg-danger);padding-left:8px;margin:8px 0}
 .tg-acknowledge>input{margin-top:4px;flex:none}.tg-acknowledge>label{margin:0;flex:1}
 .tg-deny.tg-primary{background:var(--tg-danger);color:var(--tg-bg);border-color:var(--tg-danger);font-weight:600}
+
+.tg-wrap{overflow-wrap:anywhere;min-width:0}
+.tg-facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px var(--tg-s3,12px);margin:4px 0;font-size:13px}
+.tg-facts dt{color:var(--tg-muted)}.tg-facts dd{margin:0}
+.tg-arguments>summary,.tg-progress-history>summary{cursor:pointer;color:var(--tg-muted)}
+.tg-progress-history ol{margin:4px 0;padding-left:22px;max-height:12em;overflow:auto;font-size:13px}
+.tg-badge-ok{border-color:var(--tg-ok);color:var(--tg-ok)}
+.tg-call-outcome{margin-top:var(--tg-s2,8px);display:flex;flex-direction:column;gap:var(--tg-s1,4px)}
+.tg-resource-read{margin:4px 0}
+.tg-resource-content{border-left:2px solid var(--tg-border);padding-left:var(--tg-s2,8px);margin:4px 0}
+.tg-download{margin:4px 0}
+.tg-inspect-part{border-top:1px solid var(--tg-border);margin-top:var(--tg-s3,12px);padding-top:var(--tg-s2,8px)}
+.tg-log-lines,.tg-traffic{list-style:none;margin:0;padding:0;font-size:13px;max-height:24em;overflow:auto;border:1px solid var(--tg-border);border-radius:var(--tg-radius)}
+.tg-log-line,.tg-traffic-line{padding:2px var(--tg-s2,8px);border-bottom:1px solid var(--tg-border)}
+.tg-level-high .tg-badge{border-color:var(--tg-danger);color:var(--tg-danger)}
+.tg-traffic summary{cursor:pointer;font-family:var(--tg-mono,ui-monospace,monospace)}
+.tg-traffic .tg-received summary>span:first-child{color:var(--tg-ok)}.tg-traffic .tg-sent summary>span:first-child{color:var(--tg-accent)}
 `;

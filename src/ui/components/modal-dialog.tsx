@@ -1,7 +1,8 @@
 /**
  * The panel's modal: a backdrop and a labelled dialog that takes focus itself (not a button, so
  * nothing is approved by a stray Enter), traps Tab, and hands Escape to the caller (deny, cancel,
- * refuse). Other keys go to `onKeyDown`.
+ * refuse). Other keys go to `onKeyDown`. When it closes, focus goes back to what had it when the
+ * dialog opened (the button that made the call), never to the page's body.
  */
 
 import type { ComponentChildren } from 'preact';
@@ -19,8 +20,18 @@ export interface ModalDialogProps {
 export function ModalDialog({ titleId, onEscape, onKeyDown, class: className, children }: ModalDialogProps) {
   const dialog = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    const opener = focusedElement(dialog.current);
     dialog.current?.focus();
-    return trapFocus(dialog.current);
+    const release = trapFocus(dialog.current);
+    return () => {
+      release();
+      // After this dialog is gone, unless something else (the next dialog) took focus meanwhile.
+      queueMicrotask(() => {
+        const now = focusedElement(opener);
+        const lost = !now || now === document.body || !now.isConnected;
+        if (lost && opener?.isConnected) opener.focus({ preventScroll: true });
+      });
+    };
   }, []);
   return (
     <div class="tg-backdrop">
@@ -44,4 +55,12 @@ export function ModalDialog({ titleId, onEscape, onKeyDown, class: className, ch
       </div>
     </div>
   );
+}
+
+/** The focused element as seen from `near`'s shadow root, descending into nested shadow roots. */
+function focusedElement(near: Element | null | undefined): HTMLElement | undefined {
+  const root = (near?.getRootNode() ?? document) as Document | ShadowRoot;
+  let active = root.activeElement ?? document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active instanceof HTMLElement ? active : undefined;
 }

@@ -10,37 +10,10 @@ import type { ValidationReport } from '../../gate/types.js';
 import type { CallToolResult, ContentBlock, EmbeddedResource, ResourceLink } from '../../protocol/types.js';
 import { JsonTree } from './json-tree.js';
 import { LongText } from './long-text.js';
+import { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, baseType, isBase64, safeHttpUrl } from './media.js';
+import { ReadResourceButton, ResourceContentView, type ResourceReader } from './resource-contents.js';
 
-/** Raster types only: SVG can carry script and external references. */
-export const ALLOWED_IMAGE_TYPES: ReadonlySet<string> = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/avif',
-]);
-
-export const ALLOWED_AUDIO_TYPES: ReadonlySet<string> = new Set([
-  'audio/wav',
-  'audio/x-wav',
-  'audio/mpeg',
-  'audio/mp3',
-  'audio/ogg',
-  'audio/webm',
-  'audio/flac',
-  'audio/aac',
-  'audio/mp4',
-]);
-
-/** The URL when it is http(s); anything else (javascript:, data:, file:, custom schemes) is not opened. */
-export function safeHttpUrl(uri: string): URL | undefined {
-  try {
-    const url = new URL(uri);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, safeHttpUrl } from './media.js';
 
 type Audience = 'user' | 'assistant';
 
@@ -49,6 +22,7 @@ export function ResultView({
   outputValidation,
   audience = 'user',
   source,
+  readResource,
 }: {
   result: CallToolResult;
   outputValidation?: ValidationReport;
@@ -56,6 +30,8 @@ export function ResultView({
   audience?: Audience;
   /** The server (as the panel labels it) and tool the result came from, for messages. */
   source?: { server: string; tool: string };
+  /** Reads a linked or embedded resource through the server that sent it (resources/read). */
+  readResource?: ResourceReader;
 }) {
   const content: unknown[] = Array.isArray(result.content) ? result.content : [];
   const blocks = content
@@ -77,7 +53,7 @@ export function ResultView({
         <p class="tg-muted">The tool returned no content.</p>
       )}
       {blocks.map(({ block, index }) => {
-        const view = <Block block={block} />;
+        const view = <Block block={block} read={readResource} />;
         const meantFor = block.annotations?.audience;
         if (Array.isArray(meantFor) && !meantFor.includes(audience)) {
           return (
@@ -129,19 +105,7 @@ function Verdict({ report }: { report: ValidationReport | undefined }) {
   );
 }
 
-/** The media type without parameters, lower-cased, so the allow-list check cannot be sidestepped. */
-function baseType(mimeType: unknown): string {
-  return typeof mimeType === 'string' ? (mimeType.split(';')[0] ?? '').trim().toLowerCase() : '';
-}
-
-/** Base64 alphabet only: nothing that could end the data URL early or smuggle in another part. */
-function isBase64(data: unknown): data is string {
-  return (
-    typeof data === 'string' && data.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(data.replace(/\s+/g, ''))
-  );
-}
-
-function Block({ block }: { block: ContentBlock }) {
+function Block({ block, read }: { block: ContentBlock; read: ResourceReader | undefined }) {
   switch (block.type) {
     case 'text':
       return <LongText text={String(block.text ?? '')} />;
@@ -174,108 +138,63 @@ function Block({ block }: { block: ContentBlock }) {
       );
     }
     case 'resource_link':
-      return <Link block={block} />;
+      return <Link block={block} read={read} />;
     case 'resource':
-      return <Embedded block={block} />;
+      return <Embedded block={block} read={read} />;
     default:
       return <p class="tg-notice">Content of type {String((block as { type?: unknown }).type)} not shown.</p>;
   }
 }
 
-function Link({ block }: { block: ResourceLink }) {
+function Link({ block, read }: { block: ResourceLink; read: ResourceReader | undefined }) {
   const uri = String(block.uri ?? '');
   const url = safeHttpUrl(uri);
   const name = String(block.title || block.name || uri);
   return (
-    <p class="tg-resource-link">
-      {url ? (
-        <>
-          <a href={url.href} target="_blank" rel="noopener noreferrer">
-            {name}
-          </a>{' '}
-          {/* The host is shown because link text is the server's to choose and may mislead. */}
-          <span class="tg-muted">({url.host})</span>
-        </>
-      ) : (
-        <>
-          {name !== uri && <span>{name} </span>}
-          <code class="tg-inert-uri">{uri}</code>{' '}
-          <span class="tg-muted">(not opened: only http(s) links are)</span>
-        </>
-      )}
-      {typeof block.mimeType === 'string' && <span class="tg-muted"> · {block.mimeType}</span>}
-      {typeof block.description === 'string' && <span class="tg-muted"> · {block.description}</span>}
-    </p>
-  );
-}
-
-function Embedded({ block }: { block: EmbeddedResource }) {
-  const resource: Partial<EmbeddedResource['resource']> =
-    typeof block.resource === 'object' && block.resource !== null ? block.resource : {};
-  const uri = String(resource.uri ?? '');
-  const header = (
-    <p class="tg-muted">
-      Embedded resource <code>{uri}</code>
-      {typeof resource.mimeType === 'string' ? ` · ${resource.mimeType}` : ''}
-    </p>
-  );
-  if (typeof resource.text === 'string') {
-    return (
-      <div class="tg-embedded">
-        {header}
-        <LongText text={resource.text} />
-      </div>
-    );
-  }
-  if (!isBase64(resource.blob)) {
-    return (
-      <div class="tg-embedded">
-        {header}
-        <p class="tg-notice">No readable content (neither text nor base64 data).</p>
-      </div>
-    );
-  }
-  const blob = resource.blob.replace(/\s+/g, '');
-  const bytes = Math.floor((blob.length * 3) / 4) - (blob.match(/=+$/)?.[0].length ?? 0);
-  return (
-    <div class="tg-embedded">
-      {header}
+    <div class="tg-resource-link">
       <p>
-        Binary data, {bytes} bytes.{' '}
-        <button type="button" onClick={() => download(blob, uri)}>
-          Download
-        </button>
+        {url ? (
+          <>
+            <a href={url.href} target="_blank" rel="noopener noreferrer">
+              {name}
+            </a>{' '}
+            {/* The host is shown because link text is the server's to choose and may mislead. */}
+            <span class="tg-muted">({url.host})</span>
+          </>
+        ) : (
+          <>
+            {name !== uri && <span>{name} </span>}
+            <code class="tg-inert-uri">{uri}</code>{' '}
+            <span class="tg-muted">(not opened as a link: only http(s) links are)</span>
+          </>
+        )}
+        {typeof block.mimeType === 'string' && <span class="tg-muted"> · {block.mimeType}</span>}
+        {typeof block.description === 'string' && <span class="tg-muted"> · {block.description}</span>}
       </p>
+      {read && uri && <ReadResourceButton uri={uri} name={name} read={read} />}
     </div>
   );
 }
 
-/**
- * Saves the bytes as application/octet-stream through an object URL made on click: a blob may be
- * HTML or script, and typed that way the browser only ever downloads it, never renders it.
- */
-function download(base64: string, uri: string): void {
-  let binary: string;
-  try {
-    binary = atob(base64);
-  } catch {
-    return;
-  }
-  const data = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) data[i] = binary.charCodeAt(i);
-  const href = URL.createObjectURL(new Blob([data], { type: 'application/octet-stream' }));
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = fileName(uri);
-  link.rel = 'noopener';
-  link.click();
-  // The download has started by now; the URL only has to outlive the click.
-  setTimeout(() => URL.revokeObjectURL(href), 30_000);
-}
-
-/** The URI's last path segment, stripped of characters file systems dislike. */
-function fileName(uri: string): string {
-  const last = uri.split(/[/\\]/).pop() ?? '';
-  const clean = last.replace(/[?#].*$/, '').replace(/[^\w.-]+/g, '_');
-  return clean.replace(/^\.+/, '') || 'resource.bin';
+function Embedded({ block, read }: { block: EmbeddedResource; read: ResourceReader | undefined }) {
+  const resource: Partial<EmbeddedResource['resource']> =
+    typeof block.resource === 'object' && block.resource !== null ? block.resource : {};
+  const uri = String(resource.uri ?? '');
+  return (
+    <div class="tg-embedded">
+      <p class="tg-muted tg-wrap">
+        Embedded resource <code>{uri}</code>
+        {typeof resource.mimeType === 'string' ? ` · ${resource.mimeType}` : ''}
+      </p>
+      <ResourceContentView
+        content={{
+          uri,
+          ...(typeof resource.mimeType === 'string' ? { mimeType: resource.mimeType } : {}),
+          ...(typeof resource.text === 'string' ? { text: resource.text } : {}),
+          ...(typeof resource.blob === 'string' ? { blob: resource.blob } : {}),
+        }}
+      />
+      {read && uri && <ReadResourceButton uri={uri} name={uri} read={read} again />}
+    </div>
+  );
 }

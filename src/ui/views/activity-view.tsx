@@ -1,66 +1,218 @@
-/** Calls in flight (progress, elapsed time against the timeout, cancel) and recent results. */
+/**
+ * Calls in flight (progress, elapsed time against the timeout, cancel) and recent results, each with
+ * what a person debugging it asks first: who called, with which arguments (secrets redacted exactly
+ * as the audit log redacts them), when it started, how long it took, how its progress went and how
+ * it ended.
+ */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { AppFrame } from '../../apps/app-frame.js';
+import { redactSecrets } from '../../audit/redaction.js';
+import { describeCaller } from '../../gate/caller.js';
+import type { JsonObject } from '../../protocol/jsonrpc.js';
+import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
-import type { PanelController, RunningCall } from '../controller.js';
+import type { FinishedCall, PanelController, ProgressPoint, RunningCall } from '../controller.js';
+import { type ServerNames, serverNames } from '../server-names.js';
 
 export function ActivityView({ controller }: { controller: PanelController }) {
   const running = controller.running.value;
   const finished = controller.finished.value;
+  const names = serverNames(controller.servers.value);
   return (
     <section class="tg-view" aria-labelledby="tg-activity-heading">
       <h2 id="tg-activity-heading">Activity</h2>
-      {running.length === 0 && finished.length === 0 && <p class="tg-muted">No calls yet.</p>}
+      {running.length === 0 && finished.length === 0 && (
+        <p class="tg-empty">
+          No calls yet. Calls made from the Tools tab, by this page’s app or by a site show up here while they
+          run, then with their result.
+        </p>
+      )}
       {running.length > 0 && (
         <ul class="tg-running" aria-label="Running calls">
           {running.map((call) => (
             <RunningRow
               key={call.invocationId}
               call={call}
+              names={names}
               onCancel={() => controller.cancel(call.invocationId)}
             />
           ))}
         </ul>
       )}
-      <ul class="tg-finished" aria-label="Finished calls">
-        {finished.map((call) => (
-          <li key={call.invocationId} class="tg-finished-call" data-invocation={call.invocationId}>
-            <h3>
-              {call.toolName} <span class="tg-muted">on {call.serverId}</span>
-            </h3>
-            {call.outcome.ok ? (
-              <>
-                <ResultView
-                  result={call.outcome.result.result}
-                  source={{
-                    server:
-                      controller.servers.value.find((server) => server.id === call.serverId)?.label ??
-                      call.serverId,
-                    tool: call.toolName,
-                  }}
-                  {...(call.outcome.result.outputValidation
-                    ? { outputValidation: call.outcome.result.outputValidation }
-                    : {})}
-                />
-                {call.outcome.result.warnings.map((warning) => (
-                  <p key={warning} class="tg-warning">
-                    {warning}
-                  </p>
-                ))}
-                <AppFrame controller={controller} call={call} />
-              </>
-            ) : (
-              <p class="tg-error">{call.outcome.error}</p>
-            )}
-          </li>
-        ))}
-      </ul>
+      {finished.length > 0 && (
+        <ul class="tg-finished" aria-label="Finished calls">
+          {finished.map((call) => (
+            <FinishedRow key={call.invocationId} call={call} names={names} controller={controller} />
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
 
-function RunningRow({ call, onCancel }: { call: RunningCall; onCancel: () => void }) {
+const VERDICTS: Record<string, string> = {
+  denied: 'denied',
+  cancelled: 'cancelled',
+  timeout: 'timed out',
+  'invalid-arguments': 'refused',
+  'unknown-tool': 'refused',
+  'unchecked-arguments': 'refused',
+};
+
+function FinishedRow({
+  call,
+  names,
+  controller,
+}: {
+  call: FinishedCall;
+  names: ServerNames;
+  controller: PanelController;
+}) {
+  const server = names(call.serverId);
+  const outcome = call.outcome;
+  const verdict = outcome.ok
+    ? outcome.result.result.isError === true
+      ? 'tool error'
+      : 'success'
+    : (VERDICTS[outcome.kind] ?? 'failed');
+  return (
+    <li
+      class={`tg-finished-call tg-verdict-${verdict.replace(' ', '-')}`}
+      data-invocation={call.invocationId}
+    >
+      <h3 class="tg-wrap">
+        {call.toolName} <span class="tg-muted">on {server}</span>{' '}
+        <span class={`tg-badge ${verdict === 'success' ? 'tg-badge-ok' : 'tg-badge-danger'}`}>{verdict}</span>
+      </h3>
+      <CallFacts
+        caller={call.caller ? describeCaller(call.caller) : undefined}
+        startedAt={call.startedAt}
+        sentAt={call.sentAt}
+        finishedAt={call.finishedAt}
+      />
+      {call.arguments && <Arguments value={call.arguments} />}
+      {call.progressHistory && call.progressHistory.length > 0 && (
+        <ProgressHistory
+          points={call.progressHistory}
+          startedAt={call.sentAt ?? call.startedAt ?? call.finishedAt}
+        />
+      )}
+      {outcome.ok ? (
+        <>
+          <ResultView
+            result={outcome.result.result}
+            source={{ server, tool: call.toolName }}
+            {...(outcome.result.outputValidation
+              ? { outputValidation: outcome.result.outputValidation }
+              : {})}
+            {...(controller.readResource
+              ? { readResource: (uri: string) => controller.readResource!(call.serverId, uri) }
+              : {})}
+          />
+          {outcome.result.warnings.map((warning) => (
+            <p key={warning} class="tg-warning">
+              {warning}
+            </p>
+          ))}
+          <AppFrame controller={controller} call={call} />
+        </>
+      ) : (
+        <p class="tg-error">{outcome.error}</p>
+      )}
+    </li>
+  );
+}
+
+/** Who, when, how long: the facts of a call in one definition list. */
+function CallFacts({
+  caller,
+  startedAt,
+  sentAt,
+  finishedAt,
+}: {
+  caller: string | undefined;
+  startedAt: number | undefined;
+  sentAt: number | undefined;
+  finishedAt: number;
+}) {
+  return (
+    <dl class="tg-facts">
+      {caller && (
+        <>
+          <dt>Asked by</dt>
+          <dd>{caller}</dd>
+        </>
+      )}
+      {startedAt !== undefined && (
+        <>
+          <dt>Started</dt>
+          <dd>
+            <time dateTime={new Date(startedAt).toISOString()}>
+              {new Date(startedAt).toLocaleTimeString()}
+            </time>
+          </dd>
+        </>
+      )}
+      {startedAt !== undefined && (
+        <>
+          <dt>Duration</dt>
+          <dd>
+            {duration(finishedAt - startedAt)}
+            {sentAt !== undefined && sentAt - startedAt >= 1
+              ? ` (${duration(finishedAt - sentAt)} at the server)`
+              : ''}
+            {sentAt === undefined ? ' (never sent)' : ''}
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** The arguments as the audit log keeps them: secret-looking keys and URL credentials redacted. */
+function Arguments({ value }: { value: JsonObject }) {
+  const { value: shown, paths } = redactSecrets(value);
+  const empty = Object.keys(shown).length === 0;
+  return (
+    <details class="tg-arguments" open={!empty && JSON.stringify(shown).length < 200}>
+      <summary>
+        Arguments{empty ? ' (none)' : ''}
+        {paths.length > 0 ? ` · ${paths.length} redacted` : ''}
+      </summary>
+      {!empty && <JsonTree value={shown} label="arguments" />}
+    </details>
+  );
+}
+
+function ProgressHistory({ points, startedAt }: { points: readonly ProgressPoint[]; startedAt: number }) {
+  return (
+    <details class="tg-progress-history">
+      <summary>
+        Progress: {points.length} {points.length === 1 ? 'report' : 'reports'}
+      </summary>
+      <ol>
+        {points.map((point, index) => (
+          <li key={index}>
+            <span class="tg-muted">+{duration(point.at - startedAt)}</span> {point.progress}
+            {point.total !== undefined ? ` of ${point.total}` : ''}
+            {point.message ? `: ${point.message}` : ''}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+function RunningRow({
+  call,
+  names,
+  onCancel,
+}: {
+  call: RunningCall;
+  names: ServerNames;
+  onCancel: () => void;
+}) {
   const now = useSignal(Date.now());
   useSignalEffect(() => {
     const timer = setInterval(() => {
@@ -76,6 +228,7 @@ function RunningRow({ call, onCancel }: { call: RunningCall; onCancel: () => voi
       <div class="tg-row">
         <span class="tg-spinner" aria-hidden="true" />
         <strong>{call.toolName}</strong>
+        <span class="tg-muted">on {names(call.serverId)}</span>
         <span class="tg-muted">
           {call.sentAt
             ? `running ${elapsed} s (times out after ${Math.round(call.timeoutMs / 1000)} s without progress)`
@@ -92,6 +245,21 @@ function RunningRow({ call, onCancel }: { call: RunningCall; onCancel: () => voi
         <progress aria-label={label} />
       )}
       {progress?.message && <p class="tg-muted">{progress.message}</p>}
+      <CallFacts
+        caller={describeCaller(call.caller)}
+        startedAt={undefined}
+        sentAt={undefined}
+        finishedAt={now.value}
+      />
+      {call.arguments && <Arguments value={call.arguments} />}
     </li>
   );
+}
+
+/** "340 ms", "2.4 s", "3 min 5 s". */
+function duration(ms: number): string {
+  const value = Math.max(0, ms);
+  if (value < 1000) return `${Math.round(value)} ms`;
+  if (value < 60_000) return `${(value / 1000).toFixed(1)} s`;
+  return `${Math.floor(value / 60_000)} min ${Math.round((value % 60_000) / 1000)} s`;
 }

@@ -6,10 +6,12 @@
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { AuditEntry, EntryOutcome } from '../../audit/entry.js';
+import { encodeCursor } from '../../audit/filter.js';
 import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
-import type { AuditQuery } from '../../audit/query.js';
+import type { AuditPage, AuditQuery } from '../../audit/query.js';
 import { JsonTree } from '../components/json-tree.js';
-import type { PanelController } from '../controller.js';
+import type { PanelController, ServerState } from '../controller.js';
+import { type ServerNames, serverIdsNamed, serverNames } from '../server-names.js';
 import { downloadAuditLog } from './audit-download.js';
 import { AuditStorage } from './audit-storage.js';
 
@@ -43,10 +45,34 @@ export function AuditView({ controller }: { controller: PanelController }) {
       </p>
     );
   if (!log) return <p class="tg-muted">This panel records calls in the host app’s own audit sink.</p>;
-  return <AuditBrowser log={log} />;
+  return <AuditBrowser log={log} servers={controller.servers.value} />;
 }
 
-function AuditBrowser({ log }: { log: AuditLog }) {
+const PAGE = 50;
+
+/**
+ * One page of entries of any of `serverIds` (one id: the log's own query). Several ids (one label
+ * shared by several servers): each id's page, merged newest first; the cursor is a position in the
+ * log's one order, so it continues every id's list at once.
+ */
+async function queryServers(
+  log: AuditLog,
+  query: AuditQuery,
+  serverIds: readonly string[],
+): Promise<AuditPage> {
+  if (serverIds.length <= 1) return log.query(serverIds[0] ? { ...query, serverId: serverIds[0] } : query);
+  const pages = await Promise.all(serverIds.map((serverId) => log.query({ ...query, serverId })));
+  const merged = pages
+    .flatMap((page) => page.entries)
+    .sort((a, b) => b.startedAt - a.startedAt || (a.invocationId < b.invocationId ? 1 : -1));
+  const entries = merged.slice(0, query.limit ?? PAGE);
+  const last = entries.at(-1);
+  const more = merged.length > entries.length || pages.some((page) => page.cursor !== undefined);
+  return { entries, ...(more && last ? { cursor: encodeCursor(last) } : {}) };
+}
+
+function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly ServerState[] }) {
+  const names = serverNames(servers);
   const filters = useSignal<{
     serverId: string;
     toolName: string;
@@ -64,11 +90,12 @@ function AuditBrowser({ log }: { log: AuditLog }) {
   const loading = useSignal(false);
   const revision = useSignal(0);
 
+  // The filter takes what the list shows ("Demo", "Demo (a.example/mcp)") or an id; the log stores ids.
+  const serverIds = (): string[] => serverIdsNamed(filters.value.serverId, servers);
   const queryOf = (): AuditQuery => {
     const f = filters.value;
     return {
-      limit: 50,
-      ...(f.serverId ? { serverId: f.serverId } : {}),
+      limit: PAGE,
       ...(f.toolName ? { toolName: f.toolName } : {}),
       ...(f.outcome ? { outcome: f.outcome as EntryOutcome } : {}),
       ...(f.text ? { text: f.text } : {}),
@@ -80,8 +107,9 @@ function AuditBrowser({ log }: { log: AuditLog }) {
   useSignalEffect(() => {
     void revision.value;
     const query = queryOf();
+    const ids = serverIds();
     loading.value = true;
-    void log.query(query).then((page) => {
+    void queryServers(log, query, ids).then((page) => {
       entries.value = page.entries;
       cursor.value = page.cursor;
       loading.value = false;
@@ -99,7 +127,7 @@ function AuditBrowser({ log }: { log: AuditLog }) {
 
   const more = async () => {
     if (!cursor.value) return;
-    const page = await log.query({ ...queryOf(), cursor: cursor.value });
+    const page = await queryServers(log, { ...queryOf(), cursor: cursor.value }, serverIds());
     entries.value = [...entries.value, ...page.entries];
     cursor.value = page.cursor;
   };
@@ -142,8 +170,14 @@ function AuditBrowser({ log }: { log: AuditLog }) {
           Search <input type="search" value={filters.value.text} onInput={set('text')} />
         </label>
         <label>
-          Server <input type="text" value={filters.value.serverId} onInput={set('serverId')} />
+          Server{' '}
+          <input type="text" list="tg-log-servers" value={filters.value.serverId} onInput={set('serverId')} />
         </label>
+        <datalist id="tg-log-servers">
+          {servers.map((server) => (
+            <option key={server.id} value={names(server.id)} />
+          ))}
+        </datalist>
         <label>
           Tool <input type="text" value={filters.value.toolName} onInput={set('toolName')} />
         </label>
@@ -198,11 +232,15 @@ function AuditBrowser({ log }: { log: AuditLog }) {
         <tbody>
           {entries.value.map((entry) => (
             <tr key={entry.invocationId} class={`tg-outcome-${entry.outcome}`}>
-              <td>{new Date(entry.startedAt).toLocaleString()}</td>
-              <td>{entry.toolName}</td>
-              <td>{entry.serverId}</td>
-              <td>{entry.outcome}</td>
-              <td>
+              <td data-label="When">{new Date(entry.startedAt).toLocaleString()}</td>
+              <td data-label="Tool" class="tg-wrap">
+                {entry.toolName}
+              </td>
+              <td data-label="Server" class="tg-wrap" title={entry.serverId}>
+                {names(entry.serverId)}
+              </td>
+              <td data-label="Outcome">{entry.outcome}</td>
+              <td data-label="Details">
                 <button
                   type="button"
                   aria-label={`Details of ${entry.toolName} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
@@ -217,18 +255,26 @@ function AuditBrowser({ log }: { log: AuditLog }) {
           ))}
         </tbody>
       </table>
-      {entries.value.length === 0 && !loading.value && <p class="tg-muted">No entries match.</p>}
+      {entries.value.length === 0 && !loading.value && (
+        <p class="tg-empty">
+          {Object.values(filters.value).some(Boolean)
+            ? 'No entries match these filters.'
+            : 'The log is empty: every call through Toolgate is recorded here, allowed or not.'}
+        </p>
+      )}
       {cursor.value && (
         <button type="button" onClick={() => void more()}>
           Load older entries
         </button>
       )}
-      {selected.value && <EntryDetail key={selected.value.invocationId} entry={selected.value} log={log} />}
+      {selected.value && (
+        <EntryDetail key={selected.value.invocationId} entry={selected.value} log={log} names={names} />
+      )}
     </section>
   );
 }
 
-function EntryDetail({ entry, log }: { entry: AuditEntry; log: AuditLog }) {
+function EntryDetail({ entry, log, names }: { entry: AuditEntry; log: AuditLog; names: ServerNames }) {
   const events = useSignal<unknown[] | undefined>(undefined);
   useSignalEffect(() => {
     void log.eventsOf(entry.invocationId).then((found) => {
@@ -238,7 +284,7 @@ function EntryDetail({ entry, log }: { entry: AuditEntry; log: AuditLog }) {
   return (
     <article class="tg-entry-detail" aria-label={`Audit entry ${entry.invocationId}`}>
       <h3>
-        {entry.toolName} on {entry.serverId}: {entry.outcome}
+        {entry.toolName} on {names(entry.serverId)}: {entry.outcome}
       </h3>
       <dl>
         <dt>Decision</dt>

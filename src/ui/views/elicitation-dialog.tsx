@@ -11,11 +11,15 @@ import type { PendingElicitation } from '../controller.js';
 export function ElicitationDialog({
   pending,
   queue = [pending],
+  serverName = (id) => id,
 }: {
   pending: PendingElicitation;
   /** Every question waiting, this one included (the panel's queue). */
   queue?: readonly PendingElicitation[];
+  /** How the panel names a server (its label; see server-names.ts). */
+  serverName?: (serverId: string) => string;
 }) {
+  const asker = serverName(pending.serverId);
   const titleId = `tg-elicit-${pending.id}`;
   const waiting = queue.filter((item) => item.id !== pending.id).length;
   const fromThisServer = queue.filter((item) => item.serverId === pending.serverId);
@@ -24,7 +28,7 @@ export function ElicitationDialog({
   };
   return (
     <ModalDialog titleId={titleId} onEscape={() => pending.answer({ action: 'cancel' })}>
-      <h2 id={titleId}>{pending.serverId} asks for input</h2>
+      <h2 id={titleId}>{asker} asks for input</h2>
       {pending.toolName && (
         <p class="tg-muted">
           While running <code>{pending.toolName}</code>
@@ -33,17 +37,14 @@ export function ElicitationDialog({
       {waiting > 0 && (
         <p class="tg-queue-note" role="status">
           {waiting === 1 ? '1 more question is waiting' : `${waiting} more questions are waiting`}
-          {fromThisServer.length - 1 < waiting
-            ? ` (${fromThisServer.length - 1} from ${pending.serverId})`
-            : ''}
-          .
+          {fromThisServer.length - 1 < waiting ? ` (${fromThisServer.length - 1} from ${asker})` : ''}.
         </p>
       )}
       <ElicitationForm request={pending.request} onAnswer={(answer) => pending.answer(answer)} />
       {fromThisServer.length > 1 && (
         <div class="tg-actions">
           <button type="button" class="tg-deny" onClick={declineAll}>
-            Decline all {fromThisServer.length} from {pending.serverId}
+            Decline all {fromThisServer.length} from {asker}
           </button>
         </div>
       )}

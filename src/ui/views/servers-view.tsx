@@ -6,6 +6,7 @@
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/trust.js';
 import type { PanelController, ServerState } from '../controller.js';
+import { type ServerNames, serverAddress, serverNames } from '../server-names.js';
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
 export function parseHeaderLines(text: string): Record<string, string> | string {
@@ -26,6 +27,8 @@ export function ServersView({ controller }: { controller: PanelController }) {
   const problem = useSignal('');
   const busy = useSignal(false);
   const framesAllowed = controller.serverKinds?.includes('frame') ?? true;
+  const names = serverNames(controller.servers.value);
+  const failed = controller.servers.value.filter((server) => server.state === 'failed' && server.error);
 
   const add = async (event: Event) => {
     event.preventDefault();
@@ -66,6 +69,7 @@ export function ServersView({ controller }: { controller: PanelController }) {
   return (
     <section class="tg-view" aria-labelledby="tg-servers-heading">
       <h2 id="tg-servers-heading">Servers</h2>
+      <ConnectionProblems failed={failed} names={names} controller={controller} />
       <form class="tg-add-server" onSubmit={add}>
         {framesAllowed && (
           <>
@@ -119,34 +123,109 @@ export function ServersView({ controller }: { controller: PanelController }) {
           </p>
         )}
       </form>
-      <ul class="tg-server-list">
-        {controller.servers.value.map((server) => (
-          <ServerRow key={server.id} server={server} controller={controller} />
-        ))}
-      </ul>
+      {controller.servers.value.length === 0 ? (
+        <p class="tg-empty">
+          No servers yet. Add one by its MCP endpoint URL above; its tools then appear in the Tools tab.
+        </p>
+      ) : (
+        <ul class="tg-server-list" aria-label="Servers">
+          {controller.servers.value.map((server) => (
+            <ServerRow key={server.id} server={server} name={names(server.id)} controller={controller} />
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
 
-function ServerRow({ server, controller }: { server: ServerState; controller: PanelController }) {
+/**
+ * Failed connections, first thing in the view whatever the length of the list: what happened, what
+ * to do, and Retry next to it.
+ */
+function ConnectionProblems({
+  failed,
+  names,
+  controller,
+}: {
+  failed: readonly ServerState[];
+  names: ServerNames;
+  controller: PanelController;
+}) {
+  return (
+    <div role="alert" class="tg-connect-problems-region">
+      {failed.length > 0 && (
+        <section class="tg-connect-problems" aria-label="Connection problems">
+          <h3>
+            {failed.length === 1
+              ? 'A server could not connect'
+              : `${failed.length} servers could not connect`}
+          </h3>
+          <ul>
+            {failed.map((server) => (
+              <li
+                key={server.id}
+                class={`tg-connect-problem tg-cause-${server.errorCause ?? 'other'}`}
+                data-problem={server.id}
+              >
+                <p>
+                  <strong>{names(server.id)}</strong>
+                  {server.errorCause === 'cors'
+                    ? ' · blocked by CORS'
+                    : server.errorCause === 'down'
+                      ? ' · not answering'
+                      : ''}
+                </p>
+                <p class="tg-wrap">{server.error}</p>
+                {server.errorDetail && server.errorDetail !== server.error && (
+                  <details>
+                    <summary>Technical details</summary>
+                    <p class="tg-wrap tg-muted">{server.errorDetail}</p>
+                  </details>
+                )}
+                <button
+                  type="button"
+                  aria-label={`Retry ${names(server.id)}`}
+                  onClick={() => void controller.retry(server.id)}
+                >
+                  Retry
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function ServerRow({
+  server,
+  name,
+  controller,
+}: {
+  server: ServerState;
+  name: string;
+  controller: PanelController;
+}) {
   const trustId = `tg-trust-${server.id}`;
   const warnings = server.warnings ?? [];
+  const address = serverAddress(server);
   return (
     <li class={`tg-server tg-state-${server.state}`} data-server={server.id}>
       <div class="tg-server-head">
-        <strong>{server.label}</strong>
+        <strong class="tg-wrap">{name}</strong>
         <span class="tg-badge" role="status">
           {server.state === 'connected'
             ? `connected · ${server.tools.length} tools${server.era ? ` · ${server.era}` : ''}${warningCount(warnings.length)}`
-            : server.state}
+            : server.state === 'failed'
+              ? 'failed: see above'
+              : server.state}
         </span>
       </div>
-      <div class="tg-muted">{server.config.url ?? server.config.frameUrl ?? server.id}</div>
-      {server.error && (
-        <p class="tg-error" role="alert">
-          {server.error}
-        </p>
-      )}
+      <div class="tg-muted tg-wrap" title={address}>
+        {address}
+        {address !== server.id && name.indexOf(server.id) === -1 ? ` · id ${server.id}` : ''}
+      </div>
       {warnings.length > 0 && <CatalogWarnings id={`tg-warnings-${server.id}`} warnings={warnings} />}
       <div class="tg-row">
         <label for={trustId}>Trust</label>
@@ -168,12 +247,48 @@ function ServerRow({ server, controller }: { server: ServerState; controller: Pa
             Retry
           </button>
         )}
+        {server.state === 'connected' && controller.ping && (
+          <PingButton server={server} controller={controller} />
+        )}
         <button type="button" onClick={() => void controller.removeServer(server.id)}>
           Remove
         </button>
       </div>
       <p class="tg-muted">{server.trust === 'trusted' ? TRUSTED_EXPLANATION : TRUST_EXPLANATION}</p>
     </li>
+  );
+}
+
+/** Ping with its round trip time next to it (the figure stays until the next ping). */
+function PingButton({ server, controller }: { server: ServerState; controller: PanelController }) {
+  const busy = useSignal(false);
+  const ping = server.ping;
+  return (
+    <>
+      <button
+        type="button"
+        disabled={busy.value}
+        onClick={() => {
+          busy.value = true;
+          void controller.ping!(server.id)
+            .catch(() => undefined)
+            .finally(() => {
+              busy.value = false;
+            });
+        }}
+      >
+        Ping
+      </button>
+      <span class="tg-ping" aria-live="polite">
+        {busy.value
+          ? 'pinging…'
+          : ping && 'ms' in ping
+            ? `${ping.ms} ms${ping.method === 'ping' ? '' : ` (${ping.method}: 2026-07-28 has no ping)`}`
+            : ping
+              ? `no answer: ${ping.error}`
+              : ''}
+      </span>
+    </>
   );
 }
 

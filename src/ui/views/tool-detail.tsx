@@ -1,56 +1,78 @@
 /**
  * The selected tool in full: the description never cut without a way to expand, poisoning flags,
- * annotations marked "claimed" unless the server is trusted, schemas, an on/off switch, and a form
- * to call it (through the gate, like every call).
+ * the form to call it (through the gate, like every call) with the call's progress and result right
+ * under it, then annotations marked "claimed" unless the server is trusted, an on/off switch and the
+ * schemas. The form comes first because calling is what people open a tool for; the heading takes
+ * focus when the tool is picked, so the form is one Tab away.
  */
 
 import { useSignal } from '@preact/signals';
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { toolNameProblem } from '../../client/tool-checks.js';
 import { detectPoisoning, revealInvisible } from '../../gate/poisoning.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
 import { JsonTree } from '../components/json-tree.js';
+import { ResultView } from '../components/result-view.js';
 import { SchemaForm, withDefaults } from '../components/schema-form.js';
 import type { PanelController } from '../controller.js';
+import { serverNames } from '../server-names.js';
+import { callFromForm, type FormCall, type PanelViewState, phaseOf } from '../view-state.js';
 import type { Row } from './tools-view.js';
 
-export function ToolDetail({ row, controller }: { row: Row; controller: PanelController }) {
+export function ToolDetail({
+  row,
+  controller,
+  views,
+}: {
+  row: Row;
+  controller: PanelController;
+  views: PanelViewState;
+  index?: number;
+}) {
   const { server, tool } = row;
   const trusted = server.trust === 'trusted';
   const flags = useMemo(() => detectPoisoning(tool), [tool]);
-  const args = useSignal<JsonObject>(withDefaults(tool.inputSchema as JsonObject, {}));
-  const status = useSignal('');
+  const args = useSignal<JsonObject>(
+    views.drafts.get(row.key) ?? withDefaults(tool.inputSchema as JsonObject, {}),
+  );
   const expanded = useSignal(false);
+  const heading = useRef<HTMLHeadingElement>(null);
   const description = revealInvisible(tool.description ?? '');
   const long = description.length > 400;
   const enabled = !server.disabled.has(tool.name);
   const annotations = Object.entries(tool.annotations ?? {}).filter(([key]) => key !== 'title');
   const nameProblem = toolNameProblem(tool.name);
   const twins = server.tools.filter((other) => other.name === tool.name).length;
+  const serverName = serverNames(controller.servers.value)(server.id);
+  const formCall = views.formCalls.value[row.key];
 
-  const run = async (event: Event) => {
+  useEffect(() => {
+    // Picked just now (not shown again on returning to the tab): bring it into view and focus it.
+    if (!views.focusToolDetail.value) return;
+    views.focusToolDetail.value = false;
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, []);
+
+  const run = (event: Event) => {
     event.preventDefault();
-    status.value = 'Waiting for approval…';
-    try {
-      await controller.call(server.id, tool.name, args.value);
-      status.value = 'Done: see Activity.';
-    } catch (error) {
-      status.value = (error as Error).message;
-    }
+    callFromForm(views, controller, row.key, server.id, tool.name, args.value);
   };
 
   return (
     <article class="tg-tool-detail" aria-labelledby="tg-tool-detail-title">
-      <h3 id="tg-tool-detail-title">{tool.title ?? tool.name}</h3>
-      <p class="tg-muted">
-        <code>{tool.name}</code> on {server.label}
+      <h3 id="tg-tool-detail-title" ref={heading} tabIndex={-1}>
+        {tool.title ?? tool.name}
+      </h3>
+      <p class="tg-muted tg-wrap">
+        <code>{tool.name}</code> on {serverName}
       </p>
       {(nameProblem || twins > 1) && (
         <ul class="tg-warning" aria-label="Problems with this tool's listing">
           {nameProblem && <li>This name breaks the MCP naming rules: {nameProblem}.</li>}
           {twins > 1 && (
             <li>
-              {server.label} lists {twins} tools with this name; Toolgate refuses calls to it while their
+              {serverName} lists {twins} tools with this name; Toolgate refuses calls to it while their
               definitions differ.
             </li>
           )}
@@ -76,6 +98,26 @@ export function ToolDetail({ row, controller }: { row: Row; controller: PanelCon
           {expanded.value ? 'Show less' : 'Show the whole description'}
         </button>
       )}
+      <form class="tg-try" onSubmit={run}>
+        <h4>Call it</h4>
+        <SchemaForm
+          schema={tool.inputSchema as JsonObject}
+          value={args.value}
+          idPrefix={`tg-try-${server.id}-${tool.name}`}
+          onChange={(next) => {
+            args.value = next;
+            views.drafts.set(row.key, next);
+          }}
+        />
+        <button type="submit" disabled={!enabled || server.state !== 'connected'}>
+          Call {tool.title ?? tool.name}
+        </button>
+        {!enabled && <p class="tg-muted">Switched off: turn it on below to call it.</p>}
+        {enabled && server.state !== 'connected' && (
+          <p class="tg-muted">{serverName} is not connected: see the Servers tab.</p>
+        )}
+        {formCall && <CallOutcome call={formCall} controller={controller} serverName={serverName} />}
+      </form>
       {annotations.length > 0 && (
         <ul class="tg-badges" aria-label="Annotations">
           {annotations.map(([key, value]) => (
@@ -110,21 +152,61 @@ export function ToolDetail({ row, controller }: { row: Row; controller: PanelCon
           <JsonTree value={tool.outputSchema} />
         </details>
       )}
-      <form class="tg-try" onSubmit={run}>
-        <h4>Call it</h4>
-        <SchemaForm
-          schema={tool.inputSchema as JsonObject}
-          value={args.value}
-          idPrefix={`tg-try-${server.id}-${tool.name}`}
-          onChange={(next) => {
-            args.value = next;
-          }}
-        />
-        <button type="submit" disabled={!enabled || server.state !== 'connected'}>
-          Call {tool.title ?? tool.name}
-        </button>
-        {status.value && <p role="status">{status.value}</p>}
-      </form>
     </article>
   );
 }
+
+/** The form's last call: where it is (approval, running with progress), then its result in place. */
+function CallOutcome({
+  call,
+  controller,
+  serverName,
+}: {
+  call: FormCall;
+  controller: PanelController;
+  serverName: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const state = phaseOf(call, controller);
+  // A result lands below the form: bring it into view (once per change of phase, not per render).
+  useEffect(() => {
+    if (state.phase === 'done') box.current?.scrollIntoView({ block: 'nearest' });
+  }, [state.phase]);
+  const outcome = call.outcome;
+  return (
+    <div ref={box} class="tg-call-outcome" data-phase={state.phase}>
+      <p role="status" class="tg-call-phase">
+        {state.phase === 'checking' && 'Checking the arguments and the policy…'}
+        {state.phase === 'approval' && 'Waiting for approval: answer the dialog.'}
+        {state.phase === 'running' &&
+          `Approved; running on ${serverName}${state.progress?.message ? `: ${state.progress.message}` : '…'}`}
+        {outcome?.ok === true &&
+          `Done (${seconds((call.finishedAt ?? call.startedAt) - call.startedAt)}). The result:`}
+        {outcome?.ok === false && outcome.error}
+      </p>
+      {state.phase === 'running' &&
+        (state.progress?.total !== undefined ? (
+          <progress
+            aria-label={`${call.toolName} progress`}
+            max={state.progress.total}
+            value={state.progress.progress}
+          />
+        ) : (
+          <progress aria-label={`${call.toolName} progress`} />
+        ))}
+      {outcome?.ok === true && (
+        <ResultView
+          result={outcome.result.result}
+          source={{ server: serverName, tool: call.toolName }}
+          {...(outcome.result.outputValidation ? { outputValidation: outcome.result.outputValidation } : {})}
+          {...(controller.readResource
+            ? { readResource: (uri: string) => controller.readResource!(call.serverId, uri) }
+            : {})}
+        />
+      )}
+    </div>
+  );
+}
+
+const seconds = (ms: number) =>
+  ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;

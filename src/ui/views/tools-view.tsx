@@ -4,11 +4,14 @@
  */
 
 import { useComputed, useSignal } from '@preact/signals';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { toolNameProblem } from '../../client/tool-checks.js';
 import type { Tool } from '../../protocol/types.js';
 import type { PanelController, ServerState } from '../controller.js';
 import { lazyView } from '../lazy.js';
 import { safeIconSrc } from '../safe-media.js';
+import { serverNames } from '../server-names.js';
+import { createPanelViewState, type PanelViewState } from '../view-state.js';
 
 // The selected tool in full (poisoning checks, schema form, JSON trees) is its own chunk.
 const ToolDetail = lazyView(() => import('./tool-detail.js').then((m) => m.ToolDetail));
@@ -23,10 +26,15 @@ export interface Row {
   key: string;
 }
 
-export function ToolsView({ controller }: { controller: PanelController }) {
-  const query = useSignal('');
-  const scrollTop = useSignal(0);
-  const selected = useSignal<string | undefined>(undefined);
+export function ToolsView({ controller, views }: { controller: PanelController; views?: PanelViewState }) {
+  // The panel keeps these across tabs; a ToolsView on its own keeps them while it is shown.
+  const own = useMemo(() => views ?? createPanelViewState(), [views]);
+  const { toolQuery: query, toolScrollTop: scrollTop, selectedTool: selected } = own;
+  /** The row that takes Tab in the list (one stop for the whole list; arrow keys move it). */
+  const active = useSignal(-1);
+  const wantsFocus = useRef(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  const names = serverNames(controller.servers.value);
   const rows = useComputed<Row[]>(() => {
     const needle = query.value.trim().toLowerCase();
     const all: Row[] = [];
@@ -52,6 +60,48 @@ export function ToolsView({ controller }: { controller: PanelController }) {
   const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(list.length, first + VIEW_ROWS + OVERSCAN * 2);
   const current = list.find((row) => row.key === selected.value);
+  const selectedIndex = current ? list.indexOf(current) : -1;
+  // The tab stop: the row moved to with the arrows, else the selected one; always one that is drawn.
+  const preferred = active.value >= 0 ? active.value : Math.max(selectedIndex, 0);
+  const stop = Math.min(Math.max(preferred, first), Math.max(first, last - 1));
+
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = scrollTop.value;
+  }, []);
+  useEffect(() => {
+    if (!wantsFocus.current) return;
+    wantsFocus.current = false;
+    scroller.current?.querySelector<HTMLElement>(`[data-index="${active.value}"]`)?.focus();
+  });
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(list.length - 1, index));
+    active.value = next;
+    const box = scroller.current;
+    if (box) {
+      // Scroll just enough that the row is drawn and visible, then focus it once rendered.
+      const top = next * ROW_HEIGHT;
+      if (top < box.scrollTop) box.scrollTop = top;
+      else if (top + ROW_HEIGHT > box.scrollTop + box.clientHeight)
+        box.scrollTop = top + ROW_HEIGHT - box.clientHeight;
+      scrollTop.value = box.scrollTop;
+    }
+    wantsFocus.current = true;
+  };
+  const onListKey = (event: KeyboardEvent) => {
+    const steps: Record<string, number> = {
+      ArrowDown: stop + 1,
+      ArrowUp: stop - 1,
+      PageDown: stop + VIEW_ROWS,
+      PageUp: stop - VIEW_ROWS,
+      Home: 0,
+      End: list.length - 1,
+    };
+    const target = steps[event.key];
+    if (target === undefined || list.length === 0) return;
+    event.preventDefault();
+    moveTo(target);
+  };
 
   return (
     <section class="tg-view" aria-labelledby="tg-tools-heading">
@@ -64,14 +114,20 @@ export function ToolsView({ controller }: { controller: PanelController }) {
         onInput={(e) => {
           query.value = (e.currentTarget as HTMLInputElement).value;
           scrollTop.value = 0;
+          active.value = -1;
+          if (scroller.current) scroller.current.scrollTop = 0;
         }}
       />
       <p class="tg-muted" role="status">
         {list.length} {list.length === 1 ? 'tool' : 'tools'}
+        {list.length > 1 ? ' · arrow keys move through the list, Enter opens a tool' : ''}
       </p>
-      <ListWarnings servers={controller.servers.value} />
+      {list.length === 0 && <EmptyTools controller={controller} searching={query.value.trim() !== ''} />}
+      <ListWarnings servers={controller.servers.value} names={names} />
       <div
+        ref={scroller}
         class="tg-virtual"
+        hidden={list.length === 0}
         style={{ height: `${Math.min(list.length, VIEW_ROWS) * ROW_HEIGHT + 2}px` }}
         onScroll={(e) => {
           scrollTop.value = (e.currentTarget as HTMLDivElement).scrollTop;
@@ -80,6 +136,7 @@ export function ToolsView({ controller }: { controller: PanelController }) {
         <ul
           class="tg-tool-list"
           aria-label="Tools"
+          onKeyDown={onListKey}
           style={{ height: `${list.length * ROW_HEIGHT}px`, position: 'relative' }}
         >
           {list.slice(first, last).map((row, offset) => (
@@ -91,14 +148,19 @@ export function ToolsView({ controller }: { controller: PanelController }) {
               <button
                 type="button"
                 class="tg-tool-button"
+                data-index={first + offset}
+                tabIndex={first + offset === stop ? 0 : -1}
                 aria-pressed={selected.value === row.key}
+                title={`${row.tool.title ?? row.tool.name} · ${names(row.server.id)}`}
                 onClick={() => {
+                  active.value = first + offset;
                   selected.value = row.key;
+                  own.focusToolDetail.value = true;
                 }}
               >
                 <ToolIcon tool={row.tool} />
                 <span class="tg-tool-title">{row.tool.title ?? row.tool.name}</span>
-                <span class="tg-muted"> · {row.server.label}</span>
+                <span class="tg-muted tg-tool-server"> · {names(row.server.id)}</span>
                 {row.server.disabled.has(row.tool.name) && <span class="tg-badge">off</span>}
                 {toolNameProblem(row.tool.name) && (
                   <span class="tg-badge tg-badge-danger" title={toolNameProblem(row.tool.name)}>
@@ -110,7 +172,15 @@ export function ToolsView({ controller }: { controller: PanelController }) {
           ))}
         </ul>
       </div>
-      {current && <ToolDetail key={current.key} row={current} controller={controller} />}
+      {current && (
+        <ToolDetail
+          key={current.key}
+          row={current}
+          controller={controller}
+          views={own}
+          index={selectedIndex}
+        />
+      )}
     </section>
   );
 }
@@ -122,8 +192,27 @@ function ToolIcon({ tool }: { tool: Tool }) {
   return <img class="tg-icon" src={src} alt="" crossOrigin="anonymous" referrerPolicy="no-referrer" />;
 }
 
+/** Why the list is empty, and what to do about it. */
+function EmptyTools({ controller, searching }: { controller: PanelController; searching: boolean }) {
+  const servers = controller.servers.value;
+  const text = searching
+    ? 'No tool matches this search: try fewer letters, or a word from its description.'
+    : servers.length === 0
+      ? 'No servers yet: add one in the Servers tab and its tools appear here.'
+      : servers.some((server) => server.state === 'connecting')
+        ? 'Connecting… the tools appear as soon as a server answers.'
+        : 'None of the servers offers tools right now (see the Servers tab for their state).';
+  return <p class="tg-empty">{text}</p>;
+}
+
 /** A marker for each server whose tool list has warnings; the Servers view gives the reasons. */
-function ListWarnings({ servers }: { servers: readonly ServerState[] }) {
+function ListWarnings({
+  servers,
+  names,
+}: {
+  servers: readonly ServerState[];
+  names: (id: string) => string;
+}) {
   const flagged = servers.filter((server) => (server.warnings?.length ?? 0) > 0);
   if (flagged.length === 0) return null;
   return (
@@ -132,7 +221,7 @@ function ListWarnings({ servers }: { servers: readonly ServerState[] }) {
         const n = server.warnings?.length ?? 0;
         return (
           <li key={server.id}>
-            ⚠ {server.label}: {n} {n === 1 ? 'warning' : 'warnings'} about its tool list (see Servers)
+            ⚠ {names(server.id)}: {n} {n === 1 ? 'warning' : 'warnings'} about its tool list (see Servers)
           </li>
         );
       })}
