@@ -66,6 +66,7 @@ test('two tabs appending 1,000 entries each at once: 2,000 entries, one valid ch
   expect(await first.evaluate(() => window.auditApi.count())).toBe(2000);
   const verification = await second.evaluate(() => window.auditApi.verify());
   expect(verification).toMatchObject({ ok: true, count: 4000 });
+  expect(verification.progress).toEqual([1000, 2000, 3000, 4000]);
   const counts = await first.evaluate(() => window.auditApi.counts());
   expect(counts.success).toBe(2000);
   expect(counts.pending).toBe(0);
