@@ -57,6 +57,7 @@ export function AppFrame({ controller, call }: { controller: PanelController; ca
       tool={tool}
       resourceUri={resourceUri}
       result={call.outcome.result}
+      resultAt={call.finishedAt}
     />
   );
 }

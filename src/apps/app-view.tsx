@@ -1,8 +1,23 @@
-/** The MCP App host view (placeholder while the host is built). */
+/**
+ * One MCP App under its tool's result: its UI resource read through the server, the sandbox proxy
+ * frame, the host side of the app protocol, and what the person needs around it (which app, from
+ * which server, what it may reach, its requests to open links and for browser features). Loaded
+ * only when an app is shown (app-frame.tsx).
+ */
 
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GateResult } from '../gate/pipeline.js';
 import type { Tool } from '../protocol/types.js';
 import type { PanelController } from '../ui/controller.js';
+import { callToolForApp } from './app-calls.js';
+import { AppSession } from './app-session.js';
+import { mcpAppsOptions } from './config.js';
+import { buildCsp, withCspMeta } from './csp.js';
+import { type AppIdentity, emitAppEvent } from './events.js';
+import { hostContextFor, onThemeChange } from './host-context.js';
+import { loadUiResource, type UiResource } from './resource.js';
+import { createSandboxFrame, VIEW_SANDBOX } from './sandbox-frame.js';
+import type { AppPermission } from './spec.js';
 
 export interface AppViewProps {
   controller: PanelController;
@@ -10,8 +25,275 @@ export interface AppViewProps {
   tool: Tool;
   resourceUri: string;
   result: GateResult;
+  /** When the result arrived (epoch ms), to report the time to the app's first paint. */
+  resultAt?: number;
 }
 
-export function AppView({ resourceUri }: AppViewProps) {
-  return <p class="tg-muted">MCP App {resourceUri}</p>;
+type Phase =
+  | { phase: 'loading' }
+  | { phase: 'starting' | 'running'; resource: UiResource; policy: string; origin: string }
+  | { phase: 'closed'; reason: string }
+  | { phase: 'failed'; message: string };
+
+interface LinkQuestion {
+  url: URL;
+  answer: (open: boolean) => void;
+}
+
+const INITIAL_HEIGHT = 160;
+const MIN_HEIGHT = 40;
+const KEEP_REFUSALS = 3;
+
+/** Permissions the person granted, per server and resource, for this page's lifetime. */
+const grants = new Map<string, AppPermission[]>();
+
+const STYLES = `.tg-app{margin:var(--tg-s2) 0;padding:0}
+.tg-app-bordered{border:1px solid var(--tg-border);border-radius:var(--tg-radius);background:var(--tg-surface);padding:var(--tg-s2)}
+.tg-app-head{display:flex;flex-wrap:wrap;gap:var(--tg-s2);align-items:baseline;justify-content:space-between;font-size:13px}
+.tg-app-holder iframe{display:block;width:100%;border:0;background:var(--tg-bg);color-scheme:normal}
+.tg-app-ask{border:1px solid var(--tg-accent);border-radius:var(--tg-radius);padding:var(--tg-s2);margin:var(--tg-s2) 0}
+.tg-app-ask p{margin:0 0 var(--tg-s2);overflow-wrap:anywhere}`;
+
+export function AppView({ controller, serverId, tool, resourceUri, result, resultAt }: AppViewProps) {
+  const key = `${serverId}\u0000${resourceUri}`;
+  const [granted, setGranted] = useState<readonly AppPermission[]>(() => grants.get(key) ?? []);
+  const [state, setState] = useState<Phase>({ phase: 'loading' });
+  const [height, setHeight] = useState(INITIAL_HEIGHT);
+  const [link, setLink] = useState<LinkQuestion>();
+  const [refusals, setRefusals] = useState<readonly string[]>([]);
+  const holder = useRef<HTMLDivElement>(null);
+  const session = useRef<AppSession | undefined>(undefined);
+  const frame = useRef<HTMLIFrameElement | undefined>(undefined);
+  const serverLabel = controller.servers.value.find((server) => server.id === serverId)?.label ?? serverId;
+  // Read when the app starts; a refreshed tool list or a new server label must not restart it.
+  const startWith = useRef({ tool, serverLabel, resultAt });
+  startWith.current = { tool, serverLabel, resultAt };
+
+  useEffect(() => {
+    const app: AppIdentity = { serverId, resourceUri };
+    const { tool, serverLabel, resultAt } = startWith.current;
+    const maxHeight = mcpAppsOptions().maxHeight ?? 800;
+    let live = true;
+    let readyReported = false;
+    let pendingLink: LinkQuestion | undefined;
+    const stopTheme = onThemeChange((theme) => session.current?.hostContextChanged({ theme }));
+    const launch = async () => {
+      const read = controller.readResource?.bind(controller);
+      if (!read) throw new Error('This panel cannot show MCP Apps: it cannot read resources from servers.');
+      const resource = await loadUiResource(read, serverId, resourceUri);
+      if (!live || !holder.current) return;
+      const policy = buildCsp(resource.csp);
+      const permissions = granted.filter((name) => resource.permissions.includes(name));
+      const sandbox = createSandboxFrame({
+        sandboxUrl: mcpAppsOptions().sandboxUrl,
+        title: `MCP App ${resourceUri} from ${serverLabel}`,
+        permissions,
+      });
+      sandbox.frame.style.height = `${INITIAL_HEIGHT}px`;
+      frame.current = sandbox.frame;
+      holder.current.append(sandbox.frame);
+      const current = new AppSession(
+        sandbox.transport,
+        {
+          app,
+          html: withCspMeta(resource.html, policy),
+          csp: resource.csp.csp,
+          permissions,
+          sandbox: VIEW_SANDBOX,
+          hostContext: hostContextFor(tool, maxHeight),
+        },
+        {
+          callTool: (name, args, signal) =>
+            callToolForApp(controller, app, name, args, signal).catch((error: unknown) => {
+              const message = error instanceof Error ? error.message : String(error);
+              if (live) setRefusals((list) => [message, ...list].slice(0, KEEP_REFUSALS));
+              throw error;
+            }),
+          // Resources of the app's own server only, like its tools.
+          readResource: (uri) => read(serverId, uri),
+          confirmOpenLink: (url) =>
+            new Promise<boolean>((resolve) => {
+              // One question at a time: a second link while the first waits is refused.
+              if (!live || pendingLink) return resolve(false);
+              pendingLink = {
+                url,
+                answer: (open) => {
+                  pendingLink = undefined;
+                  if (live) setLink(undefined);
+                  if (open) window.open(url.href, '_blank', 'noopener,noreferrer');
+                  resolve(open);
+                },
+              };
+              setLink(pendingLink);
+            }),
+          onSize: ({ height: reported }) => {
+            if (reported === undefined || !live) return;
+            const fitted = Math.round(Math.min(maxHeight, Math.max(MIN_HEIGHT, reported)));
+            sandbox.frame.style.height = `${fitted}px`;
+            setHeight(fitted);
+            if (!readyReported) {
+              readyReported = true;
+              emitAppEvent({
+                type: 'ready',
+                app,
+                msSinceResult: resultAt === undefined ? Number.NaN : Date.now() - resultAt,
+              });
+            }
+          },
+          onInitialized: () =>
+            live && setState((now) => (now.phase === 'starting' ? { ...now, phase: 'running' } : now)),
+          onRequestTeardown: () => void closeApp('the app asked to close'),
+          onClosed: () => {
+            sandbox.frame.remove();
+            if (live)
+              setState((now) =>
+                now.phase === 'failed' ? now : { phase: 'closed', reason: 'the app ended' },
+              );
+            emitAppEvent({ type: 'closed', app, reason: 'the channel to the app ended' });
+          },
+        },
+      );
+      session.current = current;
+      setState({ phase: 'starting', resource, policy, origin: sandbox.origin });
+      emitAppEvent({ type: 'shown', app, csp: policy });
+      await current.start();
+      current.toolInput(result.arguments);
+      current.toolResult(result.result);
+    };
+    const closeApp = async (reason: string) => {
+      const current = session.current;
+      session.current = undefined;
+      await current?.teardown(reason);
+      frame.current?.remove();
+      if (live) setState({ phase: 'closed', reason });
+    };
+    launch().catch((error: unknown) => {
+      frame.current?.remove();
+      if (live)
+        setState({
+          phase: 'failed',
+          message: `The app ${resourceUri} could not be shown: ${error instanceof Error ? error.message : String(error)}`,
+        });
+    });
+    return () => {
+      live = false;
+      stopTheme();
+      pendingLink?.answer(false);
+      // The panel no longer shows this call: the app goes with it (its frame is being removed).
+      void session.current?.close();
+      session.current = undefined;
+      frame.current?.remove();
+    };
+  }, [controller, serverId, resourceUri, result, granted]);
+
+  const close = async () => {
+    const current = session.current;
+    session.current = undefined;
+    await current?.teardown('closed by the person');
+    frame.current?.remove();
+    setState({ phase: 'closed', reason: 'closed by you' });
+  };
+
+  const shown = state.phase === 'starting' || state.phase === 'running' ? state : undefined;
+  const bordered = shown?.resource.prefersBorder !== false;
+  const asked = shown ? shown.resource.permissions.filter((name) => !granted.includes(name)) : [];
+  return (
+    <figure
+      class={bordered ? 'tg-app tg-app-bordered' : 'tg-app'}
+      data-app={resourceUri}
+      data-app-state={state.phase}
+      aria-label={`MCP App ${resourceUri}`}
+    >
+      <style>{STYLES}</style>
+      <figcaption class="tg-app-head">
+        <span>
+          App <code>{resourceUri}</code> from {serverLabel}
+        </span>
+        {(state.phase === 'starting' || state.phase === 'running') && (
+          <button type="button" onClick={() => void close()}>
+            Close app
+          </button>
+        )}
+      </figcaption>
+      {shown && <p class="tg-muted">{describeReach(shown.resource, shown.origin)}</p>}
+      {shown && shown.resource.csp.ignored.length > 0 && (
+        <p class="tg-warning">
+          Toolgate ignored parts of the app's declared policy: {shown.resource.csp.ignored.join('; ')}.
+        </p>
+      )}
+      {asked.length > 0 && (
+        <div class="tg-row">
+          <span class="tg-muted">The app asks for {asked.join(', ')}; Toolgate did not grant it.</span>
+          <button
+            type="button"
+            onClick={() => {
+              const next = [...granted, ...asked];
+              grants.set(key, next);
+              setGranted(next);
+            }}
+          >
+            Allow {asked.join(', ')} and restart the app
+          </button>
+        </div>
+      )}
+      {link && <LinkAsk question={link} resourceUri={resourceUri} />}
+      <div ref={holder} class="tg-app-holder" style={{ minHeight: shown ? `${height}px` : undefined }} />
+      {state.phase === 'loading' && (
+        <p class="tg-muted" role="status">
+          Loading {resourceUri}…
+        </p>
+      )}
+      {state.phase === 'failed' && (
+        <p class="tg-error" role="alert">
+          {state.message}
+        </p>
+      )}
+      {state.phase === 'closed' && <p class="tg-muted">The app is closed ({state.reason}).</p>}
+      {refusals.length > 0 && (
+        <ul class="tg-muted" aria-label="App requests that did not succeed">
+          {refusals.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+    </figure>
+  );
+}
+
+function LinkAsk({ question, resourceUri }: { question: LinkQuestion; resourceUri: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  return (
+    <div
+      ref={box}
+      class="tg-app-ask"
+      role="alertdialog"
+      aria-label="The app wants to open a link"
+      tabIndex={-1}
+    >
+      <p>
+        The app <code>{resourceUri}</code> wants to open <strong>{question.url.href}</strong> in a new tab.
+      </p>
+      <div class="tg-row">
+        <button type="button" onClick={() => question.answer(true)}>
+          Open link
+        </button>
+        <button type="button" onClick={() => question.answer(false)}>
+          Don't open
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** One sentence on where the app may reach, from the policy Toolgate applies. */
+function describeReach(resource: UiResource, origin: string): string {
+  const { connectDomains, resourceDomains, frameDomains } = resource.csp.csp;
+  const parts = [
+    connectDomains.length ? `may connect to ${connectDomains.join(', ')}` : 'no network access',
+    ...(resourceDomains.length ? [`loads files from ${resourceDomains.join(', ')}`] : []),
+    ...(frameDomains.length ? [`embeds pages from ${frameDomains.join(', ')}`] : []),
+  ];
+  const where = origin === 'opaque' ? 'an isolated sandbox' : `a sandbox at ${origin}`;
+  return `Runs in ${where}; ${parts.join('; ')}${resource.sha256 ? ` (HTML sha256 ${resource.sha256.slice(0, 12)})` : ''}.`;
 }

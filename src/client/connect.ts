@@ -41,7 +41,11 @@ export async function connect(options: ConnectOptions): Promise<McpClient> {
   if (!options.url && !options.transport) throw new TypeError('connect() needs a url or a transport');
   const intro: Introduction = {
     clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-    capabilities: options.onElicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {},
+    capabilities: {
+      ...(options.onElicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
+      // MCP Apps (SEP-1865): the panel renders ui:// resources (src/apps/spec.ts); declared in both eras.
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    },
     timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   };
   const forced = forcedEra(options);

@@ -6,6 +6,7 @@
  * a host that mounts <toolgate-panel> and one that drives Toolgate from code share one state.
  */
 
+import { isOfferedToModel } from '../apps/tool-ui.js';
 import { DeniedError } from '../gate/errors.js';
 import type { GateEvent } from '../gate/pipeline.js';
 import type { Caller } from '../gate/types.js';
@@ -71,7 +72,8 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
       .filter((server) => server.state === 'connected')
       .flatMap((server) =>
         server.tools
-          .filter((tool) => !server.disabled.has(tool.name))
+          // A tool whose visibility lacks "model" is for its MCP App only: never offered to a model.
+          .filter((tool) => !server.disabled.has(tool.name) && isOfferedToModel(tool))
           .map((tool) => ({ serverId: server.id, tool })),
       );
 
@@ -93,6 +95,18 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
     },
     async run(call, runOptions = {}) {
       const caller = runOptions.caller ?? options.caller ?? MODEL;
+      const tool = controller.servers.value
+        .find((server) => server.id === call.serverId)
+        ?.tools.find((candidate) => candidate.name === call.toolName);
+      if (tool && !isOfferedToModel(tool))
+        return {
+          error: new DeniedError(
+            call.serverId,
+            call.toolName,
+            'policy',
+            'it is for its MCP App only (its visibility does not include "model"); nothing was sent',
+          ),
+        };
       try {
         return await controller.call(call.serverId, call.toolName, call.arguments, caller, runOptions.signal);
       } catch (error) {

@@ -1,4 +1,7 @@
 /** The host-app API and the model-format adapters. */
+
+export { configureMcpApps, type McpAppsOptions } from '../apps/config.js';
+export { type AppIdentity, type McpAppEvent, onMcpAppEvent } from '../apps/events.js';
 export * from './adapters/index.js';
 export {
   createToolgateHost,

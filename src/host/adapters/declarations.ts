@@ -3,6 +3,7 @@
  * which description. Only the wire shape differs per API.
  */
 
+import { isOfferedToModel } from '../../apps/tool-ui.js';
 import { qualifyToolName } from '../../client/catalog.js';
 import type { Tool } from '../../protocol/types.js';
 import type { ToolNameMap } from './names.js';
@@ -27,6 +28,8 @@ export function declarable(tools: readonly ServerTool[], names: ToolNameMap): De
   const seen = new Set<string>();
   const out: Declarable[] = [];
   for (const { serverId, tool } of tools) {
+    // A tool whose visibility lacks "model" is for its MCP App only (SEP-1865): never declared to a model.
+    if (!isOfferedToModel(tool)) continue;
     const name = names.nameFor(serverId, tool.name);
     // Declaring a tool the map cannot resolve would make its calls fail later, far from the cause.
     if (name === undefined)

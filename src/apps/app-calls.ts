@@ -1,0 +1,75 @@
+/**
+ * An app's `tools/call`, by the specification's rules and through the gate: only tools of the app's
+ * own server, only tools whose visibility includes "app", and then the same pipeline as every other
+ * call (validation, policy, the approval dialog naming the app, the audit log) with the caller
+ * `{ kind: 'mcp-app', label: <resource URI> }`. What the gate refuses, it records; what is refused
+ * here, before the gate, is recorded here as a refusal in the same log.
+ */
+
+import type { Caller } from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { CallToolResult } from '../protocol/types.js';
+import type { PanelController } from '../ui/controller.js';
+import type { AppIdentity } from './events.js';
+import { isCallableByApp } from './tool-ui.js';
+
+/** The gate's caller for an app: one identity per UI resource. */
+export function appCaller(app: AppIdentity): Caller {
+  return { kind: 'mcp-app', label: app.resourceUri };
+}
+
+/** Runs one app-initiated call; throws an Error whose message the app (and the person) can read. */
+export async function callToolForApp(
+  controller: PanelController,
+  app: AppIdentity,
+  name: string,
+  args: JsonObject,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const servers = controller.servers.value;
+  const tool = servers.find((server) => server.id === app.serverId)?.tools.find((t) => t.name === name);
+  if (tool && !isCallableByApp(tool)) {
+    const reason = `${name} on ${app.serverId} is not available to apps (its visibility does not include "app"); nothing was sent.`;
+    await recordRefusal(controller, app, name, args, reason);
+    throw new Error(reason);
+  }
+  // A name only another server has is still asked of the app's own server: the gate refuses it
+  // there ("no tool named ...") and records the refusal, so no app ever reaches another server.
+  const owner = tool
+    ? undefined
+    : servers.find((s) => s.id !== app.serverId && s.tools.some((t) => t.name === name));
+  try {
+    const outcome = await controller.call(app.serverId, name, args, appCaller(app), signal);
+    return outcome.result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      owner
+        ? `Refused: ${name} is a tool of another server (${owner.label}); an app may call only tools of its own server (${app.serverId}). ${message}`
+        : message,
+    );
+  }
+}
+
+/** Puts a refusal made before the gate on record, when the panel's audit log is at hand. */
+async function recordRefusal(
+  controller: PanelController,
+  app: AppIdentity,
+  toolName: string,
+  args: JsonObject,
+  reason: string,
+): Promise<void> {
+  const services = await controller.ready.catch(() => undefined);
+  await services?.auditLog
+    ?.refusal({
+      invocationId: crypto.randomUUID(),
+      serverId: app.serverId,
+      toolName,
+      caller: appCaller(app),
+      proposedArguments: structuredClone(args),
+      outcome: 'denied',
+      reason,
+      timestamps: { requested: Date.now() },
+    })
+    .catch(() => undefined);
+}

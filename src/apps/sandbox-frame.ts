@@ -1,0 +1,57 @@
+/**
+ * The sandbox proxy's frame and Toolgate's postMessage transport to it. With a configured sandbox
+ * URL, the proxy runs on that other origin (sandboxed with allow-scripts and allow-same-origin, as
+ * the specification asks) and is spoken to at that exact origin; without one, Toolgate's own proxy
+ * page runs in a frame sandboxed to an opaque origin, which the transport reaches only through the
+ * port it hands over in the handshake. Either way the app inside is at an opaque origin of its own.
+ */
+
+import proxyPage from '../../public/mcp-app-sandbox.html?raw';
+import { PostMessageClientTransport } from '../transport/post-message.js';
+import { allowAttribute } from './csp.js';
+import type { AppPermission } from './spec.js';
+
+/** Tokens of the proxy frame; the View's frame gets at most these (a nested sandbox cannot widen). */
+const PROXY_SANDBOX_OWN_ORIGIN = 'allow-scripts allow-same-origin allow-forms';
+const PROXY_SANDBOX_OPAQUE = 'allow-scripts allow-forms';
+/** Tokens of the View's frame (the proxy never adds allow-same-origin or navigation of the page). */
+export const VIEW_SANDBOX = 'allow-scripts allow-forms';
+
+export interface SandboxFrame {
+  frame: HTMLIFrameElement;
+  transport: PostMessageClientTransport;
+  /** 'opaque' or the sandbox origin, for the person. */
+  origin: string;
+}
+
+/** Makes the proxy frame (not yet attached: attach it, then start the transport). */
+export function createSandboxFrame(options: {
+  sandboxUrl: string | undefined;
+  title: string;
+  permissions: readonly AppPermission[];
+}): SandboxFrame {
+  const frame = document.createElement('iframe');
+  frame.title = options.title;
+  frame.referrerPolicy = 'no-referrer';
+  // The proxy must be allowed what the View is granted: a feature reaches a nested frame only through
+  // every frame above it.
+  const allow = allowAttribute(options.permissions);
+  if (allow) frame.allow = allow;
+  if (options.sandboxUrl) {
+    const url = new URL(options.sandboxUrl, location.href);
+    frame.setAttribute('sandbox', PROXY_SANDBOX_OWN_ORIGIN);
+    frame.src = url.href;
+    return {
+      frame,
+      origin: url.origin,
+      transport: new PostMessageClientTransport({ frame, targetOrigin: url.origin, kind: 'MCP App sandbox' }),
+    };
+  }
+  frame.setAttribute('sandbox', PROXY_SANDBOX_OPAQUE);
+  frame.srcdoc = proxyPage;
+  return {
+    frame,
+    origin: 'opaque',
+    transport: new PostMessageClientTransport({ opaqueFrame: frame, kind: 'MCP App sandbox' }),
+  };
+}
