@@ -1,0 +1,355 @@
+/**
+ * MCP Apps in the widget, in Chromium, against the official example servers from the registry
+ * (@modelcontextprotocol/server-basic-vanillajs and server-pdf, started through their own bins):
+ * the app renders in the sandbox proxy on another origin; an app button's tool call raises the
+ * approval dialog naming the app, a denial sends nothing (proven by a recording proxy in front of the
+ * server) and an approval does; app-only tools never reach the host API's model-facing list; a
+ * script in the app cannot reach the page; a fetch the app's CSP does not allow is blocked; an app
+ * asking for another server's tool is refused and recorded. Screenshots go to
+ * test-results/screenshots/.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Frame, type Page, test } from '@playwright/test';
+import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
+import { type AppServer, startAppServer } from './support/app-servers.js';
+import { bundle } from './support/bundle.js';
+
+const ORIGIN = 'https://widget.test';
+const SANDBOX_ORIGIN = 'https://apps-sandbox.test';
+const SANDBOX_URL = `${SANDBOX_ORIGIN}/mcp-app-sandbox.html`;
+const BASIC_APP = 'ui://get-time/mcp-app.html';
+test.use({ permissions: ['local-network-access'] });
+test.describe.configure({ mode: 'serial' });
+
+let basic: AppServer;
+let pdf: AppServer;
+let basicProxy: RecordingProxy;
+let pdfProxy: RecordingProxy;
+let pdfDir: string;
+
+test.beforeAll(async () => {
+  pdfDir = await mkdtemp(join(tmpdir(), 'toolgate-apps-'));
+  [basic, pdf] = await Promise.all([startAppServer('basic-vanillajs'), startAppServer('pdf', [pdfDir])]);
+  [basicProxy, pdfProxy] = await Promise.all([startRecordingProxy(basic.url), startRecordingProxy(pdf.url)]);
+});
+test.afterAll(async () => {
+  await Promise.all([basicProxy?.close(), pdfProxy?.close()]);
+  await Promise.all([basic?.stop(), pdf?.stop()]);
+  if (pdfDir) await rm(pdfDir, { recursive: true, force: true });
+});
+
+async function openPage(
+  page: Page,
+  servers: { url: string; id: string }[],
+  options: { sandbox?: boolean } = {},
+): Promise<void> {
+  const [script, sandboxPage] = await Promise.all([
+    bundle('e2e/fixtures/apps/page.ts'),
+    readFile('public/mcp-app-sandbox.html', 'utf8'),
+  ]);
+  await page.route(`${SANDBOX_ORIGIN}/**`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: sandboxPage }),
+  );
+  await page.route(`${ORIGIN}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/page.js'
+      ? route.fulfill({ contentType: 'application/javascript', body: script })
+      : route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><html lang="en"><title>Toolgate apps</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
+        }),
+  );
+  const query = new URLSearchParams();
+  for (const s of servers) {
+    query.append('server', s.url);
+    query.append('id', s.id);
+  }
+  if (options.sandbox !== false) query.set('sandbox', SANDBOX_URL);
+  await page.goto(`${ORIGIN}/?${query}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  for (const s of servers)
+    await expect(page.locator(`[data-server="${s.id}"]`)).toContainText('connected', { timeout: 20_000 });
+}
+
+/** Runs get-time as the assistant would (host API), approves it, and waits for its app to run. */
+async function showBasicApp(page: Page): Promise<void> {
+  const run = page.evaluate(() =>
+    (window as unknown as { toolgateHost: { run(call: object): Promise<unknown> } }).toolgateHost.run({
+      serverId: 'basic',
+      toolName: 'get-time',
+      arguments: {},
+    }),
+  );
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await run;
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  await expect(page.locator(`figure[data-app="${BASIC_APP}"]`)).toHaveAttribute('data-app-state', 'running', {
+    timeout: 20_000,
+  });
+}
+
+/** The app's own frame (the sandbox proxy's inner frame). */
+async function appFrame(page: Page): Promise<Frame> {
+  await expect
+    .poll(() => page.frames().filter((frame) => frame.parentFrame()?.url().startsWith(SANDBOX_ORIGIN)).length)
+    .toBeGreaterThan(0);
+  const frame = page.frames().find((candidate) => candidate.parentFrame()?.url().startsWith(SANDBOX_ORIGIN));
+  if (!frame) throw new Error('no app frame');
+  return frame;
+}
+
+function app(page: Page) {
+  return page.frameLocator(`figure[data-app="${BASIC_APP}"] iframe`).frameLocator('iframe');
+}
+
+test('the app renders; its button asks for approval naming the app; deny sends nothing, allow sends', async ({
+  page,
+}) => {
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  await showBasicApp(page);
+  // The tool result reached the app: it shows the time the server returned, not its placeholder.
+  await expect(app(page).locator('#server-time')).toHaveText(/^\d{4}-\d\d-\d\dT/);
+  await page.screenshot({ path: 'test-results/screenshots/apps-basic.png', fullPage: true });
+  expect(basicProxy.toolCalls()).toEqual(['get-time']);
+
+  await app(page).getByRole('button', { name: 'Get Server Time' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(`Asked by the MCP App ${BASIC_APP}`);
+  await page.screenshot({ path: 'test-results/screenshots/apps-approval.png', fullPage: true });
+  await dialog.getByLabel(/Reason if you deny/).fill('not from the app');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'App requests that did not succeed' })).toContainText(
+    'not from the app',
+  );
+  expect(basicProxy.toolCalls()).toEqual(['get-time']);
+
+  const before = await app(page).locator('#server-time').textContent();
+  await app(page).getByRole('button', { name: 'Get Server Time' }).click();
+  await expect(dialog).toContainText(BASIC_APP);
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect.poll(() => basicProxy.toolCalls()).toEqual(['get-time', 'get-time']);
+  await expect(app(page).locator('#server-time')).not.toHaveText(before ?? '');
+
+  // On record: the app's denied call and its sent call, each under the app's name.
+  const entries = await page.evaluate(async () => {
+    const { auditLog } = await (
+      window as unknown as {
+        toolgate: { ready: Promise<{ auditLog: { query(): Promise<{ entries: object[] }> } }> };
+      }
+    ).toolgate.ready;
+    return (await auditLog.query()).entries as {
+      caller: { kind: string; label?: string };
+      outcome: string;
+    }[];
+  });
+  const appEntries = entries.filter((entry) => entry.caller.kind === 'mcp-app');
+  expect(appEntries.map((entry) => [entry.caller.label, entry.outcome]).sort()).toEqual([
+    [BASIC_APP, 'denied'],
+    [BASIC_APP, 'success'],
+  ]);
+});
+
+test('app-only tools are never offered to a model by the host API, nor run for it', async ({ page }) => {
+  await openPage(page, [{ url: pdfProxy.url, id: 'pdf' }]);
+  const offered = await page.evaluate(() => {
+    const host = (
+      window as unknown as { toolgateHost: { tools(): { serverId: string; tool: { name: string } }[] } }
+    ).toolgateHost;
+    return host.tools().map(({ tool }) => tool.name);
+  });
+  const listed = await page.evaluate(() =>
+    (
+      window as unknown as { toolgate: { servers: { value: { tools: { name: string }[] }[] } } }
+    ).toolgate.servers.value[0]!.tools.map((tool) => tool.name),
+  );
+  // The server lists its app-only tools (the panel shows them to the person)...
+  expect(listed).toEqual(expect.arrayContaining(['display_pdf', 'read_pdf_bytes', 'save_pdf']));
+  // ...but the model-facing list leaves them out and keeps the rest.
+  expect(offered).toContain('display_pdf');
+  expect(offered).not.toContain('read_pdf_bytes');
+  expect(offered).not.toContain('save_pdf');
+  const run = await page.evaluate(async () => {
+    const outcome = (await (
+      window as unknown as { toolgateHost: { run(call: object): Promise<{ error?: { message: string } }> } }
+    ).toolgateHost.run({ serverId: 'pdf', toolName: 'read_pdf_bytes', arguments: { url: 'x' } })) as {
+      error?: { message: string };
+    };
+    return outcome.error?.message ?? 'no error';
+  });
+  expect(run).toContain('MCP App only');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(pdfProxy.toolCalls()).not.toContain('read_pdf_bytes');
+});
+
+test('a script in the app cannot reach the page, and the page cannot reach into the app', async ({
+  page,
+}) => {
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  await showBasicApp(page);
+  const calls = basicProxy.toolCalls().length;
+  await page.evaluate(() => {
+    document.title = 'Toolgate apps';
+    Object.assign(window, { pageSecret: 'kept in the page' });
+  });
+  const frame = await appFrame(page);
+  const attempts = await frame.evaluate(() => {
+    const tryIt = (what: () => unknown) => {
+      try {
+        return `reached: ${String(what())}`;
+      } catch (error) {
+        return `blocked: ${(error as Error).name}`;
+      }
+    };
+    const forged = { jsonrpc: '2.0', id: 'forged', method: 'tools/call', params: { name: 'get-time' } };
+    return {
+      origin: self.origin,
+      topDocument: tryIt(() => window.top!.document.title),
+      secret: tryIt(() => (window.top as unknown as { pageSecret: string }).pageSecret),
+      parentDocument: tryIt(() => window.parent.document.body.innerHTML),
+      retitle: tryIt(() => {
+        window.top!.document.title = 'pwned';
+        return 'done';
+      }),
+      cookies: tryIt(() => document.cookie),
+      storage: tryIt(() => localStorage.length),
+      // Posting to the page itself is allowed by the browser, and must achieve nothing.
+      forged: tryIt(() => {
+        window.top!.postMessage(forged, '*');
+        return 'posted';
+      }),
+    };
+  });
+  expect(attempts.origin).toBe('null');
+  expect(attempts.topDocument).toBe('blocked: SecurityError');
+  expect(attempts.secret).toMatch(/^blocked|^reached: undefined$/);
+  expect(attempts.parentDocument).toBe('blocked: SecurityError');
+  expect(attempts.retitle).toBe('blocked: SecurityError');
+  expect(attempts.cookies).toMatch(/^blocked: SecurityError$/);
+  expect(attempts.storage).toMatch(/^blocked: SecurityError$/);
+
+  // Checked from the page: nothing changed, nothing was asked or sent, and the sandbox frame is
+  // another origin whose document the page cannot read either.
+  const seen = await page.evaluate(() => {
+    const panel = document.querySelector('toolgate-panel')!;
+    const proxy = panel.shadowRoot!.querySelector<HTMLIFrameElement>('figure[data-app] iframe')!;
+    return {
+      title: document.title,
+      secret: (window as unknown as { pageSecret: string }).pageSecret,
+      proxyDocument: proxy.contentDocument === null ? 'unreadable' : 'readable',
+      proxySandbox: proxy.getAttribute('sandbox'),
+    };
+  });
+  expect(seen).toEqual({
+    title: 'Toolgate apps',
+    secret: 'kept in the page',
+    proxyDocument: 'unreadable',
+    proxySandbox: 'allow-scripts allow-same-origin allow-forms',
+  });
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(basicProxy.toolCalls().length).toBe(calls);
+});
+
+test("a fetch the app's CSP does not allow is blocked before it leaves", async ({ page }) => {
+  let hits = 0;
+  const target: Server = createServer((_request, response) => {
+    hits++;
+    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }).end('ok');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/exfiltrate`;
+  try {
+    await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+    await showBasicApp(page);
+    const frame = await appFrame(page);
+    const outcome = await frame.evaluate(async (address) => {
+      const violations: string[] = [];
+      document.addEventListener('securitypolicyviolation', (event) =>
+        violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
+      );
+      const fetched = await fetch(address).then(
+        () => 'fetched',
+        (error: Error) => `failed: ${error.name}`,
+      );
+      const image = await new Promise<string>((resolve) => {
+        const img = new Image();
+        img.onload = () => resolve('loaded');
+        img.onerror = () => resolve('failed');
+        img.src = `${address}.png`;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { fetched, image, violations };
+    }, url);
+    expect(outcome.fetched).toBe('failed: TypeError');
+    expect(outcome.image).toBe('failed');
+    expect(outcome.violations).toEqual(
+      expect.arrayContaining([`connect-src ${url}`, expect.stringMatching(/^img-src /)]),
+    );
+    // The server never heard of it.
+    expect(hits).toBe(0);
+  } finally {
+    await new Promise<void>((resolve) => target.close(() => resolve()));
+  }
+});
+
+test("an app asking for another server's tool is refused and recorded; the other server hears nothing", async ({
+  page,
+}) => {
+  await openPage(page, [
+    { url: basicProxy.url, id: 'basic' },
+    { url: pdfProxy.url, id: 'pdf' },
+  ]);
+  await showBasicApp(page);
+  const frame = await appFrame(page);
+  const answer = await frame.evaluate(
+    () =>
+      new Promise<{ error?: { message: string }; result?: unknown }>((resolve) => {
+        const id = 'cross-server-probe';
+        addEventListener('message', (event) => {
+          if ((event.data as { id?: unknown })?.id === id) resolve(event.data);
+        });
+        window.parent.postMessage(
+          { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_pdfs', arguments: {} } },
+          '*',
+        );
+      }),
+  );
+  expect(answer.result).toBeUndefined();
+  expect(answer.error?.message).toContain('list_pdfs is a tool of another server');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(pdfProxy.toolCalls()).not.toContain('list_pdfs');
+  expect(basicProxy.toolCalls()).not.toContain('list_pdfs');
+  const refusals = await page.evaluate(async () => {
+    const { auditLog } = await (
+      window as unknown as {
+        toolgate: {
+          ready: Promise<{ auditLog: { query(q: object): Promise<{ entries: object[] }> } }>;
+        };
+      }
+    ).toolgate.ready;
+    return (await auditLog.query({ toolName: 'list_pdfs' })).entries as {
+      serverId: string;
+      caller: { kind: string; label?: string };
+      outcome: string;
+    }[];
+  });
+  expect(
+    refusals.map((entry) => [entry.serverId, entry.caller.kind, entry.caller.label, entry.outcome]),
+  ).toEqual([['basic', 'mcp-app', BASIC_APP, 'denied']]);
+});
+
+test('without a sandbox origin, the built-in proxy runs the app at an opaque origin', async ({ page }) => {
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }], { sandbox: false });
+  await showBasicApp(page);
+  await expect(app(page).locator('#server-time')).toHaveText(/^\d{4}-\d\d-\d\dT/);
+  const sandbox = await page.evaluate(() =>
+    document
+      .querySelector('toolgate-panel')!
+      .shadowRoot!.querySelector<HTMLIFrameElement>('figure[data-app] iframe')!
+      .getAttribute('sandbox'),
+  );
+  expect(sandbox).toBe('allow-scripts allow-forms');
+});
