@@ -72,7 +72,13 @@ export async function explainConnectError(
   if (error.failure === 'unreachable')
     return { message: downMessage(serverLabel, error.url), cause: 'down', detail };
   if (error.failure !== 'cors-or-network' || !url || blockedAsMixedContent(url)) return other;
-  if (!(await reachable(url))) return { message: downMessage(serverLabel, error.url), cause: 'down', detail };
+  if (!(await reachable(url))) {
+    // The transport's text names CORS as a possible cause, which the probe just ruled out: leave it.
+    const localNetwork = /local network access/.test(detail)
+      ? ' If the browser asked whether this page may reach your local network, allow it.'
+      : '';
+    return { message: downMessage(serverLabel, error.url) + localNetwork, cause: 'down' };
+  }
   const origin = globalThis.location?.origin;
   return {
     message:

@@ -58,13 +58,10 @@ export function callFromForm(
   const set = (change: Partial<FormCall>) => {
     const current = state.formCalls.value[key];
     // A newer call from the same form replaced this one: its outcome is no longer the form's to show.
-    if (current && current.startedAt !== startedAt) return;
-    state.formCalls.value = {
-      ...state.formCalls.value,
-      [key]: { serverId, toolName, startedAt, ...current, ...change },
-    };
+    if (current?.startedAt !== startedAt) return;
+    state.formCalls.value = { ...state.formCalls.value, [key]: { ...current, ...change } };
   };
-  set({});
+  state.formCalls.value = { ...state.formCalls.value, [key]: { serverId, toolName, startedAt } };
   controller
     .call(serverId, toolName, args, undefined, undefined, (invocationId) => set({ invocationId }))
     .then(

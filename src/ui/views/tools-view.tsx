@@ -86,7 +86,10 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
         box.scrollTop = top + ROW_HEIGHT - box.clientHeight;
       scrollTop.value = box.scrollTop;
     }
-    wantsFocus.current = true;
+    // A row already drawn takes focus now; one the scroll brings in, once it is rendered.
+    const drawn = box?.querySelector<HTMLElement>(`[data-index="${next}"]`);
+    if (drawn) drawn.focus();
+    else wantsFocus.current = true;
   };
   const onListKey = (event: KeyboardEvent) => {
     const steps: Record<string, number> = {

@@ -1,0 +1,85 @@
+/**
+ * The widget's test page (e2e/fixtures/widget/page.ts) served at a fixed https origin, with the
+ * helpers the widget specs share: open it with servers, run axe, take a screenshot for a reviewer,
+ * and read what has focus inside the panel's shadow root.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { bundle } from './bundle.js';
+
+export const WIDGET_ORIGIN = 'https://widget.test';
+
+export interface PanelServer {
+  url: string;
+  id: string;
+}
+
+/** Opens the test page with `servers` and waits until each is connected (or, with `failing`, failed). */
+export async function openWidget(
+  page: Page,
+  servers: PanelServer[],
+  options: { failing?: readonly string[] } = {},
+): Promise<void> {
+  const script = await bundle('e2e/fixtures/widget/page.ts');
+  await page.route(`${WIDGET_ORIGIN}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/page.js'
+      ? route.fulfill({ contentType: 'application/javascript', body: script })
+      : route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><html lang="en"><title>Toolgate widget</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
+        }),
+  );
+  const query = servers
+    .map((s) => `server=${encodeURIComponent(s.url)}&id=${encodeURIComponent(s.id)}`)
+    .join('&');
+  await page.goto(`${WIDGET_ORIGIN}/?${query}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  for (const s of servers)
+    await expect(page.locator(`[data-server="${s.id}"] .tg-badge`)).toContainText(
+      options.failing?.includes(s.id) ? 'failed' : 'connected',
+      { timeout: 30_000 },
+    );
+}
+
+export async function axe(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${screen}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+/** What has focus inside the panel's shadow root: its tag, id, text and accessible hints, or null. */
+export function focusInPanel(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('toolgate-panel')?.shadowRoot;
+    const active = root?.activeElement as HTMLElement | null | undefined;
+    if (!active) return null;
+    return {
+      tag: active.tagName.toLowerCase(),
+      id: active.id,
+      text: (active.textContent ?? '').trim().slice(0, 80),
+      label: active.getAttribute('aria-label') ?? '',
+    };
+  });
+}
+
+/** Opens a tab of the panel by its name. */
+export async function openTab(page: Page, name: string | RegExp): Promise<void> {
+  await page.getByRole('tab', { name }).click();
+}
+
+/** The widths that would show a horizontal scroll bar: the page's and the panel's. */
+export function horizontalOverflow(page: Page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('toolgate-panel')?.shadowRoot?.querySelector('.tg-root') as
+      | HTMLElement
+      | undefined;
+    const doc = document.documentElement;
+    return {
+      page: doc.scrollWidth - doc.clientWidth,
+      panel: root ? root.scrollWidth - root.clientWidth : Number.NaN,
+    };
+  });
+}
