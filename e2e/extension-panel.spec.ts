@@ -1,0 +1,76 @@
+/**
+ * The extension's side panel as a new user meets it (issue 19, item 4), built and loaded unpacked:
+ * in dark mode the page around the panel is dark too, and at 400 px (a side panel's usual width)
+ * nothing overflows, the audit table included. The Tools form follows a call made through the
+ * service worker's controller (which does not report invocation ids over the wire) to its result.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { type LoadedExtension, launchWithExtension } from './support/extension.js';
+import { type Peer, startPeer } from './support/peers.js';
+
+test.describe.configure({ mode: 'serial' });
+
+let sdk: Peer;
+let extension: LoadedExtension;
+test.beforeAll(async () => {
+  [sdk, extension] = await Promise.all([startPeer('sdk1-stateful-sse'), launchWithExtension()]);
+});
+test.afterAll(async () => {
+  await Promise.all([sdk?.stop(), extension?.close()]);
+});
+
+/** Horizontal overflow of the side panel page and of the panel inside it (0 when none). */
+function overflow(panel: Page) {
+  return panel.evaluate(() => {
+    const root = document.getElementById('toolgate')?.shadowRoot?.querySelector('.tg-root') as HTMLElement;
+    const doc = document.documentElement;
+    return { page: doc.scrollWidth - doc.clientWidth, panel: root.scrollWidth - root.clientWidth };
+  });
+}
+
+test('dark to the edge in dark mode, nothing overflows at 400 px, and the form shows its call through the worker', async () => {
+  const panel = await extension.openPanel();
+  await panel.setViewportSize({ width: 400, height: 900 });
+  await panel.emulateMedia({ colorScheme: 'dark' });
+  await expect(panel.getByRole('tab', { name: 'Servers' })).toBeVisible();
+  const background = (selector: 'body' | 'panel') =>
+    panel.evaluate((which) => {
+      const element = which === 'body' ? document.body : document.getElementById('toolgate')!;
+      return getComputedStyle(element).backgroundColor;
+    }, selector);
+  // The panel's own dark background (#0d1117, on its host element) reaches the page's edges.
+  expect(await background('panel')).toBe('rgb(13, 17, 23)');
+  expect(await background('body')).toBe('rgb(13, 17, 23)');
+  await panel.emulateMedia({ colorScheme: 'light' });
+  expect(await background('body')).toBe('rgb(255, 255, 255)');
+  await panel.emulateMedia({ colorScheme: 'dark' });
+
+  await panel.getByLabel('Server URL').fill(sdk.url);
+  await panel.getByRole('button', { name: 'Add server' }).click();
+  await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(1, { timeout: 20_000 });
+
+  await panel.getByRole('tab', { name: 'Tools' }).click();
+  await panel.getByLabel('Search tools').fill('echo');
+  await panel.locator('.tg-tool-button', { hasText: /^echo\b/ }).click();
+  const form = panel.locator('.tg-try');
+  await form.getByLabel('message (required)').fill(`through the worker ${'z'.repeat(80)}`);
+  await form.getByRole('button', { name: /^Call / }).click();
+  await expect(form.locator('.tg-call-phase')).toHaveText('Waiting for approval: answer the dialog.');
+  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await expect(form.locator('.tg-result')).toContainText('Echo: through the worker');
+  expect((await sdk.events()).calls.map((call) => call.arguments.message)).toContainEqual(
+    expect.stringContaining('through the worker'),
+  );
+
+  for (const tab of ['Servers', 'Tools', /Activity/, 'Audit log', 'Approvals', 'Inspect', 'Sites'] as const) {
+    await panel.getByRole('tab', { name: tab }).click();
+    if (tab === 'Audit log') await expect(panel.locator('.tg-log-table tbody tr')).toHaveCount(1);
+    expect(await overflow(panel), String(tab)).toEqual({ page: 0, panel: 0 });
+    const axe = await new AxeBuilder({ page: panel }).analyze();
+    expect(axe.violations.map((v) => `${String(tab)}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  }
+  await panel.getByRole('tab', { name: 'Audit log' }).click();
+  await panel.screenshot({ path: 'test-results/screenshots/extension-dark-400px-audit.png', fullPage: true });
+  await panel.close();
+});
