@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { clientMetadataDocumentPlugin } from './src/demo/client-metadata-document.mjs';
 
 // The demo site (index.html). The library has its own config (vite.lib.config.ts).
 export default defineConfig({
@@ -14,9 +15,13 @@ export default defineConfig({
       input: {
         demo: 'index.html',
         agent: 'examples/agent/index.html',
+        // The redirect URI of the demo's OAuth client: hands the sign-in back to the demo page.
+        'oauth-callback': 'src/demo/oauth-callback.html',
       },
     },
   },
   worker: { format: 'es' },
+  // The demo's Client ID Metadata Document (OAuth client identity): see the plugin.
+  plugins: [clientMetadataDocumentPlugin()],
   server: { host: '127.0.0.1' },
 });

@@ -10,7 +10,13 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: 'src/index.ts', widget: 'src/widget.ts', host: 'src/host/index.ts' },
+      // auth: `toolgate/auth`, for a host's sign-in callback page (completeSignIn) and OAuth wiring.
+      entry: {
+        index: 'src/index.ts',
+        widget: 'src/widget.ts',
+        host: 'src/host/index.ts',
+        auth: 'src/auth/index.ts',
+      },
       formats: ['es'],
     },
     rolldownOptions: {
@@ -21,6 +27,7 @@ export default defineConfig({
         'ajv-formats',
         '@cfworker/json-schema',
         'idb-keyval',
+        'oauth4webapi',
         /^preact(\/|$)/,
         /^@preact\/signals/,
       ],

@@ -16,9 +16,13 @@ export {
 export type { AuditPage, AuditQuery } from './audit/query.js';
 export { DEFAULT_SECRET_KEYS, REDACTED, redactSecrets } from './audit/redaction.js';
 export type { PruneReport, RetentionPolicy } from './audit/retention.js';
+// Signing in (MCP authorization): connect({ auth }) and its handle; the rest is 'toolgate/auth'.
+export type { ServerSignIn, SignInOptions } from './auth/connect-auth.js';
+export { AuthorizationError, type AuthorizationStep } from './auth/errors.js';
+export type { AuthEvent } from './auth/session.js';
 export { type CatalogEntry, type CatalogSnapshot, qualifyToolName, ToolCatalog } from './client/catalog.js';
 export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client/client.js';
-export { clearEraCache, connect } from './client/connect.js';
+export { clearEraCache, connect, signInOf } from './client/connect.js';
 export type { CallToolOptions, ClientWarning, ConnectOptions, ElicitationHandler } from './client/options.js';
 export { toolNameProblem } from './client/tool-checks.js';
 export { denyAllApprover, programmaticApprover } from './gate/approvers.js';

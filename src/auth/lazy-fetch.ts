@@ -1,8 +1,9 @@
 /**
  * The OAuth layer, loaded only when a server asks for it: this fetch passes requests through
  * untouched until the first answer that carries a Bearer challenge (a 401, or a 403
- * insufficient_scope); then it imports the OAuth code (oauth4webapi included), and from then on
- * every request goes through createOAuthFetch, starting with that one, sent again. A host that
+ * insufficient_scope); then it imports the OAuth code (oauth4webapi included), which signs in from
+ * that answer and sends the request again with the token; from then on every request goes
+ * through createOAuthFetch. A host that
  * connects to open servers never downloads a byte of it, so the first screen does not grow.
  *
  * It imports nothing of src/auth statically but types.
@@ -14,6 +15,14 @@ export interface LazyOAuthFetch {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
   /** The loaded layer, once a server asked for a sign-in (for signOut and retrySignIn). */
   loaded(): OAuthFetch | undefined;
+  /** Whether tokens for this server are held (false until the server first asked). */
+  signedIn(): Promise<boolean>;
+  /** Revokes where the server offers it and forgets the tokens (loads the layer if need be). */
+  signOut(): Promise<void>;
+  /** After a failed sign-in, lets the next 401 sign in again. */
+  retrySignIn(): void;
+  /** The sign-in in progress, settling when it ends; undefined when none runs (see OAuthFetch). */
+  signInInProgress(): Promise<void> | undefined;
 }
 
 export function createLazyOAuthFetch(options: OAuthFetchOptions): LazyOAuthFetch {
@@ -37,11 +46,24 @@ export function createLazyOAuthFetch(options: OAuthFetchOptions): LazyOAuthFetch
     const response = await base(input, init);
     const target = new URL(input instanceof Request ? input.url : String(input));
     if (target.origin !== serverOrigin || !asksForToken(response)) return response;
-    await response.body?.cancel().catch(() => undefined);
-    return (await load())(again, init);
+    // The layer signs in from this very answer (its challenge), then sends the copy with a token.
+    return (await load()).continueFrom(response, again, init);
   };
 
-  return Object.assign(lazyFetch, { loaded: () => ready });
+  return Object.assign(lazyFetch, {
+    loaded: () => ready,
+    signedIn: async () => (layer ? (await layer).signedIn() : false),
+    signOut: async () => (await load()).signOut(),
+    retrySignIn: () => ready?.retrySignIn(),
+    signInInProgress: () => {
+      if (ready) return ready.signInInProgress();
+      // Still importing the layer: the request that asked for it starts its sign-in right after.
+      return layer?.then(
+        (loadedLayer) => loadedLayer.signInInProgress(),
+        () => undefined,
+      );
+    },
+  });
 }
 
 function asksForToken(response: Response): boolean {

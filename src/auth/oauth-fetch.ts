@@ -50,6 +50,16 @@ export interface OAuthFetch extends FetchFunction {
   signedIn(): Promise<boolean>;
   /** After a failed sign-in (which later 401s repeat), lets the next 401 sign in again. */
   retrySignIn(): void;
+  /**
+   * The sign-in in progress, settling when it ends (either way); undefined when none runs. A
+   * caller whose request gave up meanwhile (a handshake's timeout) waits for it, then starts over.
+   */
+  signInInProgress(): Promise<void> | undefined;
+  /**
+   * Goes on from an answer already received for this request sent without a token (the lazy
+   * layer's first 401): signs in from its challenge instead of sending the request once more.
+   */
+  continueFrom(answered: Response, input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
 }
 
 const DEFAULT_SCOPE_UPGRADES = 2;
@@ -71,7 +81,11 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   });
   const maxUpgrades = options.maxScopeUpgrades ?? DEFAULT_SCOPE_UPGRADES;
 
-  const oauthFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const exchange = async (
+    input: RequestInfo | URL,
+    init: RequestInit | undefined,
+    answered: Response | undefined,
+  ): Promise<Response> => {
     const template = input instanceof Request ? input.clone() : undefined;
     const target = new URL(template ? template.url : String(input));
     if (target.origin !== serverUrl.origin) return base(input, init);
@@ -85,7 +99,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     };
 
     let tokens = await untilAborted(session.currentTokens(), signal);
-    let response = await send(tokens);
+    // An answer to the request without a token stands only while there is still no token to send.
+    if (answered && tokens) await discardBody(answered);
+    let response = answered && !tokens ? answered : await send(tokens);
     let signedInAgain = false;
     let upgrades = 0;
     for (;;) {
@@ -136,10 +152,14 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     }
   };
 
+  const oauthFetch = (input: RequestInfo | URL, init?: RequestInit) => exchange(input, init, undefined);
   return Object.assign(oauthFetch, {
+    continueFrom: (answered: Response, input: RequestInfo | URL, init?: RequestInit) =>
+      exchange(input, init, answered),
     signOut: () => session.signOut(),
     signedIn: () => session.signedIn(),
     retrySignIn: () => session.retrySignIn(),
+    signInInProgress: () => session.signInInProgress(),
   });
 }
 

@@ -139,6 +139,14 @@ export class AuthSession {
     });
   }
 
+  /**
+   * The sign-in in progress (waiting for the person, or exchanging the code), settling when it
+   * ends either way; undefined when none is running.
+   */
+  signInInProgress(): Promise<void> | undefined {
+    return this.flight?.catch(() => undefined);
+  }
+
   async signedIn(): Promise<boolean> {
     return (await this.options.store.get<TokenSet>(this.tokensKey)) !== undefined;
   }

@@ -5,8 +5,15 @@
  * Streamable HTTP (legacy); if that endpoint refuses POST with 400/404/405 and no JSON-RPC body, the
  * 2024-11-05 HTTP+SSE transport. Other transports: the stdio-style probe (discover, any non-modern
  * error or silence means legacy). The era found is cached per endpoint for this page's lifetime.
+ *
+ * Signing in (the `auth` option, or a fetch that signs in): a sign-in that fails ends connect()
+ * with its AuthorizationError; no other era or transport is tried, since each would only meet the
+ * same refusal and hide it. A handshake that times out while the person is still in the sign-in
+ * window is started again once they are done, rather than read as a server that does not answer.
  */
 
+import type { ServerSignIn } from '../auth/connect-auth.js';
+import { AuthorizationError } from '../auth/errors.js';
 import { RpcEngine } from '../protocol/engine.js';
 import { ConnectionClosedError, TransportError, UnsupportedServerError } from '../protocol/errors.js';
 import { type Era, isLegacyVersion, isModernVersion } from '../protocol/versions.js';
@@ -27,6 +34,19 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 /** How long connect() waits for a legacy server's GET stream before returning anyway. */
 const SERVER_STREAM_WAIT_MS = 1_000;
+/** Handshakes started again after a sign-in outlasted them (a sign-in, then at most two step-ups). */
+const MAX_SIGN_IN_WAITS = 3;
+
+/** Each connected client's sign-in, for "Sign out" (see signInOf). */
+const signIns = new WeakMap<McpClient, ServerSignIn>();
+
+/**
+ * The sign-in of a client connected with `auth` (or over a fetch from createLazyOAuthFetch):
+ * signedIn(), signOut(), retrySignIn(). Undefined for a client that cannot sign in.
+ */
+export function signInOf(client: McpClient): ServerSignIn | undefined {
+  return signIns.get(client);
+}
 
 /** Era per endpoint, as the spec suggests (a property of the server, not of one request). */
 const eraCache = new Map<string, Era | 'sse'>();
@@ -49,11 +69,92 @@ export async function connect(options: ConnectOptions): Promise<McpClient> {
     timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   };
   const forced = forcedEra(options);
-  const opened = options.transport
-    ? await openOverTransport(withLimits(options.transport, options), intro, forced, options)
-    : await openOverHttp(new URL(String(options.url)), intro, forced, options);
+  let watch: SignInWatch | undefined;
+  let opened: Opened;
+  if (options.transport)
+    opened = await openOverTransport(withLimits(options.transport, options), intro, forced, options);
+  else {
+    const url = new URL(String(options.url));
+    watch = await watchSignIn(url, options);
+    const overHttp = watch ? { ...options, fetch: watch.fetch } : options;
+    opened = await openWithSignIn(() => openOverHttp(url, intro, forced, overHttp, watch), watch);
+  }
   const serverId = options.id ?? defaultServerId(options, opened.engine.transport);
-  return new McpClient(serverId, opened.engine, opened.session, intro, options);
+  const client = new McpClient(serverId, opened.engine, opened.session, intro, options);
+  if (watch?.signIn) signIns.set(client, watch.signIn);
+  return client;
+}
+
+/** What connect() knows of the sign-in under a server's fetch while it opens the conversation. */
+interface SignInWatch {
+  /** The fetch the transports use: the signing-in fetch, noting its failures. */
+  fetch: typeof fetch;
+  /** The first sign-in failure seen. */
+  failure: AuthorizationError | undefined;
+  signIn: ServerSignIn | undefined;
+}
+
+/** Installs the `auth` option's fetch, and watches any fetch for sign-in failures. */
+async function watchSignIn(url: URL, options: ConnectOptions): Promise<SignInWatch | undefined> {
+  let signing: typeof fetch | undefined = options.fetch;
+  if (options.auth) {
+    // Only servers configured with `auth` load this (0.5 KB); the OAuth code waits for a 401.
+    const { signInFetch } = await import('../auth/connect-auth.js');
+    signing = signInFetch(url, options.auth, options.fetch);
+  }
+  if (!signing) return undefined;
+  const base = signing;
+  const watch: SignInWatch = {
+    failure: undefined,
+    signIn: isServerSignIn(base) ? base : undefined,
+    fetch: async (input, init) => {
+      try {
+        return await base(input, init);
+      } catch (error) {
+        if (error instanceof AuthorizationError) watch.failure ??= error;
+        throw error;
+      }
+    },
+  };
+  return watch;
+}
+
+function isServerSignIn(value: unknown): value is ServerSignIn {
+  const candidate = value as Partial<ServerSignIn>;
+  return (
+    typeof candidate.signOut === 'function' &&
+    typeof candidate.signedIn === 'function' &&
+    typeof candidate.signInInProgress === 'function'
+  );
+}
+
+/**
+ * Opens the conversation; when it failed while the person was still signing in (its requests
+ * timed out waiting), waits for the sign-in to end and opens it again, a bounded number of times.
+ */
+async function openWithSignIn(open: () => Promise<Opened>, watch: SignInWatch | undefined): Promise<Opened> {
+  for (let waits = 0; ; waits++) {
+    try {
+      return await open();
+    } catch (error) {
+      if (watch?.failure) throw watch.failure;
+      const inProgress = watch?.signIn?.signInInProgress();
+      if (!inProgress || waits >= MAX_SIGN_IN_WAITS) throw error;
+      await inProgress;
+      if (watch?.failure) throw watch.failure;
+    }
+  }
+}
+
+/**
+ * The error that ends connect() here instead of a fallback to another era or transport: a sign-in
+ * failure, or any failure while a sign-in is still in progress (openWithSignIn waits for it).
+ */
+function signInStop(watch: SignInWatch | undefined, error?: unknown): unknown {
+  if (error instanceof AuthorizationError) return error;
+  if (watch?.failure) return watch.failure;
+  if (error !== undefined && watch?.signIn?.signInInProgress()) return error;
+  return undefined;
 }
 
 interface Opened {
@@ -91,6 +192,7 @@ async function openOverHttp(
   intro: Introduction,
   forced: Era | undefined,
   options: ConnectOptions,
+  watch: SignInWatch | undefined,
 ): Promise<Opened> {
   const cacheKey = `${url.origin}${url.pathname}`;
   const make = () =>
@@ -100,7 +202,7 @@ async function openOverHttp(
       ...(options.limits ? { limits: options.limits } : {}),
     });
   if (options.httpTransport === 'sse' || (!forced && eraCache.get(cacheKey) === 'sse'))
-    return openLegacySse(url, intro, options);
+    return openLegacySse(url, intro, options, watch);
 
   const cached = eraCache.get(cacheKey);
   let modernFailure: unknown;
@@ -119,7 +221,15 @@ async function openOverHttp(
         eraCache.set(cacheKey, 'modern');
         return { engine, session: outcome.session };
       }
+      // The probe reads a refused sign-in as "not modern": it is the answer, not the era.
+      const stop = signInStop(watch);
+      if (stop) throw stop;
     } catch (error) {
+      const stop = signInStop(watch, error);
+      if (stop) {
+        await engine.close().catch(() => undefined);
+        throw stop;
+      }
       if (forced === 'modern' || error instanceof UnsupportedServerError) throw error;
       // Network-level failures say nothing of the era (a legacy server's CORS may refuse our modern
       // headers): try legacy, and report this error only if legacy fails too.
@@ -146,9 +256,11 @@ async function openOverHttp(
     return { engine, session };
   } catch (error) {
     await engine.close().catch(() => undefined);
+    const stop = signInStop(watch, error);
+    if (stop) throw stop;
     // A server that lost every new session answered 404 as an MCP server: no other transport to try.
     if (options.httpTransport !== 'streamable-http' && !transport.failure && refusesPost(error)) {
-      const opened = await openLegacySse(url, intro, options).catch((sseError: unknown) => {
+      const opened = await openLegacySse(url, intro, options, watch).catch((sseError: unknown) => {
         throw preferInformative(error, sseError);
       });
       eraCache.set(cacheKey, 'sse');
@@ -206,7 +318,12 @@ function preferInformative(streamableError: unknown, sseError: unknown): unknown
     : streamableError;
 }
 
-async function openLegacySse(url: URL, intro: Introduction, options: ConnectOptions): Promise<Opened> {
+async function openLegacySse(
+  url: URL,
+  intro: Introduction,
+  options: ConnectOptions,
+  watch: SignInWatch | undefined,
+): Promise<Opened> {
   // Only 2024-11-05 servers need it, so it is a chunk of its own in the widget's bundle.
   const { HttpSseTransport } = await import('../transport/http-sse.js');
   const transport = new HttpSseTransport(url, {
@@ -220,7 +337,7 @@ async function openLegacySse(url: URL, intro: Introduction, options: ConnectOpti
     return { engine, session: await initializeLegacy(engine, intro, options.protocolVersion) };
   } catch (error) {
     await engine.close().catch(() => undefined);
-    throw error;
+    throw signInStop(watch, error) ?? error;
   }
 }
 

@@ -1,11 +1,12 @@
 /** Options a host passes to connect() and to each call. */
 
+import type { SignInOptions } from '../auth/connect-auth.js';
 import type { RequestOptions } from '../protocol/engine.js';
 import type { ElicitRequestParams, ElicitResult, Implementation } from '../protocol/types.js';
 import type { ConnectionLimits } from '../transport/limits.js';
 import type { Transport } from '../transport/transport.js';
 
-export type { ConnectionLimits };
+export type { ConnectionLimits, SignInOptions };
 
 /**
  * Answers an elicitation (legacy `elicitation/create`, or a modern `input_required` round).
@@ -58,6 +59,15 @@ export interface ConnectOptions {
   requestDefaults?: Pick<RequestOptions, 'timeoutMs' | 'maxTotalTimeoutMs' | 'resetTimeoutOnProgress'>;
   /** A fetch implementation (tests, service workers). */
   fetch?: typeof fetch;
+  /**
+   * Sign in when the server asks (MCP authorization, OAuth 2.1): its first 401 loads the OAuth
+   * layer, which discovers the authorization server, asks the person (`confirm`), opens the sign-in
+   * popup and sends the token on every later request of this server (over `fetch` when given).
+   * A failed sign-in fails connect() with an AuthorizationError naming the server and the step; it
+   * never falls back to another transport or era. `signInOf(client)` gives "Sign out".
+   * HTTP servers only (`url`); ignored with a `transport`.
+   */
+  auth?: SignInOptions;
   /**
    * Caps and bounds for this server; each field is optional. At a size cap Toolgate stops reading,
    * cancels the request and fails the call with "response too large (N MB, limit M MB)".

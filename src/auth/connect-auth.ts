@@ -1,0 +1,80 @@
+/**
+ * The `auth` option of connect() (and of a panel's ServerConfig): what a host says once about its
+ * sign-ins, turned into the lazy OAuth fetch for one server. Loaded by connect() only when a
+ * server config carries `auth`; the OAuth protocol code itself still waits for a server's 401.
+ */
+
+import type { AuthorizationRequest, Authorize } from './authorization-code.js';
+import type { ClientIdentity } from './client-identity.js';
+import { createLazyOAuthFetch, type LazyOAuthFetch } from './lazy-fetch.js';
+import type { AuthEvent } from './session.js';
+import { type AuthStore, memoryAuthStore } from './store.js';
+
+/** How Toolgate signs in to servers that require OAuth (MCP authorization). */
+export interface SignInOptions {
+  /**
+   * Who this client is to authorization servers: `clientName`, `redirectUri` (a page of the host
+   * app that runs `completeSignIn()` from `toolgate/auth`), optionally `metadataDocumentUrl` (a
+   * Client ID Metadata Document the host serves over https) and `preRegistered` client ids.
+   */
+  client: ClientIdentity;
+  /**
+   * The person's go-ahead before the sign-in window opens: show "Sign in to <server>" with
+   * `request.issuer` and `request.scopes`, resolve inside their click (browsers open popups only
+   * during one), reject to decline. Used by the default popup; without it the popup opens at once,
+   * which works only when the request itself started from a click.
+   */
+  confirm?: (request: AuthorizationRequest) => Promise<void>;
+  /** The user-agent step instead of the popup: a full-page redirect, an extension's web auth flow. */
+  authorize?: Authorize;
+  /**
+   * Where registrations and tokens live. Default: one memory store for the page, shared by every
+   * connection, so a reconnect or Retry does not ask the person again; gone with the page.
+   */
+  store?: AuthStore;
+  /** Ask for `offline_access` where offered (refresh tokens). Default true. */
+  offlineAccess?: boolean;
+  /** Step-ups for more scopes per request. Default 2. */
+  maxScopeUpgrades?: number;
+  /** signed-in, refreshed, signed-out, failed: for the panel and the audit log; never a token. */
+  onEvent?: (event: AuthEvent) => void;
+}
+
+/** A server's sign-in, for a "Sign out" button and a signed-in badge. */
+export interface ServerSignIn {
+  signedIn(): Promise<boolean>;
+  signOut(): Promise<void>;
+  /** After a failed sign-in, lets the next request sign in again. */
+  retrySignIn(): void;
+  /** The sign-in in progress, settling when it ends; undefined when none runs. */
+  signInInProgress(): Promise<void> | undefined;
+}
+
+let pageStore: AuthStore | undefined;
+
+/** The fetch connect() gives the transports of `serverUrl` when its options carry `auth`. */
+export function signInFetch(
+  serverUrl: string | URL,
+  options: SignInOptions,
+  base: typeof fetch | undefined,
+): LazyOAuthFetch {
+  pageStore ??= memoryAuthStore();
+  return createLazyOAuthFetch({
+    serverUrl,
+    ...(base ? { fetch: base } : {}),
+    client: options.client,
+    authorize: options.authorize ?? popupWith(options.confirm),
+    store: options.store ?? pageStore,
+    ...(options.offlineAccess !== undefined ? { offlineAccess: options.offlineAccess } : {}),
+    ...(options.maxScopeUpgrades !== undefined ? { maxScopeUpgrades: options.maxScopeUpgrades } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+}
+
+/** The popup authorizer, imported when a sign-in starts (the popup code is not needed before). */
+function popupWith(confirm: SignInOptions['confirm']): Authorize {
+  return async (request) => {
+    const { popupAuthorizer } = await import('./popup.js');
+    return popupAuthorizer(confirm ? { confirm } : {})(request);
+  };
+}
