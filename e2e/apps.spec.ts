@@ -353,3 +353,80 @@ test('without a sandbox origin, the built-in proxy runs the app at an opaque ori
   );
   expect(sandbox).toBe('allow-scripts allow-forms');
 });
+
+test('open-link asks the person, opens only what they allow, and never asks for other schemes', async ({
+  page,
+  context,
+}) => {
+  await context.route('https://modelcontextprotocol.io/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>opened</title>' }),
+  );
+  const opened: string[] = [];
+  context.on('page', (other) => opened.push(other.url()));
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  await showBasicApp(page);
+
+  await app(page).getByRole('button', { name: 'Open Link' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'The app wants to open a link' });
+  await expect(ask).toContainText(`The app ${BASIC_APP} wants to open https://modelcontextprotocol.io/`);
+  await ask.getByRole('button', { name: "Don't open" }).click();
+  await expect(ask).toHaveCount(0);
+  await expect
+    .poll(() => appEvents(page, 'refused'))
+    .toContainEqual(
+      expect.objectContaining({ method: 'ui/open-link', reason: 'Link opening denied by user' }),
+    );
+  expect(opened).toEqual([]);
+
+  const popup = context.waitForEvent('page');
+  await app(page).getByRole('button', { name: 'Open Link' }).click();
+  await ask.getByRole('button', { name: 'Open link' }).click();
+  await (await popup).waitForLoadState();
+  expect(opened).toEqual(['https://modelcontextprotocol.io/']);
+
+  await app(page).locator('#link-url').fill('javascript:alert(document.domain)');
+  await app(page).getByRole('button', { name: 'Open Link' }).click();
+  await expect
+    .poll(() => appEvents(page, 'refused'))
+    .toContainEqual(
+      expect.objectContaining({ method: 'ui/open-link', reason: expect.stringContaining('Invalid URL') }),
+    );
+  await expect(ask).toHaveCount(0);
+  expect(opened).toEqual(['https://modelcontextprotocol.io/']);
+});
+
+test("the app's message and log reach the host app as events; Close app tears it down first", async ({
+  page,
+}) => {
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  await showBasicApp(page);
+  await app(page).getByRole('button', { name: 'Send Message' }).click();
+  await app(page).getByRole('button', { name: 'Send Log' }).click();
+  await expect.poll(async () => (await appEvents(page, 'message')).length).toBe(1);
+  const [message] = await appEvents(page, 'message');
+  expect(message).toMatchObject({
+    app: { serverId: 'basic', resourceUri: BASIC_APP },
+    message: { role: 'user', content: [{ type: 'text', text: 'This is message text.' }] },
+  });
+  await expect
+    .poll(() => appEvents(page, 'log'))
+    .toContainEqual(expect.objectContaining({ data: 'This is log text.' }));
+
+  const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  await figure.getByRole('button', { name: 'Close app' }).click();
+  await expect(figure).toHaveAttribute('data-app-state', 'closed');
+  expect(consoleLines).toContain('App is being torn down');
+  await expect(figure.locator('iframe')).toHaveCount(0);
+});
+
+async function appEvents(page: Page, type: string): Promise<Record<string, unknown>[]> {
+  return page.evaluate(
+    (wanted) =>
+      ((window as unknown as { appEvents: { type: string }[] }).appEvents ?? []).filter(
+        (event) => event.type === wanted,
+      ) as Record<string, unknown>[],
+    type,
+  );
+}
