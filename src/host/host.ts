@@ -20,6 +20,7 @@ import {
 } from '../ui/controller.js';
 import type { ServerTool } from './adapters/declarations.js';
 import type { ToolOutcome } from './adapters/outcome.js';
+import { createHostSkills, type HostSkills } from './skills.js';
 
 export interface ToolgateHostOptions extends ControllerOptions {
   /** Share the state of a mounted panel (`panel.controller`) instead of creating a new one. */
@@ -59,6 +60,8 @@ export interface ToolgateHost {
    */
   run(call: HostToolCall, options?: { signal?: AbortSignal; caller?: Caller }): Promise<ToolOutcome>;
   on(listener: (event: HostEvent) => void): () => void;
+  /** Skills (SEP-2640) the person approved, under server-qualified names, loaded and read verified. */
+  readonly skills: HostSkills;
   close(): Promise<void>;
 }
 
@@ -119,6 +122,7 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
         if (translated) listener(translated);
       });
     },
+    skills: createHostSkills(controller, options.caller ?? MODEL),
     close: () => controller.close(),
   };
 }

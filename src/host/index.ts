@@ -10,3 +10,4 @@ export {
   type ToolgateHost,
   type ToolgateHostOptions,
 } from './host.js';
+export type { HostSkillLoad, HostSkills, OfferedSkill } from './skills.js';

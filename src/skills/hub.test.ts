@@ -177,7 +177,7 @@ describe('the skills hub against an SDK 2.x skills server', () => {
     expect(hub.byQualifiedName(b.qualifiedName)?.identity.serverId).toBe('mirror');
     expect(a.approval.state).toBe('approved');
     expect(b.approval.state).toBe('unapproved');
-    expect(a.sameNameElsewhere).toEqual(['label mirror']);
+    expect(a.sameNameElsewhere).toEqual(['label mirror (mirror)']);
     await expect(hub.load('mirror', REFUNDS, { caller: MODEL })).rejects.toThrow(SkillNotApprovedError);
   });
 

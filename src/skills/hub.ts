@@ -100,10 +100,16 @@ export class SkillsHub {
     this.trail = new SkillAuditTrail(options.audit, this.now);
   }
 
-  /** Every server's skills, in the order of `options.servers()`. */
+  /**
+   * Every server's skills, in the order of `options.servers()`: fresh copies each time, so a view
+   * that skips rendering unchanged props (Preact with signals does) sees every change.
+   */
   snapshot(): ServerSkills[] {
     this.sync();
-    return this.options.servers().map((server) => this.state.get(server.id)!);
+    return this.options.servers().map((server) => {
+      const state = this.state.get(server.id)!;
+      return { ...state, skills: state.skills.map((record) => ({ ...record })) };
+    });
   }
 
   subscribe(listener: () => void): () => void {
@@ -365,8 +371,10 @@ export class SkillsHub {
   private sync(): void {
     const servers = this.options.servers();
     const ids = new Set(servers.map((server) => server.id));
+    let moved = false;
     for (const id of [...this.state.keys()])
       if (!ids.has(id)) {
+        moved = true;
         this.state.delete(id);
         this.clientsSeen.delete(id);
         this.cache.forgetServer(id);
@@ -376,9 +384,11 @@ export class SkillsHub {
       const client = this.options.clientOf(id);
       const existing = this.state.get(id);
       if (existing && this.clientsSeen.get(id) === client) {
+        moved ||= existing.label !== label;
         existing.label = label;
         continue;
       }
+      moved = true;
       this.clientsSeen.set(id, client);
       for (const key of [...this.held.keys()]) if (key.startsWith(`${id}\u0000`)) this.held.delete(key);
       const declared = client ? skillsCapability(client) : undefined;
@@ -393,6 +403,7 @@ export class SkillsHub {
         complete: true,
       });
     }
+    if (moved) this.changed();
   }
 
   private serverState(serverId: string): ServerSkills {

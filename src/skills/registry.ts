@@ -34,7 +34,7 @@ export interface SkillRecord {
   acting: boolean;
   /** The one name a model uses for it. */
   qualifiedName: string;
-  /** Other servers (labels) with a skill of the same plain name. */
+  /** Other servers ("label (id)") with a skill of the same plain name. */
   sameNameElsewhere: string[];
 }
 
@@ -72,7 +72,8 @@ export function linkRegistry(servers: readonly ServerSkills[]): void {
       const base = `${record.identity.serverId}::${qualifiedPath(record.identity.uri)}`;
       byName.set(base, [...(byName.get(base) ?? []), record]);
       const plain = record.entry.frontmatter.name;
-      byPlainName.set(plain, (byPlainName.get(plain) ?? new Set()).add(server.label));
+      // Told apart by the host-assigned id: two servers may well report the same name.
+      byPlainName.set(plain, (byPlainName.get(plain) ?? new Set()).add(server.serverId));
       record.nested = nestedIn(record.entry);
       record.enclosing = server.skills.find(
         (other) => other !== record && pathInSkill(other.identity.uri, record.identity.uri) !== undefined,
@@ -84,11 +85,12 @@ export function linkRegistry(servers: readonly ServerSkills[]): void {
       record.qualifiedName = index === 0 ? base : `${base}~${index + 1}`;
     });
   }
+  const labels = new Map(servers.map((server) => [server.serverId, `${server.label} (${server.serverId})`]));
   for (const server of servers)
     for (const record of server.skills)
-      record.sameNameElsewhere = [...(byPlainName.get(record.entry.frontmatter.name) ?? [])].filter(
-        (label) => label !== server.label,
-      );
+      record.sameNameElsewhere = [...(byPlainName.get(record.entry.frontmatter.name) ?? [])]
+        .filter((id) => id !== server.serverId)
+        .map((id) => labels.get(id) ?? id);
 }
 
 /** SKILL.md files in an entry's manifest other than its own. */

@@ -20,6 +20,7 @@ const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) 
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
+const SkillsView = lazyView(() => import('./views/skills-view.js').then((m) => m.SkillsView));
 const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
 const ElicitationDialog = lazyView(() =>
   import('./views/elicitation-dialog.js').then((m) => m.ElicitationDialog),
@@ -30,6 +31,7 @@ export type PanelShape = 'panel' | 'overlay';
 const TABS = [
   { id: 'servers', label: 'Servers' },
   { id: 'tools', label: 'Tools' },
+  { id: 'skills', label: 'Skills' },
   { id: 'activity', label: 'Activity' },
   { id: 'log', label: 'Audit log' },
   { id: 'remembered', label: 'Approvals' },
@@ -148,6 +150,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
       >
         {tab.value === 'servers' && <ServersView controller={controller} />}
         {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
+        {tab.value === 'skills' && <SkillsView controller={controller} />}
         {tab.value === 'activity' && <ActivityView controller={controller} />}
         {tab.value === 'log' && <AuditView controller={controller} />}
         {tab.value === 'remembered' && <RememberedView controller={controller} />}
