@@ -10,7 +10,6 @@
  */
 
 import type { Caller } from '../gate/types.js';
-import { skillsHubFor } from '../skills/controller-hub.js';
 import type { LoadedSkill, SkillsHub } from '../skills/hub.js';
 import type { SkillRecord } from '../skills/registry.js';
 import type { Controller } from '../ui/controller.js';
@@ -61,7 +60,9 @@ export interface HostSkills {
 const MODEL: Caller = { kind: 'host', label: 'the assistant' };
 
 export function createHostSkills(controller: Controller, caller: Caller = MODEL): HostSkills {
-  const hub = () => skillsHubFor(controller);
+  // The skills room is a chunk of its own: an app that never asks for skills never loads it.
+  const hub = () =>
+    import('../skills/controller-hub.js').then(({ skillsHubFor }) => skillsHubFor(controller));
   const offer = (hubNow: SkillsHub): OfferedSkill[] => {
     const labels = new Map(hubNow.snapshot().map((server) => [server.serverId, server.label]));
     return hubNow
