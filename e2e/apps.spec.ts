@@ -8,7 +8,7 @@
  * asking for another server's tool is refused and recorded. Screenshots go to
  * test-results/screenshots/.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,6 +33,7 @@ let pdfDir: string;
 
 test.beforeAll(async () => {
   pdfDir = await mkdtemp(join(tmpdir(), 'toolgate-apps-'));
+  await writeFile(join(pdfDir, 'hello.pdf'), onePagePdf('Hello from Toolgate'));
   [basic, pdf] = await Promise.all([startAppServer('basic-vanillajs'), startAppServer('pdf', [pdfDir])]);
   [basicProxy, pdfProxy] = await Promise.all([startRecordingProxy(basic.url), startRecordingProxy(pdf.url)]);
 });
@@ -429,4 +430,53 @@ async function appEvents(page: Page, type: string): Promise<Record<string, unkno
       ) as Record<string, unknown>[],
     type,
   );
+}
+
+test("an app calls its app-only tool through the gate: asked under the app's name, then sent", async ({
+  page,
+}) => {
+  const PDF_APP = 'ui://pdf-viewer/mcp-app.html';
+  await openPage(page, [{ url: pdfProxy.url, id: 'pdf' }]);
+  const run = page.evaluate(
+    (url) =>
+      (window as unknown as { toolgateHost: { run(call: object): Promise<unknown> } }).toolgateHost.run({
+        serverId: 'pdf',
+        toolName: 'display_pdf',
+        arguments: { url },
+      }),
+    join(pdfDir, 'hello.pdf'),
+  );
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await run;
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(`Asked by the MCP App ${PDF_APP}`, { timeout: 20_000 });
+  await expect(dialog).toContainText('Allow Read PDF Bytes on PDF Server?');
+  expect(pdfProxy.toolCalls()).not.toContain('read_pdf_bytes');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect.poll(() => pdfProxy.toolCalls()).toContain('read_pdf_bytes');
+  await page.screenshot({ path: 'test-results/screenshots/apps-pdf.png', fullPage: true });
+});
+
+/** A one-page PDF with one line of text, with a correct cross-reference table. */
+function onePagePdf(text: string): Buffer {
+  const stream = `BT /F1 18 Tf 20 40 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
 }
