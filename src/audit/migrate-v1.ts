@@ -11,7 +11,7 @@ import { type ChainAnchor, type ChainEvent, eventText, GENESIS } from './chain.j
 import { INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
 import type { AuditEntry } from './entry.js';
 import { requestResult } from './idb.js';
-import { buildSegment, type SegmentInfo } from './segment.js';
+import { buildSegment, putSummary, type SegmentInfo } from './segment.js';
 
 /** The version 1 layout, as it shipped. */
 const V1 = { events: 'events', entries: 'entries', firstSeqIndex: 'first-seq' } as const;
@@ -82,7 +82,7 @@ async function sealEntries(transaction: IDBTransaction): Promise<SegmentInfo[]> 
     const from = Math.min(...group.map((entry) => entry.firstSeq));
     const to = Math.max(...group.map((entry) => entry.seqs.at(-1) ?? entry.firstSeq));
     const built = buildSegment(from, to, group);
-    transaction.objectStore(STORE.segments).put(built.summary);
+    putSummary(transaction.objectStore(STORE.segments), built.summary);
     transaction.objectStore(STORE.segmentTerms).put(built.terms);
     const pages = transaction.objectStore(STORE.pages);
     for (const page of built.pages) pages.put(page);

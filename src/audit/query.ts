@@ -23,9 +23,9 @@ import {
   matchPositions,
   PAGE_ENTRIES,
   pendingIn,
+  readSummary,
   type SegmentInfo,
   type SegmentPage,
-  type SegmentSummary,
   segmentExcluded,
   TERM,
 } from './segment.js';
@@ -79,7 +79,7 @@ export async function queryEntries(
     // Segments come newest first by their newest entry: once the page is full of entries newer
     // than anything this one holds, no later segment can change it.
     if (hits.length >= wanted && hits[wanted - 1]!.key.startedAt > info.maxAt) break;
-    const summary = (await requestResult(summaries.get(info.from))) as SegmentSummary | undefined;
+    const summary = await readSummary(summaries, info.from);
     if (!summary) continue;
     for (const position of matchPositions(summary, filter, wanted + view.shadows.size)) {
       // A later state of this entry is in memory (and was filtered there).
@@ -165,9 +165,7 @@ export async function getEntry(
   const index = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
   const segment = (await requestResult(index.getKey(TERM.id + invocationId))) as number | undefined;
   if (segment === undefined) return undefined;
-  const summary = (await requestResult(transaction.objectStore(STORE.segments).get(segment))) as
-    | SegmentSummary
-    | undefined;
+  const summary = await readSummary(transaction.objectStore(STORE.segments), segment);
   const position = summary?.ids.indexOf(invocationId) ?? -1;
   if (position < 0) return undefined;
   const [entry] = await entriesOf(transaction, [{ key: { startedAt: 0, invocationId }, segment, position }]);
@@ -210,7 +208,7 @@ export async function countEntries(
     )
       continue;
     // Partly inside the range: count its entries from the summary's columns.
-    const summary = (await requestResult(summaries.get(info.from))) as SegmentSummary | undefined;
+    const summary = await readSummary(summaries, info.from);
     if (!summary) continue;
     for (let i = 0; i < summary.ids.length; i++)
       if (inRange(summary.startedAt[i]!)) add(summary.outcomes[summary.outcome[i]!]!, 1);
@@ -239,9 +237,7 @@ export async function pendingCalls(database: IDBDatabase, unsealed: UnsealedEntr
       });
   const summaries = transaction.objectStore(STORE.segments);
   const holding = state.segments.filter((info) => (info.counts.pending ?? 0) > 0);
-  const read = await Promise.all(
-    holding.map((info) => requestResult(summaries.get(info.from)) as Promise<SegmentSummary | undefined>),
-  );
+  const read = await Promise.all(holding.map((info) => readSummary(summaries, info.from)));
   for (const summary of read)
     if (summary)
       for (const call of pendingIn(summary)) if (!view.shadows.has(call.invocationId)) found.push(call);

@@ -17,7 +17,7 @@ import { INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
 import type { AuditEntry, EntryOutcome } from './entry.js';
 import { requestResult, transactionDone } from './idb.js';
 import { READ_STORES } from './query.js';
-import { buildSegment, type SegmentInfo, type SegmentPage, type SegmentSummary } from './segment.js';
+import { buildSegment, putSummary, readSummary, type SegmentInfo, type SegmentPage } from './segment.js';
 import type { UnsealedEntries } from './unsealed.js';
 
 export interface RetentionPolicy {
@@ -115,7 +115,7 @@ async function* chainOrder(
     while (taken < pool.length && pool[taken]!.firstSeq < nextFirst) yield pool[taken++]!;
     const info = segments[i];
     if (!info) return;
-    const summary = (await requestResult(summaries.get(info.from))) as SegmentSummary | undefined;
+    const summary = await readSummary(summaries, info.from);
     if (!summary) continue;
     const refs: ChainRef[] = summary.ids.map((invocationId, p) => ({
       invocationId,
@@ -275,7 +275,7 @@ async function removeFromSegments(
       continue;
     }
     const rebuilt = buildSegment(info.from, info.to, kept);
-    summaries.put(rebuilt.summary);
+    putSummary(summaries, rebuilt.summary);
     terms.put(rebuilt.terms);
     for (const page of rebuilt.pages) pages.put(page);
     next.push(rebuilt.info);

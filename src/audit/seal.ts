@@ -13,9 +13,10 @@ import {
   buildSegment,
   PAGE_ENTRIES,
   patchSegment,
+  putSummary,
+  readSummary,
   type SegmentInfo,
   type SegmentPage,
-  type SegmentSummary,
 } from './segment.js';
 import type { UnsealedEntries } from './unsealed.js';
 
@@ -58,7 +59,7 @@ export async function sealUnsealed(database: IDBDatabase, view: UnsealedEntries)
   };
   index.put(next, INDEX_KEY);
   if (built) {
-    transaction.objectStore(STORE.segments).put(built.summary);
+    putSummary(transaction.objectStore(STORE.segments), built.summary);
     transaction.objectStore(STORE.segmentTerms).put(built.terms);
     const pages = transaction.objectStore(STORE.pages);
     for (const page of built.pages) pages.put(page);
@@ -81,7 +82,7 @@ async function patchAll(
     directory.map(async (info) => {
       const updated = patches.get(info.from);
       if (!updated) return info;
-      const summary = (await requestResult(summaries.get(info.from))) as SegmentSummary | undefined;
+      const summary = await readSummary(summaries, info.from);
       if (!summary) return info;
       const numbers = new Set(
         updated.map((entry) => Math.floor(summary.ids.indexOf(entry.invocationId) / PAGE_ENTRIES)),
@@ -93,7 +94,7 @@ async function patchAll(
         if (page) pages.set(number, page);
       }
       const next = patchSegment(summary, pages, info, updated);
-      summaries.put(summary);
+      putSummary(summaries, summary);
       for (const page of pages.values()) pageStore.put(page);
       return next;
     }),

@@ -268,3 +268,36 @@ export function pendingIn(
   }
   return found;
 }
+
+/**
+ * A summary as stored: its lists of strings as one string each (ids as JSON, words one per line;
+ * a word never holds a line break). Reading one long string back is a copy; reading thousands of
+ * small ones measured several times slower, and summaries are what queries read.
+ */
+interface StoredSummary extends Omit<SegmentSummary, 'ids' | 'words'> {
+  ids: string;
+  words: string;
+}
+
+export function putSummary(store: IDBObjectStore, summary: SegmentSummary): void {
+  const stored: StoredSummary = {
+    ...summary,
+    ids: JSON.stringify(summary.ids),
+    words: summary.words.join('\n'),
+  };
+  store.put(stored);
+}
+
+export async function readSummary(store: IDBObjectStore, from: number): Promise<SegmentSummary | undefined> {
+  const stored = await new Promise<StoredSummary | undefined>((resolve, reject) => {
+    const request = store.get(from);
+    request.onsuccess = () => resolve(request.result as StoredSummary | undefined);
+    request.onerror = () => reject(request.error);
+  });
+  if (!stored) return undefined;
+  return {
+    ...stored,
+    ids: JSON.parse(stored.ids) as string[],
+    words: stored.words === '' ? [] : stored.words.split('\n'),
+  };
+}

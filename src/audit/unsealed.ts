@@ -14,7 +14,7 @@ import type { ChainEvent } from './chain.js';
 import { EMPTY_INDEX, INDEX_KEY, type IndexState, STORE, TERM_INDEX } from './database.js';
 import { type AuditEntry, applyEvent, type EntryOutcome } from './entry.js';
 import { requestResult } from './idb.js';
-import { PAGE_ENTRIES, type SegmentPage, type SegmentSummary, TERM } from './segment.js';
+import { PAGE_ENTRIES, readSummary, type SegmentPage, type SegmentSummary, TERM } from './segment.js';
 
 export interface Snapshot {
   view: UnsealedEntries;
@@ -124,7 +124,7 @@ export class UnsealedEntries {
         if (segment === undefined) return undefined;
         let summary = summaryOf.get(segment);
         if (!summary) {
-          summary = requestResult(summaries.get(segment)) as Promise<SegmentSummary | undefined>;
+          summary = readSummary(summaries, segment);
           summaryOf.set(segment, summary);
         }
         const position = (await summary)?.ids.indexOf(id) ?? -1;
