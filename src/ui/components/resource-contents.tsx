@@ -1,7 +1,8 @@
 /**
  * A resource's contents, from an embedded resource or read through `resources/read`: text shown as
- * text (never HTML, whatever its type says), images and audio of allow-listed types shown as data
- * URLs, anything else offered as a download that names its type and size. `ReadResourceButton`
+ * text (never HTML, whatever its type says; a base64 blob of a text type too), images and audio of
+ * allow-listed types shown as data URLs, anything else offered as a download that names its type
+ * and size. `ReadResourceButton`
  * opens a `resource_link` or re-reads an embedded resource through the server that named it.
  */
 
@@ -48,6 +49,9 @@ export function ResourceContentView({ content }: { content: ResourceContent }) {
   if (!isBase64(content.blob))
     return <p class="tg-notice">No readable content (neither text nor base64 data).</p>;
   const data = content.blob.replace(/\s+/g, '');
+  // Text sent as base64 is still text: shown as text, like any other.
+  const text = isTextType(type) ? decodeText(data) : undefined;
+  if (text !== undefined) return <LongText text={text} />;
   if (ALLOWED_IMAGE_TYPES.has(type))
     return (
       <img class="tg-image" src={`data:${type};base64,${data}`} alt={`Resource ${content.uri} (${type})`} />
@@ -73,6 +77,20 @@ export function ResourceContentView({ content }: { content: ResourceContent }) {
       <span class="tg-muted"> (saved as a file, never opened in the page)</span>
     </p>
   );
+}
+
+const isTextType = (type: string) => type.startsWith('text/') || type === 'application/json';
+
+/** UTF-8 text from base64, or undefined when it is not valid base64. */
+function decodeText(base64: string): string | undefined {
+  try {
+    const binary = atob(base64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return new TextDecoder().decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 type ReadState =

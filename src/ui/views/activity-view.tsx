@@ -180,7 +180,7 @@ function Arguments({ value }: { value: JsonObject }) {
         Arguments{empty ? ' (none)' : ''}
         {paths.length > 0 ? ` · ${paths.length} redacted` : ''}
       </summary>
-      {!empty && <JsonTree value={shown} label="arguments" />}
+      {!empty && <JsonTree value={shown} />}
     </details>
   );
 }

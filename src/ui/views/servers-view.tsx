@@ -224,7 +224,9 @@ function ServerRow({
       </div>
       <div class="tg-muted tg-wrap" title={address}>
         {address}
-        {address !== server.id && name.indexOf(server.id) === -1 ? ` · id ${server.id}` : ''}
+        {address !== server.id && name !== server.id && !name.endsWith(`(${server.id})`)
+          ? ` · id ${server.id}`
+          : ''}
       </div>
       {warnings.length > 0 && <CatalogWarnings id={`tg-warnings-${server.id}`} warnings={warnings} />}
       <div class="tg-row">
