@@ -84,14 +84,16 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
       if (!live || !holder.current) return;
       const policy = buildCsp(resource.csp);
       const permissions = granted.filter((name) => resource.permissions.includes(name));
-      const sandbox = createSandboxFrame({
+      const sandbox = await createSandboxFrame({
         sandboxUrl: mcpAppsOptions().sandboxUrl,
         title: `MCP App ${resourceUri} from ${serverLabel}`,
         permissions,
       });
+      const place = holder.current;
+      if (!live || !place) return;
       sandbox.frame.style.height = `${INITIAL_HEIGHT}px`;
       frame.current = sandbox.frame;
-      holder.current.append(sandbox.frame);
+      place.append(sandbox.frame);
       const current = new AppSession(
         sandbox.transport,
         {
@@ -156,6 +158,8 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
       session.current = current;
       setState({ phase: 'starting', resource, policy, origin: sandbox.origin });
       emitAppEvent({ type: 'shown', app, csp: policy });
+      await sandbox.loaded;
+      if (!live) return;
       await current.start();
       current.toolInput(result.arguments);
       current.toolResult(result.result);

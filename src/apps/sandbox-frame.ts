@@ -6,7 +6,6 @@
  * port it hands over in the handshake. Either way the app inside is at an opaque origin of its own.
  */
 
-import proxyPage from '../../public/mcp-app-sandbox.html?raw';
 import { PostMessageClientTransport } from '../transport/post-message.js';
 import { allowAttribute } from './csp.js';
 import type { AppPermission } from './spec.js';
@@ -19,18 +18,26 @@ export const VIEW_SANDBOX = 'allow-scripts allow-forms';
 
 export interface SandboxFrame {
   frame: HTMLIFrameElement;
+  /** Resolves when the proxy page has loaded (its script is listening). */
+  loaded: Promise<void>;
   transport: PostMessageClientTransport;
   /** 'opaque' or the sandbox origin, for the person. */
   origin: string;
 }
 
-/** Makes the proxy frame (not yet attached: attach it, then start the transport). */
-export function createSandboxFrame(options: {
+/**
+ * Makes the proxy frame, not yet attached: attach it, wait for `loaded`, then start the transport
+ * (a handshake posted to a page still loading is lost and retried only after a delay).
+ */
+export async function createSandboxFrame(options: {
   sandboxUrl: string | undefined;
   title: string;
   permissions: readonly AppPermission[];
-}): SandboxFrame {
+}): Promise<SandboxFrame> {
   const frame = document.createElement('iframe');
+  const loaded = new Promise<void>((resolve) =>
+    frame.addEventListener('load', () => resolve(), { once: true }),
+  );
   frame.title = options.title;
   frame.referrerPolicy = 'no-referrer';
   // The proxy must be allowed what the View is granted: a feature reaches a nested frame only through
@@ -43,14 +50,17 @@ export function createSandboxFrame(options: {
     frame.src = url.href;
     return {
       frame,
+      loaded,
       origin: url.origin,
       transport: new PostMessageClientTransport({ frame, targetOrigin: url.origin, kind: 'MCP App sandbox' }),
     };
   }
   frame.setAttribute('sandbox', PROXY_SANDBOX_OPAQUE);
-  frame.srcdoc = proxyPage;
+  // The page's text only when it is needed here: hosts with a sandbox origin never download it.
+  frame.srcdoc = (await import('../../public/mcp-app-sandbox.html?raw')).default;
   return {
     frame,
+    loaded,
     origin: 'opaque',
     transport: new PostMessageClientTransport({ opaqueFrame: frame, kind: 'MCP App sandbox' }),
   };

@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+/**
+ * MCP Apps figures, in headless Chromium, with the drop-in widget as `npm run build` makes it
+ * (dist/widget) embedded in a bare page, the sandbox proxy page (public/mcp-app-sandbox.html) on
+ * another origin, and the official basic example app (@modelcontextprotocol/server-basic-vanillajs)
+ * as a real server:
+ *
+ * - Bytes: the JavaScript fetched only when an app is shown (gzip), after the page went idle with
+ *   every prefetched view in, plus the sandbox proxy page; and, for comparison, what the
+ *   @modelcontextprotocol/ext-apps AppBridge would add (bundled with its dependencies, minified).
+ * - Time from a tool result to the app's first paint: from the moment the call's result reaches the
+ *   panel (its `finishedAt`) to the app's first size report, which the App SDK sends from a
+ *   ResizeObserver once its content is laid out (the `ready` app event). Cold: the first app of a
+ *   fresh page (app code fetched, UI resource read from the server); warm: the next ones (both cached).
+ *
+ *   node bench/apps.mjs [--runs N] [--warm N] [--json]
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { build } from 'vite';
+import { startAppServer } from '../e2e/support/app-servers.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
+
+const ORIGIN = 'https://apps-bench.test';
+const SANDBOX_ORIGIN = 'https://apps-bench-sandbox.test';
+const flag = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const RUNS = flag('--runs', 5);
+const WARM = flag('--warm', 10);
+
+const outDir = await mkdtemp(join(tmpdir(), 'toolgate-apps-bench-'));
+await build({
+  configFile: 'vite.widget.config.ts',
+  logLevel: 'silent',
+  build: { outDir, emptyOutDir: true },
+});
+const files = new Map();
+for (const name of await readdir(outDir)) files.set(name, await readFile(join(outDir, name)));
+const sandboxPage = await readFile('public/mcp-app-sandbox.html');
+const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
+
+/** The AppBridge of @modelcontextprotocol/ext-apps with what it imports, built like the widget. */
+async function appBridgeBytes() {
+  // Inside the project (.bench-out is ignored), so the import resolves from its node_modules.
+  await mkdir('.bench-out', { recursive: true });
+  const dir = await mkdtemp(join('.bench-out', 'appbridge-'));
+  const entry = join(process.cwd(), dir, 'entry.js');
+  await writeFile(
+    entry,
+    "export { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';\n",
+  );
+  try {
+    const output = await build({
+      configFile: false,
+      logLevel: 'silent',
+      root: process.cwd(),
+      build: {
+        write: false,
+        minify: true,
+        target: 'es2022',
+        lib: { entry, formats: ['es'], fileName: 'bridge' },
+        rolldownOptions: { output: { codeSplitting: false, minify: true } },
+      },
+    });
+    const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output);
+    return chunks.filter((c) => c.type === 'chunk').reduce((sum, c) => sum + gz(Buffer.from(c.code)), 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const page = (serverUrl) => `<!doctype html><html lang="en"><title>Apps bench</title>
+<toolgate-panel servers="${serverUrl}" audit-name="apps-bench"></toolgate-panel>
+<script type="module">
+import { configureMcpApps, defineToolgatePanel, onMcpAppEvent } from './toolgate-widget.js';
+configureMcpApps({ sandboxUrl: '${SANDBOX_ORIGIN}/mcp-app-sandbox.html' });
+window.ready = [];
+onMcpAppEvent((event) => { if (event.type === 'ready') window.ready.push(event.msSinceResult); });
+defineToolgatePanel();
+const panel = document.querySelector('toolgate-panel');
+panel.ready.then((controller) => {
+  // The bench approves every call: approval time is the person's, not the app's.
+  controller.approvals.subscribe((waiting) => {
+    for (const item of waiting) item.answer({ action: 'allow', remember: 'once' });
+  });
+  window.controller = controller;
+});
+</script></html>`;
+
+const server = await startAppServer('basic-vanillajs');
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const cold = [];
+const warm = [];
+let appOnly;
+try {
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ permissions: ['local-network-access'] });
+    const fetched = [];
+    await context.route(`${SANDBOX_ORIGIN}/**`, (route) => {
+      fetched.push('sandbox:mcp-app-sandbox.html');
+      return route.fulfill({ contentType: 'text/html', body: sandboxPage });
+    });
+    await context.route(`${ORIGIN}/**`, (route) => {
+      const name = new URL(route.request().url()).pathname.slice(1);
+      if (files.has(name)) {
+        fetched.push(name);
+        return route.fulfill({ contentType: 'application/javascript', body: files.get(name) });
+      }
+      return route.fulfill({ contentType: 'text/html', body: page(server.url) });
+    });
+    const tab = await context.newPage();
+    await tab.goto(`${ORIGIN}/`);
+    await tab.waitForFunction(() => window.controller?.servers.value[0]?.state === 'connected', null, {
+      timeout: 20_000,
+    });
+    // Idle: every view the panel prefetches is in, so what follows is what an app alone costs.
+    let count = -1;
+    while (count !== fetched.length) {
+      count = fetched.length;
+      await tab.waitForTimeout(1_500);
+    }
+    const before = new Set(fetched);
+    await tab.getByRole('tab', { name: /Activity/ }).click();
+    for (let shown = 1; shown <= 1 + WARM; shown++) {
+      await tab.evaluate(() => window.controller.call(window.controller.servers.value[0].id, 'get-time', {}));
+      await tab.waitForFunction((n) => window.ready.length >= n, shown, { timeout: 20_000 });
+    }
+    const times = await tab.evaluate(() => window.ready);
+    cold.push(times[0]);
+    warm.push(...times.slice(1));
+    const added = fetched.filter((name) => !before.has(name));
+    const js = [...new Set(added.filter((name) => files.has(name)))];
+    appOnly ??= {
+      files: js,
+      jsGzip: js.reduce((sum, name) => sum + gz(files.get(name)), 0),
+      sandboxGzip: added.includes('sandbox:mcp-app-sandbox.html') ? gz(sandboxPage) : 0,
+      prefetchedBefore: [...before].filter((name) => /app-view/.test(name)),
+    };
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+  await rm(outDir, { recursive: true, force: true });
+}
+
+const result = {
+  bytes: { ...appOnly, appBridgeGzip: await appBridgeBytes() },
+  msFromResultToFirstPaint: {
+    coldMedian: median(cold),
+    cold,
+    warmMedian: median(warm),
+    warmMin: Math.min(...warm),
+    warmMax: Math.max(...warm),
+  },
+  runs: RUNS,
+  warmPerRun: WARM,
+  load: loadavg()[0],
+};
+if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
+else {
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  console.log(
+    `Loaded only when an app is shown: ${kb(result.bytes.jsGzip)} gzip JS (${result.bytes.files.join(', ')})`,
+  );
+  console.log(`  + the sandbox proxy page: ${kb(result.bytes.sandboxGzip)} gzip (from the sandbox origin)`);
+  console.log(
+    `  prefetched before any app: ${result.bytes.prefetchedBefore.length ? result.bytes.prefetchedBefore.join(', ') : 'nothing'}`,
+  );
+  console.log(
+    `AppBridge (@modelcontextprotocol/ext-apps) with its dependencies: ${kb(result.bytes.appBridgeGzip)} gzip`,
+  );
+  console.log(
+    `Tool result -> app's first paint: cold ${result.msFromResultToFirstPaint.coldMedian} ms median (${cold.join(', ')}), warm ${result.msFromResultToFirstPaint.warmMedian} ms median (${result.msFromResultToFirstPaint.warmMin}-${result.msFromResultToFirstPaint.warmMax})`,
+  );
+  console.log(`${RUNS} pages, ${WARM} warm apps each; load average ${result.load.toFixed(2)}`);
+}
