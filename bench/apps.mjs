@@ -137,7 +137,7 @@ try {
     const added = fetched.filter((name) => !before.has(name));
     const js = [...new Set(added.filter((name) => files.has(name)))];
     appOnly ??= {
-      files: js,
+      files: js.map((name) => `${name} ${(gz(files.get(name)) / 1024).toFixed(1)} KB`),
       jsGzip: js.reduce((sum, name) => sum + gz(files.get(name)), 0),
       sandboxGzip: added.includes('sandbox:mcp-app-sandbox.html') ? gz(sandboxPage) : 0,
       prefetchedBefore: [...before].filter((name) => /app-view/.test(name)),
