@@ -3,26 +3,44 @@
  * Audit log figures (bench/pages/audit-bench.ts) in headless Chromium with an on-disk profile:
  * Playwright's default contexts keep IndexedDB in memory and flatter every figure. Each figure is
  * measured against a floor in the same page and run. Prints JSON; `--write` replaces the figures in
- * BENCHMARKS.md between its markers.
- *   node bench/audit.mjs [--write] [--entries 100000] [--rounds 10]
+ * BENCHMARKS.md between their markers.
+ *   node bench/audit.mjs [--write] [--entries 100000] [--rounds 10] [--against <git ref>]
  *   --entries  pending records appended (and the log's size for the queries and verify)
  *   --rounds   how many times appends alternate between the log and the setMany floor
+ *   --against  measure the audit log as it was at that commit instead (the same bench page over
+ *              that commit's src/, taken with git archive); with --write it fills the "before" table
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { bundle } from '../e2e/support/bundle.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
 
 const ORIGIN = 'https://audit-bench.test';
-const option = (name, fallback) => {
+const PAGE = 'bench/pages/audit-bench.ts';
+const argument = (name) => {
   const at = process.argv.indexOf(name);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+  return at > 0 ? process.argv[at + 1] : undefined;
 };
-const total = option('--entries', 100_000);
-const rounds = option('--rounds', 10);
-const script = await bundle('bench/pages/audit-bench.ts');
+const total = Number(argument('--entries') ?? 100_000);
+const rounds = Number(argument('--rounds') ?? 10);
+const against = argument('--against');
+
+/** The bench page over another commit's src/ (its audit log), in a temporary tree. */
+async function pageAgainst(ref) {
+  const tree = await mkdtemp(join(tmpdir(), 'toolgate-audit-before-'));
+  const archive = execFileSync('git', ['archive', '--format=tar', ref, 'src'], { maxBuffer: 1 << 28 });
+  execFileSync('tar', ['-x', '-C', tree], { input: archive });
+  await mkdir(join(tree, 'bench/pages'), { recursive: true });
+  await cp(PAGE, join(tree, PAGE));
+  await symlink(resolve('node_modules'), join(tree, 'node_modules'));
+  return { entry: join(tree, PAGE), tree };
+}
+
+const source = against ? await pageAgainst(against) : { entry: PAGE };
+const script = await bundle(source.entry);
 const profile = await mkdtemp(join(tmpdir(), 'toolgate-audit-bench-'));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM,
@@ -57,6 +75,7 @@ try {
   const figures = {
     total,
     rounds,
+    ...(against ? { against } : {}),
     ...result,
     load: loadavg()[0].toFixed(2),
     date: new Date().toISOString().slice(0, 10),
@@ -66,18 +85,21 @@ try {
 } finally {
   await context.close();
   await rm(profile, { recursive: true, force: true });
+  if (source.tree) await rm(source.tree, { recursive: true, force: true });
 }
 
 async function write(f) {
   const ms = (v) => v.toFixed(1);
   const rate = (v) => Math.round(v).toLocaleString('en');
   const ratio = (v) => `${v.toFixed(2)}x`;
-  const start = '<!-- audit-figures:start (bench/audit.mjs --write rewrites this part) -->';
-  const end = '<!-- audit-figures:end -->';
+  const name = f.against ? 'audit-before' : 'audit-figures';
+  const start = `<!-- ${name}:start (bench/audit.mjs --write${f.against ? ' --against <ref>' : ''} rewrites this part) -->`;
+  const end = `<!-- ${name}:end -->`;
   const q = f.query;
   const section = `${start}
-Measured ${f.date}, load average ${f.load} on 2 shared cores, on-disk profile, ${rate(f.total)} pending records of
-~1.2 KB (100 tools, 3 servers), appended in bursts of 1,000 in ${f.rounds} rounds alternating with the floor.
+${f.against ? `The audit log at ${f.against}, m` : 'M'}easured ${f.date}, load average ${f.load} on 2 shared cores, on-disk profile,
+${rate(f.total)} pending records of ~1.2 KB (100 tools, 3 servers), appended in bursts of 1,000 in ${f.rounds} rounds alternating
+with the floor.
 
 | | audit log | floor (same page, same run) | ratio | target |
 | --- | ---: | ---: | ---: | ---: |
@@ -93,7 +115,7 @@ Measured ${f.date}, load average ${f.load} on 2 shared cores, on-disk profile, $
 | verify, events/s (${rate(f.verify.events)} events, ${f.verify.progressCalls} progress reports) | ${rate(f.verify.eventsPerSecond)} | | | >= 50,000 |
 ${end}`;
   const doc = await readFile('BENCHMARKS.md', 'utf8');
-  if (!doc.includes(start)) throw new Error('BENCHMARKS.md has no audit-figures markers');
+  if (!doc.includes(start) || !doc.includes(end)) throw new Error(`BENCHMARKS.md has no ${name} markers`);
   const next = doc.slice(0, doc.indexOf(start)) + section + doc.slice(doc.indexOf(end) + end.length);
   await writeFile('BENCHMARKS.md', next);
 }
