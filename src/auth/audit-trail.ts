@@ -1,0 +1,132 @@
+/**
+ * Sign-ins in the audit log, through the gate's own AuditSink (the log has no record kind for
+ * them, and none is added): each sign-in event is one entry whose "tool" is the action
+ * (`auth/sign-in`, `auth/refresh`, `auth/sign-out`, `auth/sign-in-failed`), whose arguments say
+ * which authorization server, scopes and kind of client, and whose definition hash is the
+ * authorization server's issuer (what the action is bound to). Who: the person for sign-in, sign-out
+ * and failures (they are the ones asked), Toolgate itself for a refresh. Never a token, a code or
+ * a secret: AuthEvents carry none, and nothing else is read.
+ *
+ * Recorded after the fact (the sign-in is the authorization server's to grant, not the gate's),
+ * in the order the events came; a failed write is reported to `onError`, never to the sign-in.
+ */
+
+import type { AuditSink, Caller, InvocationOutcome } from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { AuthEvent } from './session.js';
+
+export type SignInAction = 'auth/sign-in' | 'auth/refresh' | 'auth/sign-out' | 'auth/sign-in-failed';
+
+export interface SignInAuditOptions {
+  /** The server's id in the panel (the one its tool calls are logged under). */
+  serverId: string;
+  /** Who was asked to sign in. Default `{ kind: 'person' }`. */
+  person?: Caller;
+  /** Told when an entry could not be written. */
+  onError?: (error: unknown) => void;
+  now?: () => number;
+}
+
+const TOOLGATE: Caller = { kind: 'host', label: 'Toolgate (automatic refresh)' };
+
+/**
+ * An `onEvent` for the sign-in of one server that writes each event to `sink`, in order. The
+ * returned function is also `flushed()`: resolves when every event so far is written.
+ */
+export function recordSignIns(
+  sink: AuditSink,
+  options: SignInAuditOptions,
+): ((event: AuthEvent) => void) & { flushed(): Promise<void> } {
+  const now = options.now ?? Date.now;
+  let queue: Promise<void> = Promise.resolve();
+  const record = (event: AuthEvent) => {
+    const at = now();
+    queue = queue
+      .then(() => write(sink, options, event, at))
+      .catch((error: unknown) => options.onError?.(error));
+  };
+  return Object.assign(record, { flushed: () => queue });
+}
+
+async function write(
+  sink: AuditSink,
+  options: SignInAuditOptions,
+  event: AuthEvent,
+  at: number,
+): Promise<void> {
+  const { action, details, issuer, outcome, summary, error } = describe(event);
+  const invocationId = crypto.randomUUID();
+  const caller = action === 'auth/refresh' ? TOOLGATE : (options.person ?? { kind: 'person' });
+  await sink.pending({
+    invocationId,
+    serverId: options.serverId,
+    toolName: action,
+    definitionHash: issuer ?? '',
+    caller,
+    proposedArguments: details,
+    arguments: details,
+    decision: {
+      verdict: 'allow',
+      source: { kind: 'default', reason: 'sign-in' },
+      reason: issuer ? `Decided at the authorization server ${issuer}` : 'Decided in Toolgate',
+    },
+    timestamps: { requested: at, decided: at, sent: at },
+  });
+  await sink.final({
+    invocationId,
+    outcome,
+    finishedAt: at,
+    durationMs: 0,
+    ...(summary ? { result: { content: [{ type: 'text', text: summary }] } } : {}),
+    ...(error ? { error } : {}),
+  });
+}
+
+interface Described {
+  action: SignInAction;
+  details: JsonObject;
+  issuer?: string;
+  outcome: InvocationOutcome;
+  summary?: string;
+  error?: { kind: string; message: string };
+}
+
+function describe(event: AuthEvent): Described {
+  switch (event.type) {
+    case 'signed-in':
+      return {
+        action: 'auth/sign-in',
+        details: { server: event.server, issuer: event.issuer, scopes: event.scopes, client: event.client },
+        issuer: event.issuer,
+        outcome: 'success',
+        summary: `Signed in to ${event.server} at ${event.issuer}${event.scopes.length ? ` (${event.scopes.join(' ')})` : ''}`,
+      };
+    case 'refreshed':
+      return {
+        action: 'auth/refresh',
+        details: { server: event.server, issuer: event.issuer },
+        issuer: event.issuer,
+        outcome: 'success',
+        summary: `Access to ${event.server} renewed at ${event.issuer}`,
+      };
+    case 'signed-out':
+      return {
+        action: 'auth/sign-out',
+        details: {
+          server: event.server,
+          ...(event.issuer ? { issuer: event.issuer } : {}),
+          revoked: event.revoked,
+        },
+        ...(event.issuer ? { issuer: event.issuer } : {}),
+        outcome: 'success',
+        summary: `Signed out of ${event.server}${event.revoked ? ' (the authorization server revoked the grant)' : ' (tokens forgotten here; nothing to revoke)'}`,
+      };
+    case 'failed':
+      return {
+        action: 'auth/sign-in-failed',
+        details: { server: event.server, step: event.step },
+        outcome: 'protocol-error',
+        error: { kind: `sign-in: ${event.step}`, message: event.message },
+      };
+  }
+}
