@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Frame, type Page, test } from '@playwright/test';
 import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
 import { type AppServer, startAppServer } from './support/app-servers.js';
@@ -363,13 +364,19 @@ test('open-link asks the person, opens only what they allow, and never asks for 
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>opened</title>' }),
   );
   const opened: string[] = [];
-  context.on('page', (other) => opened.push(other.url()));
   await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
   await showBasicApp(page);
 
   await app(page).getByRole('button', { name: 'Open Link' }).click();
   const ask = page.getByRole('alertdialog', { name: 'The app wants to open a link' });
   await expect(ask).toContainText(`The app ${BASIC_APP} wants to open https://modelcontextprotocol.io/`);
+  // Toolgate's own part of the screen (the app's document is the server's, not ours to judge).
+  const axe = await new AxeBuilder({ page })
+    .exclude({ fromShadowDom: ['toolgate-panel', 'figure[data-app] iframe'] })
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  // From here on, every new tab is one the app got opened.
+  context.on('page', (other) => opened.push(other.url()));
   await ask.getByRole('button', { name: "Don't open" }).click();
   await expect(ask).toHaveCount(0);
   await expect
