@@ -12,6 +12,8 @@ export const WIDGET_ORIGIN = 'https://widget.test';
 export interface PanelServer {
   url: string;
   id: string;
+  /** A label of the person's (else the server's own name). */
+  label?: string;
 }
 
 /** Opens the test page with `servers` and waits until each is connected (or, with `failing`, failed). */
@@ -30,7 +32,10 @@ export async function openWidget(
         }),
   );
   const query = servers
-    .map((s) => `server=${encodeURIComponent(s.url)}&id=${encodeURIComponent(s.id)}`)
+    .map(
+      (s) =>
+        `server=${encodeURIComponent(s.url)}&id=${encodeURIComponent(s.id)}&label=${encodeURIComponent(s.label ?? '')}`,
+    )
     .join('&');
   await page.goto(`${WIDGET_ORIGIN}/?${query}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');

@@ -17,6 +17,7 @@ import { afterFirstPaint } from './after-first-paint.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { type ConnectFailureCause, describeConnectError, explainConnectError } from './connect-errors.js';
 import type { RememberedItem } from './remembered.js';
+import { serverNames } from './server-names.js';
 import type { ControllerServices } from './services.js';
 
 export interface ServerConfig {
@@ -299,7 +300,9 @@ export function createController(options: ControllerOptions = {}): Controller {
         options,
         clients,
         approver,
-        (id) => servers.value.find((server) => server.id === id)?.label,
+        // The name the panel shows (the label; with the id when two servers share it).
+        (id) =>
+          servers.value.some((server) => server.id === id) ? serverNames(servers.value)(id) : undefined,
         (id) => servers.value.find((server) => server.id === id)?.config.acceptUncheckedArguments === true,
       ),
     );

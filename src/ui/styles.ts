@@ -17,7 +17,8 @@ export const panelStyles = `
 .tg-tablist{display:flex;flex-wrap:wrap;gap:var(--tg-s1);border-bottom:1px solid var(--tg-border);margin-bottom:var(--tg-s3)}
 .tg-tablist [role=tab]{border:0;border-bottom:2px solid transparent;border-radius:0;background:none;color:var(--tg-fg);padding:6px 10px;cursor:pointer;font:inherit}
 .tg-tablist [aria-selected=true]{border-bottom-color:var(--tg-accent);font-weight:600}
-h2{font-size:16px;margin:0 0 8px}h3{font-size:15px;margin:8px 0 4px}h4{font-size:14px;margin:8px 0 4px}
+h2{font-size:16px;margin:0 0 var(--tg-s2)}h3{font-size:15px;margin:var(--tg-s2) 0 var(--tg-s1)}h4{font-size:14px;margin:var(--tg-s2) 0 var(--tg-s1)}
+h2,h3,h4,code{overflow-wrap:anywhere}
 button{font:inherit;color:var(--tg-fg);background:var(--tg-surface);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) 10px;cursor:pointer}
 button:hover:not(:disabled){border-color:var(--tg-accent)}
 button:disabled{opacity:.55;cursor:not-allowed}
@@ -42,22 +43,23 @@ label{display:block;margin:6px 0 2px}
 .tg-claimed{color:var(--tg-muted)}
 .tg-flags{color:var(--tg-danger);padding-left:18px}
 .tg-server-list,.tg-running,.tg-finished{list-style:none;padding:0}
-.tg-server,.tg-running-call,.tg-finished-call{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:8px;margin:8px 0}
+.tg-server,.tg-running-call,.tg-finished-call{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s2) var(--tg-s3);margin:var(--tg-s2) 0}
+#tg-server-url,#tg-server-headers,#tg-tool-search{width:100%}
 .tg-server-head{display:flex;gap:var(--tg-s2);align-items:center;flex-wrap:wrap}
 .tg-virtual{overflow-y:auto;border:1px solid var(--tg-border);border-radius:var(--tg-radius)}
 .tg-tool-list{list-style:none;margin:0;padding:0}
 .tg-tool-row{position:absolute;left:0;right:0}
 .tg-tool-button{width:100%;height:100%;text-align:left;border:0;border-bottom:1px solid var(--tg-border);border-radius:0;background:none;display:flex;align-items:center;gap:6px;overflow:hidden;white-space:nowrap}
 .tg-tool-button:focus-visible{outline-offset:-2px}
-.tg-tool-title,.tg-tool-server{overflow:hidden;text-overflow:ellipsis;min-width:0}.tg-tool-server{flex:0 1 auto}.tg-tool-title{flex:0 1 auto}
+.tg-tool-title,.tg-tool-server{overflow:hidden;text-overflow:ellipsis;min-width:0}.tg-tool-title{flex:0 0 auto;max-width:65%}.tg-tool-server{flex:0 1 auto}
 .tg-tool-button[aria-pressed=true]{background:var(--tg-surface);font-weight:600}
 .tg-icon{width:20px;height:20px;flex:none}
 .tg-tool-detail{border-top:1px solid var(--tg-border);margin-top:12px;padding-top:8px}
 .tg-description{white-space:pre-wrap}
 .tg-backdrop{position:fixed;inset:0;background:rgb(0 0 0 / .45);display:flex;align-items:center;justify-content:center;z-index:2147483000}
-.tg-dialog{background:var(--tg-bg);color:var(--tg-fg);border-radius:10px;padding:16px;width:min(640px,94vw);max-height:90vh;overflow:auto;border:1px solid var(--tg-border)}
+.tg-dialog{background:var(--tg-bg);color:var(--tg-fg);border-radius:10px;padding:var(--tg-s4);width:min(640px,94vw);max-height:90vh;overflow:auto;border:1px solid var(--tg-border)}
 .tg-dialog.tg-risky{border:3px solid var(--tg-danger)}
-.tg-actions{display:flex;gap:8px;flex-wrap:wrap;margin-top:12px}
+.tg-actions{display:flex;gap:var(--tg-s2);flex-wrap:wrap;margin-top:var(--tg-s3)}
 .tg-allow{background:var(--tg-accent);color:var(--tg-bg);border-color:var(--tg-accent)}
 .tg-deny{border-color:var(--tg-danger);color:var(--tg-danger)}
 .tg-tabs{display:flex;gap:4px;margin:8px 0}.tg-tabs [aria-pressed=true]{font-weight:600;border-color:var(--tg-accent)}
@@ -70,9 +72,9 @@ label{display:block;margin:6px 0 2px}
 .tg-diff .tg-before{color:var(--tg-danger);white-space:pre-wrap}.tg-diff .tg-after{color:var(--tg-ok);white-space:pre-wrap}
 .tg-fieldset{border:1px solid var(--tg-border);border-radius:var(--tg-radius);margin:6px 0}
 .tg-log-table{width:100%;border-collapse:collapse;font-size:13px}.tg-log-table th,.tg-log-table td{text-align:left;border-bottom:1px solid var(--tg-border);padding:var(--tg-s1)}
-@container (max-width:560px){.tg-log-table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.tg-log-table,.tg-log-table tbody,.tg-log-table tr,.tg-log-table td{display:block}.tg-log-table tr{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) var(--tg-s2);margin:var(--tg-s2) 0}.tg-log-table td{display:grid;grid-template-columns:5.5em minmax(0,1fr);gap:var(--tg-s2);border:0;padding:2px 0}.tg-log-table td::before{content:attr(data-label);color:var(--tg-muted)}}
+@container (max-width:560px){:is(.tg-log-table,.tg-remembered) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}:is(.tg-log-table,.tg-remembered),:is(.tg-log-table,.tg-remembered) :is(tbody,tr,td){display:block}:is(.tg-log-table,.tg-remembered) tr{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) var(--tg-s2);margin:var(--tg-s2) 0}:is(.tg-log-table,.tg-remembered) td{display:grid;grid-template-columns:5.5em minmax(0,1fr);gap:var(--tg-s2);border:0;padding:2px 0}:is(.tg-log-table,.tg-remembered) td::before{content:attr(data-label);color:var(--tg-muted)}}
 .tg-filters input{min-width:0}
-.tg-filters{display:flex;flex-wrap:wrap;gap:8px}.tg-filters label{margin:0}
+.tg-filters{display:flex;flex-wrap:wrap;gap:var(--tg-s2)}.tg-filters label{margin:0}
 .tg-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 progress{width:100%}
 .tg-spinner{display:inline-block;width:10px;height:10px;border-radius:50%;border:2px solid var(--tg-accent);border-right-color:transparent;animation:tg-spin 1s linear infinite}

@@ -10,6 +10,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { PanelController } from '../controller.js';
 import { coveredCallers, type RememberedItem } from '../remembered.js';
+import { serverNames } from '../server-names.js';
 
 function reach(item: RememberedItem): string {
   if (item.type === 'grant') return item.scope === 'session' ? 'allowed for this session' : 'always allowed';
@@ -25,13 +26,15 @@ const TABLE_CSS =
 
 const action = (item: RememberedItem) => (item.type === 'grant' ? 'Revoke' : 'Delete rule');
 
-const named = (value: string, all: string) => (value === '*' ? all : value);
+const named = (value: string, all: string, name: (value: string) => string = (v) => v) =>
+  value === '*' ? all : name(value);
 
 export function RememberedView({ controller }: { controller: PanelController }) {
   const items = useSignal<RememberedItem[] | undefined>(undefined);
   const problem = useSignal('');
   const status = useSignal('');
   const version = controller.rememberedVersion.value;
+  const names = serverNames(controller.servers.value);
 
   useEffect(() => {
     let live = true;
@@ -56,7 +59,7 @@ export function RememberedView({ controller }: { controller: PanelController }) 
     try {
       await controller.forgetRemembered(item);
       items.value = items.value?.filter((other) => other.id !== item.id);
-      status.value = `Revoked: ${item.toolName} on ${item.serverId} for ${coveredCallers(item)}.`;
+      status.value = `Revoked: ${named(item.toolName, 'every tool')} on ${named(item.serverId, 'every server', names)} for ${coveredCallers(item)}.`;
     } catch (error) {
       problem.value = `Could not revoke: ${(error as Error).message}`;
     }
@@ -80,7 +83,12 @@ export function RememberedView({ controller }: { controller: PanelController }) 
         {status.value}
       </p>
       {list === undefined && !problem.value && <p class="tg-muted">Loading…</p>}
-      {list?.length === 0 && <p>Nothing is remembered: every call is decided when it is made.</p>}
+      {list?.length === 0 && (
+        <p class="tg-empty">
+          Nothing is remembered: every call is decided when it is made. “Always allow” in an approval, or a
+          rule, shows up here.
+        </p>
+      )}
       {list && list.length > 0 && (
         <table class="tg-remembered">
           <thead>
@@ -98,16 +106,20 @@ export function RememberedView({ controller }: { controller: PanelController }) 
             {list.map((item) => {
               const who = coveredCallers(item);
               const tool = named(item.toolName, 'every tool');
-              const server = named(item.serverId, 'every server');
+              const server = named(item.serverId, 'every server', names);
               return (
                 <tr key={`${item.type}:${item.id}`} data-type={item.type}>
-                  <td>{who}</td>
-                  <td>{server}</td>
-                  <td>
+                  <td data-label="For" class="tg-wrap">
+                    {who}
+                  </td>
+                  <td data-label="Server" class="tg-wrap">
+                    {server}
+                  </td>
+                  <td data-label="Tool" class="tg-wrap">
                     <code>{tool}</code>
                   </td>
-                  <td>{reach(item)}</td>
-                  <td>
+                  <td data-label="What">{reach(item)}</td>
+                  <td data-label="Action">
                     <button
                       type="button"
                       // The visible word first, so speech commands that use it still match.
