@@ -1,12 +1,26 @@
 /**
  * The demo page: the full widget, connected to the in-browser demo server (a Web Worker, so the
- * static site needs no server of ours), to `npm start`'s Node server when there is one, and to
- * any server named by `?server=<url>` (repeatable).
+ * static site needs no server of ours), to `npm start`'s Node servers when there are (the open one
+ * and the one that requires signing in), and to any server named by `?server=<url>` (repeatable),
+ * signing in to those that ask.
  */
 import { defineToolgatePanel, type ServerConfig, type ToolgatePanelElement } from '../widget.js';
+import { demoSignIn } from './sign-in.js';
 
-/** Set by scripts/start.mjs (`npm start`): the bundled Node server's endpoint on this origin. */
-const nodeEndpoint = (import.meta as { env?: Record<string, string | undefined> }).env?.VITE_DEMO_ENDPOINT;
+const env = (import.meta as { env?: Record<string, string | undefined> }).env;
+/** Set by scripts/start.mjs (`npm start`): the bundled Node servers' endpoints on this origin. */
+const nodeEndpoint = env?.VITE_DEMO_ENDPOINT;
+const protectedEndpoint = env?.VITE_DEMO_PROTECTED_ENDPOINT;
+
+/**
+ * A server config that signs in when the server asks. `auth` is passed as the panel's controller
+ * takes it into connect() (ServerConfig.auth; until the panel has its own "Sign in" prompt, such a
+ * server shows the sign-in error).
+ */
+function signingIn(config: ServerConfig): ServerConfig {
+  const withAuth = { ...config, auth: demoSignIn() };
+  return withAuth;
+}
 
 const servers: ServerConfig[] = [
   {
@@ -21,7 +35,15 @@ if (nodeEndpoint)
     label: 'Demo server (npm start)',
     url: new URL(nodeEndpoint, location.href).href,
   });
-for (const url of new URLSearchParams(location.search).getAll('server')) servers.push({ url });
+if (protectedEndpoint)
+  servers.push(
+    signingIn({
+      id: 'demo-protected',
+      label: 'Protected demo (npm start, sign-in)',
+      url: new URL(protectedEndpoint, location.href).href,
+    }),
+  );
+for (const url of new URLSearchParams(location.search).getAll('server')) servers.push(signingIn({ url }));
 
 const panel = document.getElementById('panel') as ToolgatePanelElement;
 panel.options = { servers };
