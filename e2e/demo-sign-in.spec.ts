@@ -86,11 +86,7 @@ test('npm start: signs in to the protected demo server at the local authorizatio
     protectedUrl,
     callback,
   ] as const);
-  await signInThroughPopup(
-    page,
-    context,
-    new RegExp(`^Sign in to ${protectedUrl} at ${issuer} `),
-  );
+  await signInThroughPopup(page, context, new RegExp(`^Sign in to ${protectedUrl} at ${issuer} `));
   expect(await connecting).toEqual({ ok: true });
   expect((await page.evaluate(() => window.oidcApi.call('protected', 'whoami'))).text).toMatch(
     /with .*mcp:tools/,
