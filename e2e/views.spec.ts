@@ -247,3 +247,32 @@ test('ping: a latency figure on each server, and the ping reached the server', a
   await axe(page, 'servers (dark)');
   await shot(page, 'views-servers-dark');
 });
+
+test('a 2026-07-28 server has no ping: the latency of a server/discover round trip instead, said so', async ({
+  page,
+}) => {
+  const modern = await startPeer('modern');
+  try {
+    await openWidget(page, [{ url: modern.url, id: 'modern' }]);
+    const discovers = async () =>
+      (await modern.events()).messages.filter((m) => m.method === 'server/discover').length;
+    const before = await discovers();
+    const row = page.locator('[data-server="modern"]');
+    await row.getByRole('button', { name: 'Ping' }).click();
+    await expect(row.locator('.tg-ping')).toHaveText(
+      /^\d+(\.\d)? ms \(server\/discover: 2026-07-28 has no ping\)$/,
+    );
+    expect(await discovers()).toBe(before + 1);
+    expect((await modern.events()).messages.filter((m) => m.method === 'ping')).toHaveLength(0);
+    await openTab(page, 'Inspect');
+    // No logging/setLevel in 2026-07-28 (the level is per request), whether or not it declares logging.
+    await expect(page.locator('.tg-inspect-part > p.tg-muted').first()).toHaveText(
+      /did not declare logging|A 2026-07-28 server sends log messages only within requests/,
+    );
+    await expect(page.getByLabel('Ask the server for')).toHaveCount(0);
+    await expect(page.getByRole('list', { name: 'JSON-RPC messages' })).toContainText('server/discover');
+    await axe(page, 'inspect (modern)');
+  } finally {
+    await modern.stop();
+  }
+});
