@@ -261,6 +261,10 @@ export function createController(options: ControllerOptions = {}): Controller {
   const approver = {
     approve: (request: ApprovalRequest) =>
       new Promise<ApprovalAnswer>((resolve) => {
+        // The caller gave up before the question was queued (an abort listener added now would
+        // never fire): never show it, or it would wait in the dialog for a call that has ended.
+        if (request.signal.aborted)
+          return resolve({ action: 'deny', reason: 'the caller cancelled the call', decidedBy: 'toolgate' });
         const remove = () => {
           approvals.value = approvals.value.filter(
             (item) => item.request.invocationId !== request.invocationId,
