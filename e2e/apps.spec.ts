@@ -487,3 +487,35 @@ function onePagePdf(text: string): Buffer {
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
+
+test('an app that navigates away is closed; what the page it went to asked ends with it, unsent', async ({
+  page,
+  context,
+}) => {
+  let served = 0;
+  await context.route('https://elsewhere.test/**', (route) => {
+    served++;
+    return route.fulfill({
+      contentType: 'text/html',
+      // Opts in to any policy (so the browser loads it, under the app's CSP): only the proxy's own
+      // check then stands between it and the host, and its script runs before that check can.
+      headers: { 'allow-csp-from': '*' },
+      body: `<!doctype html><script>parent.postMessage({ jsonrpc: '2.0', id: 'escaped', method: 'tools/call', params: { name: 'get-time', arguments: {} } }, '*')</script>`,
+    });
+  });
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  await showBasicApp(page);
+  const calls = basicProxy.toolCalls().length;
+  const frame = await appFrame(page);
+  await frame.evaluate(() => {
+    location.href = 'https://elsewhere.test/';
+  });
+  const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  await expect(figure).toHaveAttribute('data-app-state', 'closed');
+  await expect(figure.locator('iframe')).toHaveCount(0);
+  await expect.poll(() => appEvents(page, 'closed')).toHaveLength(1);
+  // Whatever it asked went down with the app: no question waits, nothing reached the server.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(basicProxy.toolCalls().length).toBe(calls);
+  expect(served).toBe(1);
+});
