@@ -407,7 +407,9 @@ export function createController(options: ControllerOptions = {}): Controller {
       });
       clients.set(state.id, client);
       unwatch.get(state.id)?.();
-      unwatch.set(state.id, (await diagnostics).watchServer(client, state.id, { traffic, serverLog }));
+      // The debugging views are a convenience: a chunk that failed to load must not fail the connection.
+      const recorder = await diagnostics.catch(() => undefined);
+      if (recorder) unwatch.set(state.id, recorder.watchServer(client, state.id, { traffic, serverLog }));
       const snapshot = await client.listCatalog();
       const tools = snapshot.entries.map((entry) => entry.tool);
       client.onToolsChanged((next) =>

@@ -35,6 +35,9 @@ export function ActivityView({ controller }: { controller: PanelController }) {
               key={call.invocationId}
               call={call}
               names={names}
+              asking={controller.approvals.value.some(
+                (item) => item.request.invocationId === call.invocationId,
+              )}
               onCancel={() => controller.cancel(call.invocationId)}
             />
           ))}
@@ -207,10 +210,13 @@ function ProgressHistory({ points, startedAt }: { points: readonly ProgressPoint
 function RunningRow({
   call,
   names,
+  asking,
   onCancel,
 }: {
   call: RunningCall;
   names: ServerNames;
+  /** Its approval dialog is waiting for the person. */
+  asking: boolean;
   onCancel: () => void;
 }) {
   const now = useSignal(Date.now());
@@ -232,7 +238,9 @@ function RunningRow({
         <span class="tg-muted">
           {call.sentAt
             ? `running ${elapsed} s (times out after ${Math.round(call.timeoutMs / 1000)} s without progress)`
-            : 'waiting for approval'}
+            : asking
+              ? 'waiting for approval'
+              : 'being checked and recorded'}
         </span>
         <button type="button" onClick={onCancel}>
           Cancel

@@ -27,7 +27,6 @@ export function ToolDetail({
   row: Row;
   controller: PanelController;
   views: PanelViewState;
-  index?: number;
 }) {
   const { server, tool } = row;
   const trusted = server.trust === 'trusted';

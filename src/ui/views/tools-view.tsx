@@ -175,15 +175,7 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
           ))}
         </ul>
       </div>
-      {current && (
-        <ToolDetail
-          key={current.key}
-          row={current}
-          controller={controller}
-          views={own}
-          index={selectedIndex}
-        />
-      )}
+      {current && <ToolDetail key={current.key} row={current} controller={controller} views={own} />}
     </section>
   );
 }
