@@ -27,6 +27,8 @@ export function startAuthorizationServer(options: {
   resources: ProtectedResource[];
   port?: number;
   accessTokenSeconds?: number;
+  /** Accept Client ID Metadata Documents, fetched with this. */
+  fetchClientMetadata?: (url: string, init: RequestInit) => Promise<Response>;
   configure?: (provider: {
     use(middleware: (ctx: unknown, next: () => Promise<void>) => Promise<void>): void;
   }) => void;

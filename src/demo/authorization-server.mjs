@@ -30,6 +30,9 @@ import Provider, { errors } from 'oidc-provider';
  * @param {number} [options.port] 0 (default) for any free port.
  * @param {number} [options.accessTokenSeconds] Access token lifetime (default 3600).
  * @param {(provider: import('oidc-provider').default) => void} [options.configure] Extra Koa middleware (tests).
+ * @param {(url: string, init: RequestInit) => Promise<Response>} [options.fetchClientMetadata] Accept
+ *   Client ID Metadata Documents (https client ids), fetched with this (oidc-provider's own fetch
+ *   refuses addresses of this machine, where a test's document is served).
  */
 export async function startAuthorizationServer(options) {
   const server = createServer();
@@ -47,6 +50,7 @@ export async function startAuthorizationServer(options) {
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     scopes: ['openid', 'offline_access'],
     pkce: { required: () => true },
+    ...(options.fetchClientMetadata ? { fetch: options.fetchClientMetadata } : {}),
     // Any login names an account of its own (the development sign-in page takes any login).
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     ttl: {
@@ -66,6 +70,9 @@ export async function startAuthorizationServer(options) {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     features: {
       devInteractions: { enabled: true },
+      ...(options.fetchClientMetadata
+        ? { clientIdMetadataDocument: { enabled: true, ack: 'draft-02' } }
+        : {}),
       registration: { enabled: true },
       // A client revokes only its own tokens.
       revocation: {

@@ -6,12 +6,10 @@
  * popup, the callback page, then tools that need a scope the first sign-in did not ask for.
  */
 
-import express from 'express';
 import { startAuthorizationServer } from './authorization-server.mjs';
 import {
   BASE_SCOPE,
-  protectedMcpEndpoint,
-  protectedResourceMetadata,
+  protectedServerHandler,
   resourceMetadataUrlOf,
   WRITE_SCOPE,
 } from './protected-endpoint.mjs';
@@ -28,14 +26,12 @@ export async function startProtectedDemo({ origin, authPort = 0 }) {
     resources: [{ resource, scopes: [BASE_SCOPE, WRITE_SCOPE] }],
   });
   const metadataPath = new URL(resourceMetadataUrlOf(resource)).pathname;
-  const app = express();
-  app.get(metadataPath, (_req, res) =>
-    res.json(protectedResourceMetadata({ resource, issuer: as.issuer, name: 'Toolgate protected demo' })),
-  );
-  app.use(
-    PROTECTED_PATH,
-    protectedMcpEndpoint({ resource, introspect: (token) => as.introspect(token), name: 'protected-demo' }),
-  );
+  const handle = protectedServerHandler({
+    resource,
+    issuer: as.issuer,
+    introspect: (token) => as.introspect(token),
+    name: 'Toolgate protected demo',
+  });
 
   return {
     url: resource,
@@ -43,7 +39,7 @@ export async function startProtectedDemo({ origin, authPort = 0 }) {
     /** Whether a request path is this demo's (its MCP endpoint or its resource metadata). */
     handles: (path) =>
       path === metadataPath || path === PROTECTED_PATH || path.startsWith(`${PROTECTED_PATH}/`),
-    handle: (req, res) => app(req, res),
+    handle,
     close: () => as.close(),
   };
 }

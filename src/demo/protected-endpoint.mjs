@@ -153,6 +153,23 @@ function registerProtectedTools(server, notes) {
   );
 }
 
+/**
+ * One protected MCP server as a node:http handler: its resource metadata at the RFC 9728 location
+ * and its MCP endpoint at the resource's path.
+ * @param {{ resource: string, issuer: string, introspect: Function, name?: string }} options
+ */
+export function protectedServerHandler({ resource, issuer, introspect, name }) {
+  const app = express();
+  app.get(new URL(resourceMetadataUrlOf(resource)).pathname, (_req, res) =>
+    res.json(protectedResourceMetadata({ resource, issuer, ...(name ? { name } : {}) })),
+  );
+  app.use(
+    new URL(resource).pathname,
+    protectedMcpEndpoint({ resource, introspect, ...(name ? { name } : {}) }),
+  );
+  return (req, res) => app(req, res);
+}
+
 /** CORS for browser pages of any origin, exposing what an MCP client and OAuth read. */
 export function allowBrowsers(req, res, next) {
   const origin = req.headers.origin;
