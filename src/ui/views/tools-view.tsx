@@ -123,7 +123,6 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
       />
       <p class="tg-muted" role="status">
         {list.length} {list.length === 1 ? 'tool' : 'tools'}
-        {list.length > 1 ? ' · arrow keys move through the list, Enter opens a tool' : ''}
       </p>
       {list.length === 0 && <EmptyTools controller={controller} searching={query.value.trim() !== ''} />}
       <ListWarnings servers={controller.servers.value} names={names} />
@@ -139,6 +138,7 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
         <ul
           class="tg-tool-list"
           aria-label="Tools"
+          aria-describedby={list.length > 1 ? 'tg-tool-list-hint' : undefined}
           onKeyDown={onListKey}
           style={{ height: `${list.length * ROW_HEIGHT}px`, position: 'relative' }}
         >
@@ -175,6 +175,11 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
           ))}
         </ul>
       </div>
+      {list.length > 1 && (
+        <p id="tg-tool-list-hint" class="tg-help">
+          The list is one Tab stop: arrow keys move through it, Enter opens a tool.
+        </p>
+      )}
       {current && <ToolDetail key={current.key} row={current} controller={controller} views={own} />}
     </section>
   );
