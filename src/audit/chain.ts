@@ -48,10 +48,15 @@ export async function hashEvent(event: Omit<ChainEvent, 'hash'>): Promise<string
 
 const utf8 = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+/** Reused for encoding: digest() copies its input before it returns, so the next call may refill it. */
+let scratch = new Uint8Array(64 * 1024);
 
 /** `sha256:` and the SHA-256 of the text's UTF-8 bytes in lowercase hex (WebCrypto). */
 export async function hashText(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', utf8.encode(text)));
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+  if (text.length * 3 > scratch.length) scratch = new Uint8Array(text.length * 3);
+  const { written } = utf8.encodeInto(text, scratch);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', scratch.subarray(0, written)));
   let hex = 'sha256:';
   for (const byte of digest) hex += HEX[byte]!;
   return hex;

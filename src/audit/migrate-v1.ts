@@ -84,6 +84,7 @@ async function sealEntries(transaction: IDBTransaction): Promise<SegmentInfo[]> 
     const built = buildSegment(from, to, group);
     putSummary(transaction.objectStore(STORE.segments), built.summary);
     transaction.objectStore(STORE.segmentTerms).put(built.terms);
+    transaction.objectStore(STORE.segmentIds).put(built.ids);
     const pages = transaction.objectStore(STORE.pages);
     for (const page of built.pages) pages.put(page);
     segments.push(built.info);

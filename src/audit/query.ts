@@ -20,13 +20,15 @@ import {
 } from './filter.js';
 import { requestResult } from './idb.js';
 import {
+  findSealed,
   matchPositions,
-  PAGE_ENTRIES,
   pendingIn,
+  readEntriesAt,
   readSummary,
+  type SealedPlace,
   type SegmentInfo,
-  type SegmentPage,
   segmentExcluded,
+  slotOf,
   TERM,
 } from './segment.js';
 import type { UnsealedEntries } from './unsealed.js';
@@ -46,14 +48,15 @@ export const READ_STORES = [
   STORE.blocks,
   STORE.segments,
   STORE.segmentTerms,
+  STORE.segmentIds,
   STORE.pages,
 ];
 
 interface Hit {
   key: OrderKey;
+  /** An unsealed entry, or where a sealed one is kept. */
   entry?: AuditEntry;
-  segment?: number;
-  position?: number;
+  place?: SealedPlace;
 }
 
 const byKey = (a: Hit, b: Hit) => compareNewestFirst(a.key, b.key);
@@ -86,8 +89,7 @@ export async function queryEntries(
       if (view.shadows.has(summary.ids[position]!)) continue;
       hits.push({
         key: { startedAt: summary.startedAt[position]!, invocationId: summary.ids[position]! },
-        segment: info.from,
-        position,
+        place: { segment: info.from, ...slotOf(summary, position) },
       });
     }
     hits.sort(byKey);
@@ -130,29 +132,18 @@ async function candidateSegments(
 
 /** The entries behind the hits, reading each needed page once. */
 async function entriesOf(transaction: IDBTransaction, hits: readonly Hit[]): Promise<AuditEntry[]> {
-  const store = transaction.objectStore(STORE.pages);
-  const pages = new Map<string, Promise<SegmentPage | undefined>>();
-  const pageOf = (segment: number, position: number) => {
-    const page = Math.floor(position / PAGE_ENTRIES);
-    const id = `${segment}:${page}`;
-    let request = pages.get(id);
-    if (!request) {
-      request = requestResult(store.get([segment, page])) as Promise<SegmentPage | undefined>;
-      pages.set(id, request);
-    }
-    return request;
-  };
-  const entries = await Promise.all(
-    hits.map(async (hit) =>
-      hit.entry
-        ? hit.entry
-        : (await pageOf(hit.segment!, hit.position!))?.entries[hit.position! % PAGE_ENTRIES],
-    ),
+  const sealed = hits.filter((hit) => !hit.entry);
+  const read = await readEntriesAt(
+    transaction.objectStore(STORE.pages),
+    sealed.map((hit) => hit.place!),
   );
-  return entries.filter((entry): entry is AuditEntry => entry !== undefined);
+  const found = new Map(sealed.map((hit, i) => [hit, read[i]]));
+  return hits
+    .map((hit) => hit.entry ?? found.get(hit))
+    .filter((entry): entry is AuditEntry => entry !== undefined);
 }
 
-/** One entry by id: unsealed in memory, else the segment the term index names. */
+/** One entry by id: unsealed in memory, else from the segment whose id list has it. */
 export async function getEntry(
   database: IDBDatabase,
   unsealed: UnsealedEntries,
@@ -162,13 +153,15 @@ export async function getEntry(
   const { view } = await unsealed.at(transaction);
   const own = view.entries.get(invocationId);
   if (own) return own;
-  const index = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
-  const segment = (await requestResult(index.getKey(TERM.id + invocationId))) as number | undefined;
-  if (segment === undefined) return undefined;
-  const summary = await readSummary(transaction.objectStore(STORE.segments), segment);
-  const position = summary?.ids.indexOf(invocationId) ?? -1;
-  if (position < 0) return undefined;
-  const [entry] = await entriesOf(transaction, [{ key: { startedAt: 0, invocationId }, segment, position }]);
+  const found = await findSealed(
+    transaction.objectStore(STORE.segmentIds),
+    transaction.objectStore(STORE.segments),
+    invocationId,
+  );
+  if (!found) return undefined;
+  const [entry] = await readEntriesAt(transaction.objectStore(STORE.pages), [
+    { segment: found.summary.from, ...slotOf(found.summary, found.position) },
+  ]);
   return entry;
 }
 

@@ -253,6 +253,7 @@ async function removeFromSegments(
   }
   const summaries = transaction.objectStore(STORE.segments);
   const terms = transaction.objectStore(STORE.segmentTerms);
+  const ids = transaction.objectStore(STORE.segmentIds);
   const pages = transaction.objectStore(STORE.pages);
   const next: SegmentInfo[] = [];
   for (const info of directory) {
@@ -272,11 +273,13 @@ async function removeFromSegments(
     if (kept.length === 0) {
       summaries.delete(info.from);
       terms.delete(info.from);
+      ids.delete(info.from);
       continue;
     }
     const rebuilt = buildSegment(info.from, info.to, kept);
     putSummary(summaries, rebuilt.summary);
     terms.put(rebuilt.terms);
+    ids.put(rebuilt.ids);
     for (const page of rebuilt.pages) pages.put(page);
     next.push(rebuilt.info);
   }

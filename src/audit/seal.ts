@@ -11,12 +11,12 @@ import type { AuditEntry } from './entry.js';
 import { requestResult, transactionDone } from './idb.js';
 import {
   buildSegment,
-  PAGE_ENTRIES,
   patchSegment,
   putSummary,
   readSummary,
   type SegmentInfo,
   type SegmentPage,
+  slotOf,
 } from './segment.js';
 import type { UnsealedEntries } from './unsealed.js';
 
@@ -40,7 +40,7 @@ export async function sealUnsealed(database: IDBDatabase, view: UnsealedEntries)
   const built = fresh.length > 0 ? buildSegment(after + 1, through, fresh) : undefined;
 
   const transaction = database.transaction(
-    [STORE.index, STORE.segments, STORE.segmentTerms, STORE.pages],
+    [STORE.index, STORE.segments, STORE.segmentTerms, STORE.segmentIds, STORE.pages],
     'readwrite',
   );
   const done = transactionDone(transaction);
@@ -61,6 +61,7 @@ export async function sealUnsealed(database: IDBDatabase, view: UnsealedEntries)
   if (built) {
     putSummary(transaction.objectStore(STORE.segments), built.summary);
     transaction.objectStore(STORE.segmentTerms).put(built.terms);
+    transaction.objectStore(STORE.segmentIds).put(built.ids);
     const pages = transaction.objectStore(STORE.pages);
     for (const page of built.pages) pages.put(page);
   }
@@ -84,10 +85,11 @@ async function patchAll(
       if (!updated) return info;
       const summary = await readSummary(summaries, info.from);
       if (!summary) return info;
-      const numbers = new Set(
-        updated.map((entry) => Math.floor(summary.ids.indexOf(entry.invocationId) / PAGE_ENTRIES)),
-      );
-      numbers.delete(-1);
+      const numbers = new Set<number>();
+      for (const entry of updated) {
+        const position = summary.ids.indexOf(entry.invocationId);
+        if (position >= 0) numbers.add(slotOf(summary, position).page);
+      }
       const pages = new Map<number, SegmentPage>();
       for (const number of numbers) {
         const page = (await requestResult(pageStore.get([info.from, number]))) as SegmentPage | undefined;

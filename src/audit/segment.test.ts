@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry, EntryOutcome } from './entry.js';
 import { type AuditQuery, compareNewestFirst, encodeCursor, entryPasses, filterOf } from './filter.js';
-import { buildSegment, matchPositions, PAGE_ENTRIES, patchSegment, pendingIn, TERM } from './segment.js';
+import {
+  buildSegment,
+  matchPositions,
+  PAGE_ENTRIES,
+  patchSegment,
+  pendingIn,
+  slotOf,
+  TERM,
+} from './segment.js';
 
 const OUTCOMES: EntryOutcome[] = ['pending', 'success', 'tool-error', 'denied'];
 const WORDS = ['alpha', 'alps', 'beta', 'path/to', 'x.y_z', 'Ünï', '42', '420'];
@@ -76,19 +84,29 @@ describe('index segments', () => {
     );
   });
 
-  it('pages hold the entries in the summary order; terms name tools, servers, ids and words', () => {
-    const list = Array.from({ length: 40 }, (_, i) =>
-      entry(i, `t${i % 2}`, 's', 'success', ['alpha'], 100 - i),
+  it('pages hold every entry once, grouped by server and tool; the summary says where each is', () => {
+    const list = Array.from({ length: 70 }, (_, i) =>
+      entry(i, `t${i % 3}`, i % 2 ? 's1' : 's2', 'success', ['alpha'], 100 - i),
     );
-    const built = buildSegment(7, 80, list);
-    expect(built.pages).toHaveLength(Math.ceil(40 / PAGE_ENTRIES));
-    const paged = built.pages.flatMap((page) => page.entries.map((e) => e.invocationId));
-    expect(paged).toEqual(built.summary.ids);
+    const built = buildSegment(7, 140, list);
+    expect(built.pages).toHaveLength(Math.ceil(70 / PAGE_ENTRIES));
+    const paged = built.pages.flatMap((page) => page.entries);
+    expect(new Set(paged.map((e) => e.invocationId)).size).toBe(70);
+    for (const [position, id] of built.summary.ids.entries()) {
+      const { page, index } = slotOf(built.summary, position);
+      expect(built.pages[page]!.entries[index]!.invocationId).toBe(id);
+    }
+    // Each server and tool pair is one run in page order, newest first within it.
+    const runs = paged.map((e) => `${e.serverId}/${e.toolName}`);
+    expect(runs.filter((run, i) => run !== runs[i - 1])).toHaveLength(6);
+    for (let i = 1; i < paged.length; i++)
+      if (runs[i] === runs[i - 1]) expect(paged[i]!.startedAt).toBeLessThan(paged[i - 1]!.startedAt);
+    expect(JSON.parse(built.ids.ids)).toEqual(built.summary.ids);
     expect(built.terms.from).toBe(7);
     expect(built.terms.terms).toEqual(
-      expect.arrayContaining([`${TERM.tool}t0`, `${TERM.server}s`, `${TERM.id}id-3`, `${TERM.word}alpha`]),
+      expect.arrayContaining([`${TERM.tool}t0`, `${TERM.server}s1`, `${TERM.word}alpha`]),
     );
-    expect(built.info).toMatchObject({ from: 7, to: 80, count: 40, minAt: 61, maxAt: 100, minFirstSeq: 1 });
+    expect(built.info).toMatchObject({ from: 7, to: 140, count: 70, minAt: 31, maxAt: 100, minFirstSeq: 1 });
   });
 
   it('patch a pending entry in place: outcome, last event, session, counts', () => {
@@ -111,6 +129,7 @@ describe('index segments', () => {
     const position = built.summary.ids.indexOf('id-0');
     expect(built.summary.lastSeq[position]).toBe(9);
     expect(matchPositions(built.summary, filterOf({ outcome: 'tool-error' }), 10)).toEqual([position]);
-    expect(pages.get(0)!.entries[position]).toBe(finished);
+    const { page, index } = slotOf(built.summary, position);
+    expect(pages.get(page)!.entries[index]).toBe(finished);
   });
 });

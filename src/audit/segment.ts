@@ -2,12 +2,13 @@
  * Index segments: finished entries, sealed in bulk, so that appends write one record per batch and
  * the per-entry index work happens a thousand entries at a time.
  *
- * A segment is three kinds of record. The summary holds the columns a query filters on (start
- * time, tool, server, outcome, chain positions) and the word postings, newest entry first, so a
- * query picks matching positions without reading a single entry. The pages hold the entries
- * themselves, PAGE_ENTRIES per record, read only for the entries a query returns. The terms record
- * lists the segment's words, tools, servers and invocation ids under a multi-entry index, which
- * tells a query which segments can match at all (and `get` which segment holds an id).
+ * A segment is four records. The summary holds the columns a query filters on (start time,
+ * tool, server, outcome, chain positions) and the word postings, newest entry first, so a query
+ * picks matching positions without reading a single entry. The pages hold the entries themselves,
+ * PAGE_ENTRIES per record, grouped by server and tool (so a filter on either reads few pages),
+ * read only for the entries a query returns. The terms record lists the segment's words, tools and
+ * servers under a multi-entry index, which tells a query which segments can match at all. The ids
+ * record lists its invocation ids as one string, for finding one entry by id.
  *
  * An entry still pending when sealed is patched in place when its later events are sealed (its
  * outcome, last event and session change; its time, tool, server and words do not), and retention
@@ -18,10 +19,10 @@ import type { AuditEntry, EntryOutcome, OutcomeCounts } from './entry.js';
 import { compareNewestFirst, type EntryFilter, inTimeWindow } from './filter.js';
 import { lowerBound, visitWords } from './search-terms.js';
 
-export const PAGE_ENTRIES = 16;
+export const PAGE_ENTRIES = 32;
 
 /** Prefixes that keep the kinds of term apart in the one multi-entry index. */
-export const TERM = { word: 'w:', tool: 't:', server: 's:', id: 'i:' } as const;
+export const TERM = { word: 'w:', tool: 't:', server: 's:' } as const;
 
 /** What the directory (kept with the index state) knows of a segment without reading it. */
 export interface SegmentInfo {
@@ -54,10 +55,18 @@ export interface SegmentSummary {
   session: Uint32Array;
   /** When a pending entry's call was sent (for sessions whose liveness is unknown). */
   sentAt: Float64Array;
+  /** Where each position's entry is kept: page slot / PAGE_ENTRIES, at slot % PAGE_ENTRIES. */
+  slot: Uint32Array;
   /** Sorted distinct words; the positions having words[i] are postings[wordStart[i] .. wordStart[i+1]). */
   words: string[];
   wordStart: Uint32Array;
-  postings: Uint32Array;
+  postings: Uint16Array | Uint32Array;
+}
+
+/** A segment's invocation ids as one JSON string (a search for one id reads them all at once). */
+export interface SegmentIds {
+  from: number;
+  ids: string;
 }
 
 export interface SegmentTerms {
@@ -75,7 +84,14 @@ export interface BuiltSegment {
   info: SegmentInfo;
   summary: SegmentSummary;
   terms: SegmentTerms;
+  ids: SegmentIds;
   pages: SegmentPage[];
+}
+
+/** The page and the index in it where the entry at `position` is kept. */
+export function slotOf(summary: SegmentSummary, position: number): { page: number; index: number } {
+  const slot = summary.slot[position]!;
+  return { page: Math.floor(slot / PAGE_ENTRIES), index: slot % PAGE_ENTRIES };
 }
 
 /** Interns strings to small numbers (a column of tool names becomes a list and indexes into it). */
@@ -117,6 +133,7 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
     sessions: sessions.list,
     session: new Uint32Array(n),
     sentAt: new Float64Array(n),
+    slot: new Uint32Array(n),
     words: [],
     wordStart: new Uint32Array(1),
     postings: new Uint32Array(0),
@@ -141,7 +158,6 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
     minAt = Math.min(minAt, entry.startedAt);
     maxAt = Math.max(maxAt, entry.startedAt);
     minFirstSeq = Math.min(minFirstSeq, entry.firstSeq);
-    terms.add(TERM.id + entry.invocationId);
     visitWords(entry, (word) => {
       const list = byWord.get(word);
       if (!list) byWord.set(word, [i]);
@@ -156,20 +172,28 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
     total += byWord.get(word)!.length;
   }
   summary.wordStart[summary.words.length] = total;
-  summary.postings = new Uint32Array(total);
+  summary.postings = n <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
   for (const [i, word] of summary.words.entries())
     summary.postings.set(byWord.get(word)!, summary.wordStart[i]);
   for (const word of summary.words) terms.add(TERM.word + word);
   for (const tool of tools.list) terms.add(TERM.tool + tool);
   for (const server of servers.list) terms.add(TERM.server + server);
 
+  // Pages by server, then tool, newest first within: a filter on either finds its entries together.
+  const byGroup = [...sorted.keys()].sort(
+    (a, b) => summary.server[a]! - summary.server[b]! || summary.tool[a]! - summary.tool[b]! || a - b,
+  );
   const pages: SegmentPage[] = [];
-  for (let start = 0; start < n; start += PAGE_ENTRIES)
-    pages.push({ from, page: start / PAGE_ENTRIES, entries: sorted.slice(start, start + PAGE_ENTRIES) });
+  for (const [slot, position] of byGroup.entries()) {
+    summary.slot[position] = slot;
+    if (slot % PAGE_ENTRIES === 0) pages.push({ from, page: slot / PAGE_ENTRIES, entries: [] });
+    pages.at(-1)!.entries.push(sorted[position]!);
+  }
   return {
     info: { from, to, count: n, minAt, maxAt, minFirstSeq, counts },
     summary,
     terms: { from, terms: [...terms] },
+    ids: { from, ids: JSON.stringify(summary.ids) },
     pages,
   };
 }
@@ -235,8 +259,10 @@ export function patchSegment(
   const counts: OutcomeCounts = { ...info.counts };
   for (const entry of updated) {
     const position = summary.ids.indexOf(entry.invocationId);
-    const page = pages.get(Math.floor(position / PAGE_ENTRIES));
-    if (position < 0 || !page) continue;
+    if (position < 0) continue;
+    const { page: number, index } = slotOf(summary, position);
+    const page = pages.get(number);
+    if (!page) continue;
     const before = summary.outcomes[summary.outcome[position]!]!;
     counts[before] = Math.max(0, (counts[before] ?? 0) - 1);
     counts[entry.outcome] = (counts[entry.outcome] ?? 0) + 1;
@@ -245,7 +271,7 @@ export function patchSegment(
     summary.session[position] =
       entry.pendingSession === undefined ? 0 : sessions.id(entry.pendingSession) + 1;
     summary.sentAt[position] = entry.timestamps.sent ?? entry.startedAt;
-    page.entries[position % PAGE_ENTRIES] = entry;
+    page.entries[index] = entry;
   }
   return { ...info, counts };
 }
@@ -300,4 +326,59 @@ export async function readSummary(store: IDBObjectStore, from: number): Promise<
     ids: JSON.parse(stored.ids) as string[],
     words: stored.words === '' ? [] : stored.words.split('\n'),
   };
+}
+
+/** Where a sealed entry is: its segment, and its page and index there. */
+export interface SealedPlace {
+  segment: number;
+  page: number;
+  index: number;
+}
+
+/** The entries at these places, each page read once (in `pages`, the pages store). */
+export async function readEntriesAt(
+  pages: IDBObjectStore,
+  places: readonly SealedPlace[],
+): Promise<(AuditEntry | undefined)[]> {
+  const read = new Map<string, Promise<SegmentPage | undefined>>();
+  return Promise.all(
+    places.map(async ({ segment, page, index }) => {
+      const key = `${segment}:${page}`;
+      let request = read.get(key);
+      if (!request) {
+        request = new Promise<SegmentPage | undefined>((resolve, reject) => {
+          const get = pages.get([segment, page]);
+          get.onsuccess = () => resolve(get.result as SegmentPage | undefined);
+          get.onerror = () => reject(get.error);
+        });
+        read.set(key, request);
+      }
+      return (await request)?.entries[index];
+    }),
+  );
+}
+
+/**
+ * The segment holding an invocation, by reading every segment's id list at once (a lookup by id is
+ * rare: an entry's detail, a call finishing after its seal); undefined when none does.
+ */
+export async function findSealed(
+  ids: IDBObjectStore,
+  summaries: IDBObjectStore,
+  invocationId: string,
+): Promise<{ summary: SegmentSummary; position: number } | undefined> {
+  const all = await new Promise<SegmentIds[]>((resolve, reject) => {
+    const request = ids.getAll();
+    request.onsuccess = () => resolve(request.result as SegmentIds[]);
+    request.onerror = () => reject(request.error);
+  });
+  const needle = JSON.stringify(invocationId);
+  for (const record of all) {
+    // A quick look in the text first; the summary then says exactly.
+    if (!record.ids.includes(needle)) continue;
+    const summary = await readSummary(summaries, record.from);
+    const position = summary?.ids.indexOf(invocationId) ?? -1;
+    if (summary && position >= 0) return { summary, position };
+  }
+  return undefined;
 }

@@ -11,10 +11,10 @@
 
 import { blocksCovering, eventOf, forEachEvent } from './blocks.js';
 import type { ChainEvent } from './chain.js';
-import { EMPTY_INDEX, INDEX_KEY, type IndexState, STORE, TERM_INDEX } from './database.js';
+import { EMPTY_INDEX, INDEX_KEY, type IndexState, STORE } from './database.js';
 import { type AuditEntry, applyEvent, type EntryOutcome } from './entry.js';
 import { requestResult } from './idb.js';
-import { PAGE_ENTRIES, readSummary, type SegmentPage, type SegmentSummary, TERM } from './segment.js';
+import { pendingIn, readEntriesAt, readSummary, type SealedPlace, slotOf } from './segment.js';
 
 export interface Snapshot {
   view: UnsealedEntries;
@@ -106,39 +106,45 @@ export class UnsealedEntries {
       forEachEvent(blocks, from, Number.POSITIVE_INFINITY, (block, i) => events.push(eventOf(block, i)));
       view.apply(events);
     }
-    if (view.unresolved.length > 0) await view.resolve(transaction);
+    if (view.unresolved.length > 0) await view.resolve(transaction, state);
     return { view, state };
   }
 
-  /** Reads the segment entries that unresolved events belong to, and folds the events into them. */
-  private async resolve(transaction: IDBTransaction): Promise<void> {
+  /**
+   * Reads the segment entries that unresolved events belong to, and folds the events into them.
+   * Only a pending entry gets later events, so only segments holding pending entries are read.
+   */
+  private async resolve(transaction: IDBTransaction, state: IndexState): Promise<void> {
     const version = this.version;
-    const ids = [...new Set(this.unresolved.map((event) => event.invocationId))];
-    const terms = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
+    const ids = new Set(this.unresolved.map((event) => event.invocationId));
     const summaries = transaction.objectStore(STORE.segments);
-    const pages = transaction.objectStore(STORE.pages);
-    const summaryOf = new Map<number, Promise<SegmentSummary | undefined>>();
-    const found = await Promise.all(
-      ids.map(async (id) => {
-        const segment = (await requestResult(terms.getKey(TERM.id + id))) as number | undefined;
-        if (segment === undefined) return undefined;
-        let summary = summaryOf.get(segment);
-        if (!summary) {
-          summary = readSummary(summaries, segment);
-          summaryOf.set(segment, summary);
-        }
-        const position = (await summary)?.ids.indexOf(id) ?? -1;
-        if (position < 0) return undefined;
-        const page = (await requestResult(pages.get([segment, Math.floor(position / PAGE_ENTRIES)]))) as
-          | SegmentPage
-          | undefined;
-        const entry = page?.entries[position % PAGE_ENTRIES];
-        return entry ? { entry, segment } : undefined;
-      }),
+    const holding = state.segments.filter((info) => (info.counts.pending ?? 0) > 0);
+    const read = await Promise.all(holding.map((info) => readSummary(summaries, info.from)));
+    const places = new Map<string, SealedPlace>();
+    for (const summary of read) {
+      if (!summary) continue;
+      for (const { invocationId } of pendingIn(summary)) {
+        if (!ids.has(invocationId)) continue;
+        places.set(invocationId, {
+          segment: summary.from,
+          ...slotOf(summary, summary.ids.indexOf(invocationId)),
+        });
+      }
+    }
+    const wanted = [...places];
+    const entries = await readEntriesAt(
+      transaction.objectStore(STORE.pages),
+      wanted.map(([, place]) => place),
     );
+    const found = new Map<string, { entry: AuditEntry; segment: number } | undefined>(
+      [...ids].map((id) => [id, undefined]),
+    );
+    for (const [i, [id, place]] of wanted.entries()) {
+      const entry = entries[i];
+      if (entry) found.set(id, { entry, segment: place.segment });
+    }
     // Another snapshot resolved them meanwhile, or a seal reset this view: nothing to do here.
     if (this.version !== version) return;
-    const home = new Map(ids.map((id, i) => [id, found[i]]));
     const waiting = this.unresolved;
     this.unresolved = [];
     for (const event of waiting) {
@@ -148,8 +154,8 @@ export class UnsealedEntries {
         this.entries.set(id, applyEvent(current, event));
         continue;
       }
-      const stored = home.get(id);
-      if (stored === undefined && !home.has(id)) {
+      const stored = found.get(id);
+      if (stored === undefined && !found.has(id)) {
         // Arrived during the reads: the next snapshot resolves it.
         this.unresolved.push(event);
         continue;
