@@ -6,6 +6,8 @@
 
 import { type Signal, signal } from '@preact/signals';
 import type { AuditLog } from '../audit/log.js';
+import type { AuthorizationRequest } from '../auth/authorization-code.js';
+import type { SignInOptions } from '../auth/connect-auth.js';
 import type { McpClient } from '../client/client.js';
 import type { GateEvent, GateResult } from '../gate/pipeline.js';
 import type { Policy } from '../gate/policy-types.js';
@@ -48,6 +50,12 @@ export interface ServerConfig {
    * the gate refuses them. The person's own calls are always asked.
    */
   acceptUncheckedArguments?: boolean;
+  /**
+   * Sign in when the server asks (OAuth 2.1). The panel asks the person first ("Sign in to <server>",
+   * with the authorization server and the scopes) unless `confirm` is given; sign-ins are recorded
+   * in the audit log, never their tokens.
+   */
+  auth?: SignInOptions;
 }
 
 export type ConnectionState = 'connecting' | 'connected' | 'failed' | 'closed';
@@ -73,6 +81,8 @@ export interface ServerState {
   errorCause?: ConnectFailureCause;
   /** The transport's own technical explanation (headers to allow, status, body), for the curious. */
   errorDetail?: string;
+  /** Signed in to the server's authorization server (OAuth), with what was granted. */
+  signedIn?: { issuer: string; scopes: readonly string[] };
   /** The last ping: its round trip in ms, or why it failed. */
   ping?: { at: number; ms: number; method: string } | { at: number; error: string };
   /** Whether the server declared `logging`, `resources` (read them through Toolgate). */
@@ -103,6 +113,18 @@ export interface TrafficEntry {
   at: number;
   direction: 'sent' | 'received';
   message: unknown;
+}
+
+/** A server asks the person to sign in: shown before the sign-in window opens. */
+export interface PendingSignIn {
+  id: string;
+  serverId: string;
+  /** The authorization server, as its issuer URL. */
+  issuer: string;
+  scopes: readonly string[];
+  /** Call inside the person's click: the sign-in window may only open during one. */
+  accept: () => void;
+  decline: () => void;
 }
 
 export interface PendingApproval {
@@ -186,6 +208,10 @@ export interface PanelController {
   readonly running: Signal<RunningCall[]>;
   readonly finished: Signal<FinishedCall[]>;
   readonly elicitations: Signal<PendingElicitation[]>;
+  /** Servers asking the person to sign in (absent where the controller cannot sign in). */
+  readonly signIns?: Signal<PendingSignIn[]>;
+  /** Signs out of a server's authorization server (revoking its tokens where it can). */
+  signOut?(serverId: string): Promise<void>;
   /** The audit log, once open. Rejects, with a sentence for the person, when it cannot be opened. */
   readonly ready: Promise<Pick<ControllerServices, 'auditLog'>>;
   /** Bumped whenever rules or remembered approvals change, so the Approvals view re-reads them. */
@@ -245,6 +271,7 @@ export function createController(options: ControllerOptions = {}): Controller {
   const running = signal<RunningCall[]>([]);
   const finished = signal<FinishedCall[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
+  const signIns = signal<PendingSignIn[]>([]);
   const rememberedVersion = signal(0);
   const serverLog = signal<Readonly<Record<string, readonly ServerLogEntry[]>>>({});
   const traffic = signal<Readonly<Record<string, readonly TrafficEntry[]>>>({});
@@ -380,6 +407,58 @@ export function createController(options: ControllerOptions = {}): Controller {
     });
   }
 
+  /** The person is asked in the panel before the sign-in window opens (unless the host asks itself). */
+  const askToSignIn =
+    (serverId: string) =>
+    (request: AuthorizationRequest): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        const id = crypto.randomUUID();
+        const remove = () => {
+          signIns.value = signIns.value.filter((item) => item.id !== id);
+        };
+        request.signal.addEventListener('abort', () => {
+          remove();
+          reject(new DOMException('Nobody waits for this sign-in any more.', 'AbortError'));
+        });
+        signIns.value = [
+          ...signIns.value,
+          {
+            id,
+            serverId,
+            issuer: request.issuer,
+            scopes: request.scopes,
+            accept: () => {
+              remove();
+              resolve();
+            },
+            decline: () => {
+              remove();
+              reject(new Error(`You chose not to sign in to ${serverId} now.`));
+            },
+          },
+        ];
+      });
+
+  /** The config's sign-in options with the panel's prompt, the signed-in state and the audit trail. */
+  async function signInFor(serverId: string, auth: SignInOptions): Promise<SignInOptions> {
+    const { recordSignIns } = await import('../auth/audit-trail.js');
+    const services = await ready.catch(() => undefined);
+    const audit =
+      services?.auditLog ?? (options.audit && typeof options.audit === 'object' ? options.audit : undefined);
+    const record = audit ? recordSignIns(audit, { serverId }) : undefined;
+    return {
+      ...auth,
+      confirm: auth.confirm ?? askToSignIn(serverId),
+      onEvent: (event) => {
+        auth.onEvent?.(event);
+        record?.(event);
+        if (event.type === 'signed-in')
+          update(serverId, { signedIn: { issuer: event.issuer, scopes: event.scopes } });
+        if (event.type === 'signed-out') update(serverId, { signedIn: undefined });
+      },
+    };
+  }
+
   async function open(state: ServerState): Promise<ServerState> {
     update(state.id, { state: 'connecting', error: undefined, warnings: [] });
     const { config } = state;
@@ -404,6 +483,7 @@ export function createController(options: ControllerOptions = {}): Controller {
         ...(config.headers ? { headers: config.headers } : {}),
         id: state.id,
         onElicit: (request, context) => askPerson(state.id, request, context),
+        ...(config.auth ? { auth: await signInFor(state.id, config.auth) } : {}),
       });
       clients.set(state.id, client);
       unwatch.get(state.id)?.();
@@ -464,6 +544,7 @@ export function createController(options: ControllerOptions = {}): Controller {
     running,
     finished,
     elicitations,
+    signIns,
     rememberedVersion,
     serverLog,
     traffic,
@@ -645,6 +726,13 @@ export function createController(options: ControllerOptions = {}): Controller {
       const [{ policy }, { forgetRemembered }] = await Promise.all([ready, import('./remembered.js')]);
       return forgetRemembered(policy, item);
     },
+    async signOut(serverId) {
+      const client = clients.get(serverId);
+      if (!client) throw new Error(`No connection to ${serverId} to sign out of.`);
+      const { signInOf } = await connectModule;
+      await signInOf(client)?.signOut();
+      update(serverId, { signedIn: undefined });
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -653,6 +741,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       for (const pending of approvals.value)
         pending.answer({ action: 'deny', reason: 'the Toolgate panel was closed', decidedBy: 'toolgate' });
       for (const pending of elicitations.value) pending.answer({ action: 'cancel' });
+      for (const pending of signIns.value) pending.decline();
       // Calls already sent are cancelled (the server is told); those still waiting get the denial.
       for (const call of running.value) if (call.sentAt !== undefined) call.cancel();
       for (const client of clients.values()) await client.close().catch(() => undefined);

@@ -22,6 +22,7 @@ const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.A
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
 const SkillsView = lazyView(() => import('./views/skills-view.js').then((m) => m.SkillsView));
 const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
+const SignInDialog = lazyView(() => import('./views/sign-in-dialog.js').then((m) => m.SignInDialog));
 const ElicitationDialog = lazyView(() =>
   import('./views/elicitation-dialog.js').then((m) => m.ElicitationDialog),
 );
@@ -59,6 +60,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   const views = useMemo(createPanelViewState, []);
   const tabs = [...TABS, ...extraTabs];
   const extra = extraTabs.find((t) => t.id === tab.value);
+  const signIn = controller.signIns?.value[0];
   const approval = controller.approvals.value[0];
   const elicitation = controller.elicitations.value[0];
   const running = controller.running.value.length;
@@ -66,14 +68,21 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   const dialogs = (
     <>
       {extraDialog}
-      {!extraDialog && approval && (
+      {!extraDialog && signIn && (
+        <SignInDialog
+          key={signIn.id}
+          pending={signIn}
+          serverLabel={serverNames(controller.servers.value)(signIn.serverId)}
+        />
+      )}
+      {!extraDialog && !signIn && approval && (
         <ApprovalDialog
           key={approval.request.invocationId}
           pending={approval}
           queued={controller.approvals.value.length}
         />
       )}
-      {!extraDialog && !approval && elicitation && (
+      {!extraDialog && !signIn && !approval && elicitation && (
         <ElicitationDialog
           key={elicitation.id}
           pending={elicitation}

@@ -229,6 +229,23 @@ function ServerRow({
           : ''}
       </div>
       {warnings.length > 0 && <CatalogWarnings id={`tg-warnings-${server.id}`} warnings={warnings} />}
+      {server.signedIn && (
+        <div class="tg-row tg-signed-in">
+          <span>
+            Signed in at <code>{originOf(server.signedIn.issuer)}</code>
+            {server.signedIn.scopes.length > 0 ? ` (${server.signedIn.scopes.join(' ')})` : ''}
+          </span>
+          {controller.signOut && (
+            <button
+              type="button"
+              aria-label={`Sign out of ${name}`}
+              onClick={() => void controller.signOut!(server.id).catch(() => undefined)}
+            >
+              Sign out
+            </button>
+          )}
+        </div>
+      )}
       <div class="tg-row">
         <label for={trustId}>Trust</label>
         <select
@@ -259,6 +276,14 @@ function ServerRow({
       <p class="tg-muted">{server.trust === 'trusted' ? TRUSTED_EXPLANATION : TRUST_EXPLANATION}</p>
     </li>
   );
+}
+
+function originOf(issuer: string): string {
+  try {
+    return new URL(issuer).origin;
+  } catch {
+    return issuer;
+  }
 }
 
 /** Ping with its round trip time next to it (the figure stays until the next ping). */

@@ -1,0 +1,125 @@
+/**
+ * Signing in from the panel: a server whose config carries `auth` asks for authorization; the panel
+ * shows "Sign in to <server>?" with the authorization server's origin and the scopes, the person
+ * clicks Sign in, logs in and consents in oidc-provider's own popup pages, and the server connects.
+ * The panel shows the signed-in state with Sign out; the audit log records the sign-in, never the
+ * token. Real parts: oidc-provider and an SDK server requiring bearer tokens, on 127.0.0.1.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
+import { bundle } from './support/bundle.js';
+import { type StaticServer, serveStatic } from './support/static-server.js';
+
+const PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Panel sign-in</title><main><h1>Host app</h1></main><script type="module" src="/page.js"></script></html>';
+
+let site: StaticServer;
+let siteDir: string;
+let peer: OidcProtected | undefined;
+
+test.beforeAll(async () => {
+  siteDir = await mkdtemp(join(tmpdir(), 'toolgate-panel-sign-in-'));
+  await writeFile(join(siteDir, 'page.js'), await bundle('e2e/fixtures/panel-sign-in/page.ts'));
+  await writeFile(join(siteDir, 'index.html'), PAGE);
+  await writeFile(join(siteDir, 'callback.html'), PAGE);
+  site = await serveStatic(siteDir);
+});
+test.afterAll(async () => {
+  await site?.stop();
+  await rm(siteDir, { recursive: true, force: true });
+});
+test.afterEach(async () => {
+  await peer?.close();
+  peer = undefined;
+});
+
+async function openPanel(page: Page, server: string): Promise<void> {
+  await page.goto(`${site.origin}/?server=${encodeURIComponent(server)}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+}
+
+/** oidc-provider's pages in the popup: log in (first time in this browser), then consent. */
+async function completeInPopup(context: BrowserContext, click: () => Promise<void>): Promise<void> {
+  const opened = context.waitForEvent('page');
+  await click();
+  const popup = await opened;
+  const closed = popup.waitForEvent('close');
+  const login = popup.locator('input[name="login"]');
+  const consent = popup.getByRole('button', { name: 'Continue' });
+  await expect(login.or(consent)).toBeVisible();
+  if (await login.isVisible()) {
+    await login.fill('ada');
+    await popup.locator('input[name="password"]').fill('any password');
+    await popup.getByRole('button', { name: 'Sign-in' }).click();
+  }
+  await consent.click();
+  await closed;
+}
+
+test('the panel asks, signs in through the popup, shows the signed-in server, calls, records, signs out', async ({
+  page,
+  context,
+}) => {
+  peer = await startOidcProtected();
+  await openPanel(page, peer.urls.good);
+  const issuer = new URL(peer.issuer).origin;
+
+  const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
+  await expect(dialog).toContainText(issuer);
+  await expect(dialog).toContainText('mcp:tools');
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  // Nothing opened before the person's click.
+  expect(context.pages()).toHaveLength(1);
+  await completeInPopup(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+
+  const row = page.locator('[data-server="notes"]');
+  await expect(row).toContainText('connected', { timeout: 20_000 });
+  await expect(row).toContainText(`Signed in at ${issuer}`);
+
+  // A call through the gate carries the token issued for this server.
+  const called = page.evaluate(() =>
+    (window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }).toolgate
+      .call('notes', 'whoami', {})
+      .then(
+        () => 'ok',
+        (error: Error) => error.message,
+      ),
+  );
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  expect(await called).toBe('ok');
+  const withToken = peer.seen.mcp.filter((request) => request.path === '/mcp' && request.authorization);
+  expect(withToken.length).toBeGreaterThan(0);
+  const token = withToken[0]!.authorization!.slice('Bearer '.length);
+
+  // The audit log says who signed in to which server, never the token.
+  const exported = await page.evaluate(async () => {
+    const { auditLog } = await (
+      window as unknown as {
+        toolgate: { ready: Promise<{ auditLog: { exportBlob(f: string): Promise<Blob> } }> };
+      }
+    ).toolgate.ready;
+    return (await auditLog.exportBlob('ndjson')).text();
+  });
+  expect(exported).toContain('auth/sign-in');
+  expect(exported).not.toContain(token);
+
+  await row.getByRole('button', { name: 'Sign out of Notes' }).click();
+  await expect(row).not.toContainText('Signed in at');
+  await expect.poll(() => peer!.seen.revocations).toBeGreaterThan(0);
+});
+
+test('"Not now" leaves the server unconnected, saying so, and nothing opens', async ({ page, context }) => {
+  peer = await startOidcProtected();
+  await openPanel(page, peer.urls.good);
+  const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
+  await dialog.getByRole('button', { name: 'Not now' }).click();
+  const row = page.locator('.tg-server, [data-server="notes"]').first();
+  await expect(page.getByText(/chose not to sign in/).first()).toBeVisible({ timeout: 20_000 });
+  await expect(row).not.toContainText('Signed in at');
+  expect(context.pages()).toHaveLength(1);
+  expect(peer.seen.authorizations).toHaveLength(0);
+});
