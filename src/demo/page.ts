@@ -13,9 +13,8 @@ const nodeEndpoint = env?.VITE_DEMO_ENDPOINT;
 const protectedEndpoint = env?.VITE_DEMO_PROTECTED_ENDPOINT;
 
 /**
- * A server config that signs in when the server asks. `auth` is passed as the panel's controller
- * takes it into connect() (ServerConfig.auth; until the panel has its own "Sign in" prompt, such a
- * server shows the sign-in error).
+ * A server config that signs in when the server asks (ServerConfig.auth): the panel asks the person
+ * "Sign in to <server>?" and opens the sign-in window from their click.
  */
 function signingIn(config: ServerConfig): ServerConfig {
   const withAuth = { ...config, auth: demoSignIn() };
