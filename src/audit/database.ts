@@ -5,7 +5,8 @@
  * - meta: the chain head, the pruning checkpoint and the retention setting.
  * - index: one record, the index state: how far the chain is sealed into segments, and the
  *   directory of segments (IndexState).
- * - segments, segment-terms, segment-ids, pages: the sealed index segments (segment.ts).
+ * - segments, segment-words, segment-terms, segment-ids, pages: the sealed index segments
+ *   (segment.ts).
  *
  * Entries not yet sealed (the newest few thousand events) are folded from the blocks in memory.
  * Version 1 (events and entries one record each, with an index per filter) is migrated in the
@@ -24,6 +25,7 @@ export const STORE = {
   index: 'index',
   segments: 'segments',
   segmentTerms: 'segment-terms',
+  segmentWords: 'segment-words',
   segmentIds: 'segment-ids',
   pages: 'pages',
 } as const;
@@ -53,6 +55,7 @@ export function createStores(database: IDBDatabase): void {
   database
     .createObjectStore(STORE.segmentTerms, { keyPath: 'from' })
     .createIndex(TERM_INDEX, 'terms', { multiEntry: true });
+  database.createObjectStore(STORE.segmentWords, { keyPath: 'from' });
   database.createObjectStore(STORE.segmentIds, { keyPath: 'from' });
   database.createObjectStore(STORE.pages, { keyPath: ['from', 'page'] });
 }

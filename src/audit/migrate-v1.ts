@@ -11,7 +11,7 @@ import { type ChainAnchor, type ChainEvent, eventText, GENESIS } from './chain.j
 import { INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
 import type { AuditEntry } from './entry.js';
 import { requestResult } from './idb.js';
-import { buildSegment, putSummary, type SegmentInfo } from './segment.js';
+import { buildSegment, putSummary, putWords, type SegmentInfo } from './segment.js';
 
 /** The version 1 layout, as it shipped. */
 const V1 = { events: 'events', entries: 'entries', firstSeqIndex: 'first-seq' } as const;
@@ -85,6 +85,7 @@ async function sealEntries(transaction: IDBTransaction): Promise<SegmentInfo[]> 
     putSummary(transaction.objectStore(STORE.segments), built.summary);
     transaction.objectStore(STORE.segmentTerms).put(built.terms);
     transaction.objectStore(STORE.segmentIds).put(built.ids);
+    putWords(transaction.objectStore(STORE.segmentWords), built.words);
     const pages = transaction.objectStore(STORE.pages);
     for (const page of built.pages) pages.put(page);
     segments.push(built.info);

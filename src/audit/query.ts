@@ -25,6 +25,7 @@ import {
   pendingIn,
   readEntriesAt,
   readSummary,
+  readWords,
   type SealedPlace,
   type SegmentInfo,
   segmentExcluded,
@@ -47,6 +48,7 @@ export const READ_STORES = [
   STORE.index,
   STORE.blocks,
   STORE.segments,
+  STORE.segmentWords,
   STORE.segmentTerms,
   STORE.segmentIds,
   STORE.pages,
@@ -78,13 +80,17 @@ export async function queryEntries(
   hits.length = Math.min(hits.length, wanted);
 
   const summaries = transaction.objectStore(STORE.segments);
+  const wordStore = transaction.objectStore(STORE.segmentWords);
   for (const info of await candidateSegments(transaction, state.segments, filter)) {
     // Segments come newest first by their newest entry: once the page is full of entries newer
     // than anything this one holds, no later segment can change it.
     if (hits.length >= wanted && hits[wanted - 1]!.key.startedAt > info.maxAt) break;
-    const summary = await readSummary(summaries, info.from);
-    if (!summary) continue;
-    for (const position of matchPositions(summary, filter, wanted + view.shadows.size)) {
+    const [summary, words] = await Promise.all([
+      readSummary(summaries, info.from),
+      filter.words.length > 0 ? readWords(wordStore, info.from) : undefined,
+    ]);
+    if (!summary || (filter.words.length > 0 && !words)) continue;
+    for (const position of matchPositions(summary, filter, wanted + view.shadows.size, words)) {
       // A later state of this entry is in memory (and was filtered there).
       if (view.shadows.has(summary.ids[position]!)) continue;
       hits.push({

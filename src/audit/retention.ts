@@ -17,7 +17,14 @@ import { INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
 import type { AuditEntry, EntryOutcome } from './entry.js';
 import { requestResult, transactionDone } from './idb.js';
 import { READ_STORES } from './query.js';
-import { buildSegment, putSummary, readSummary, type SegmentInfo, type SegmentPage } from './segment.js';
+import {
+  buildSegment,
+  putSummary,
+  putWords,
+  readSummary,
+  type SegmentInfo,
+  type SegmentPage,
+} from './segment.js';
 import type { UnsealedEntries } from './unsealed.js';
 
 export interface RetentionPolicy {
@@ -254,6 +261,7 @@ async function removeFromSegments(
   const summaries = transaction.objectStore(STORE.segments);
   const terms = transaction.objectStore(STORE.segmentTerms);
   const ids = transaction.objectStore(STORE.segmentIds);
+  const words = transaction.objectStore(STORE.segmentWords);
   const pages = transaction.objectStore(STORE.pages);
   const next: SegmentInfo[] = [];
   for (const info of directory) {
@@ -274,12 +282,14 @@ async function removeFromSegments(
       summaries.delete(info.from);
       terms.delete(info.from);
       ids.delete(info.from);
+      words.delete(info.from);
       continue;
     }
     const rebuilt = buildSegment(info.from, info.to, kept);
     putSummary(summaries, rebuilt.summary);
     terms.put(rebuilt.terms);
     ids.put(rebuilt.ids);
+    putWords(words, rebuilt.words);
     for (const page of rebuilt.pages) pages.put(page);
     next.push(rebuilt.info);
   }

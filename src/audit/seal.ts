@@ -13,6 +13,7 @@ import {
   buildSegment,
   patchSegment,
   putSummary,
+  putWords,
   readSummary,
   type SegmentInfo,
   type SegmentPage,
@@ -40,7 +41,7 @@ export async function sealUnsealed(database: IDBDatabase, view: UnsealedEntries)
   const built = fresh.length > 0 ? buildSegment(after + 1, through, fresh) : undefined;
 
   const transaction = database.transaction(
-    [STORE.index, STORE.segments, STORE.segmentTerms, STORE.segmentIds, STORE.pages],
+    [STORE.index, STORE.segments, STORE.segmentWords, STORE.segmentTerms, STORE.segmentIds, STORE.pages],
     'readwrite',
   );
   const done = transactionDone(transaction);
@@ -62,6 +63,7 @@ export async function sealUnsealed(database: IDBDatabase, view: UnsealedEntries)
     putSummary(transaction.objectStore(STORE.segments), built.summary);
     transaction.objectStore(STORE.segmentTerms).put(built.terms);
     transaction.objectStore(STORE.segmentIds).put(built.ids);
+    putWords(transaction.objectStore(STORE.segmentWords), built.words);
     const pages = transaction.objectStore(STORE.pages);
     for (const page of built.pages) pages.put(page);
   }

@@ -69,15 +69,15 @@ describe('index segments', () => {
   it('find exactly the entries a filter passes, newest first, with or without a cursor', () => {
     fc.assert(
       fc.property(entries, queries, fc.nat(), (list, query: AuditQuery, cut) => {
-        const { summary } = buildSegment(1, list.length * 2, list);
+        const { summary, words } = buildSegment(1, list.length * 2, list);
         const sorted = [...list].sort(compareNewestFirst);
         const cursor = sorted.length > 0 ? encodeCursor(sorted[cut % sorted.length]!) : undefined;
         for (const q of [query, cursor ? { ...query, cursor } : query]) {
           const filter = filterOf(q);
           const expected = sorted.filter((e) => entryPasses(e, filter)).map((e) => e.invocationId);
-          const found = matchPositions(summary, filter, 1000).map((p) => summary.ids[p]);
+          const found = matchPositions(summary, filter, 1000, words).map((p) => summary.ids[p]);
           expect(found).toEqual(expected);
-          expect(matchPositions(summary, filter, 2)).toHaveLength(Math.min(2, expected.length));
+          expect(matchPositions(summary, filter, 2, words)).toHaveLength(Math.min(2, expected.length));
         }
       }),
       { numRuns: 400 },

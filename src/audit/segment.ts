@@ -2,9 +2,10 @@
  * Index segments: finished entries, sealed in bulk, so that appends write one record per batch and
  * the per-entry index work happens a thousand entries at a time.
  *
- * A segment is four records. The summary holds the columns a query filters on (start time,
- * tool, server, outcome, chain positions) and the word postings, newest entry first, so a query
- * picks matching positions without reading a single entry. The pages hold the entries themselves,
+ * A segment is five records. The summary holds the columns a query filters on (start time,
+ * tool, server, outcome, chain positions), newest entry first, and the words record the word
+ * postings (read only for a search), so a query picks matching positions without reading a single
+ * entry. The pages hold the entries themselves,
  * PAGE_ENTRIES per record, grouped by server and tool (so a filter on either reads few pages),
  * read only for the entries a query returns. The terms record lists the segment's words, tools and
  * servers under a multi-entry index, which tells a query which segments can match at all. The ids
@@ -57,6 +58,11 @@ export interface SegmentSummary {
   sentAt: Float64Array;
   /** Where each position's entry is kept: page slot / PAGE_ENTRIES, at slot % PAGE_ENTRIES. */
   slot: Uint32Array;
+}
+
+/** A segment's words and which positions have them. */
+export interface SegmentWords {
+  from: number;
   /** Sorted distinct words; the positions having words[i] are postings[wordStart[i] .. wordStart[i+1]). */
   words: string[];
   wordStart: Uint32Array;
@@ -83,6 +89,7 @@ export interface SegmentPage {
 export interface BuiltSegment {
   info: SegmentInfo;
   summary: SegmentSummary;
+  words: SegmentWords;
   terms: SegmentTerms;
   ids: SegmentIds;
   pages: SegmentPage[];
@@ -134,9 +141,6 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
     session: new Uint32Array(n),
     sentAt: new Float64Array(n),
     slot: new Uint32Array(n),
-    words: [],
-    wordStart: new Uint32Array(1),
-    postings: new Uint32Array(0),
   };
   const byWord = new Map<string, number[]>();
   const counts: OutcomeCounts = {};
@@ -164,18 +168,17 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
       else if (list[list.length - 1] !== i) list.push(i);
     });
   }
-  summary.words = [...byWord.keys()].sort();
-  summary.wordStart = new Uint32Array(summary.words.length + 1);
+  const sortedWords = [...byWord.keys()].sort();
+  const wordStart = new Uint32Array(sortedWords.length + 1);
   let total = 0;
-  for (const [i, word] of summary.words.entries()) {
-    summary.wordStart[i] = total;
+  for (const [i, word] of sortedWords.entries()) {
+    wordStart[i] = total;
     total += byWord.get(word)!.length;
   }
-  summary.wordStart[summary.words.length] = total;
-  summary.postings = n <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
-  for (const [i, word] of summary.words.entries())
-    summary.postings.set(byWord.get(word)!, summary.wordStart[i]);
-  for (const word of summary.words) terms.add(TERM.word + word);
+  wordStart[sortedWords.length] = total;
+  const postings = n <= 0xffff ? new Uint16Array(total) : new Uint32Array(total);
+  for (const [i, word] of sortedWords.entries()) postings.set(byWord.get(word)!, wordStart[i]);
+  for (const word of sortedWords) terms.add(TERM.word + word);
   for (const tool of tools.list) terms.add(TERM.tool + tool);
   for (const server of servers.list) terms.add(TERM.server + server);
 
@@ -192,6 +195,7 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
   return {
     info: { from, to, count: n, minAt, maxAt, minFirstSeq, counts },
     summary,
+    words: { from, words: sortedWords, wordStart, postings },
     terms: { from, terms: [...terms] },
     ids: { from, ids: JSON.stringify(summary.ids) },
     pages,
@@ -199,17 +203,25 @@ export function buildSegment(from: number, to: number, entries: readonly AuditEn
 }
 
 /** Positions (newest first) whose words include one beginning with `prefix`, as a mask. */
-function wordMask(summary: SegmentSummary, prefix: string): Uint8Array {
-  const mask = new Uint8Array(summary.ids.length);
-  for (let w = lowerBound(summary.words, prefix); w < summary.words.length; w++) {
-    if (!summary.words[w]!.startsWith(prefix)) break;
-    for (let p = summary.wordStart[w]!; p < summary.wordStart[w + 1]!; p++) mask[summary.postings[p]!] = 1;
+function wordMask(words: SegmentWords, count: number, prefix: string): Uint8Array {
+  const mask = new Uint8Array(count);
+  for (let w = lowerBound(words.words, prefix); w < words.words.length; w++) {
+    if (!words.words[w]!.startsWith(prefix)) break;
+    for (let p = words.wordStart[w]!; p < words.wordStart[w + 1]!; p++) mask[words.postings[p]!] = 1;
   }
   return mask;
 }
 
-/** The positions (in order, newest first) of the entries that pass, at most `limit` of them. */
-export function matchPositions(summary: SegmentSummary, filter: EntryFilter, limit: number): number[] {
+/**
+ * The positions (in order, newest first) of the entries that pass, at most `limit` of them. A
+ * filter with search words needs the segment's words.
+ */
+export function matchPositions(
+  summary: SegmentSummary,
+  filter: EntryFilter,
+  limit: number,
+  words?: SegmentWords,
+): number[] {
   const lookup = (list: readonly string[], value: string | undefined) =>
     value === undefined ? -1 : list.indexOf(value);
   const tool = lookup(summary.toolNames, filter.toolName);
@@ -220,7 +232,8 @@ export function matchPositions(summary: SegmentSummary, filter: EntryFilter, lim
     outcomes = new Uint8Array(summary.outcomes.length);
     for (const [i, outcome] of summary.outcomes.entries()) if (filter.outcomes.has(outcome)) outcomes[i] = 1;
   }
-  const masks = filter.words.map((word) => wordMask(summary, word));
+  if (filter.words.length > 0 && !words) throw new Error('a search needs the segment words');
+  const masks = filter.words.map((word) => wordMask(words!, summary.ids.length, word));
   const found: number[] = [];
   for (let i = 0; i < summary.ids.length && found.length < limit; i++) {
     if (tool >= 0 && summary.tool[i] !== tool) continue;
@@ -296,36 +309,43 @@ export function pendingIn(
 }
 
 /**
- * A summary as stored: its lists of strings as one string each (ids as JSON, words one per line;
- * a word never holds a line break). Reading one long string back is a copy; reading thousands of
- * small ones measured several times slower, and summaries are what queries read.
+ * A summary as stored: its ids as one JSON string, and the words record's words one per line (a
+ * word never holds a line break). Reading one long string back is a copy; reading thousands of
+ * small ones measured several times slower, and these are what queries read.
  */
-interface StoredSummary extends Omit<SegmentSummary, 'ids' | 'words'> {
+interface StoredSummary extends Omit<SegmentSummary, 'ids'> {
   ids: string;
+}
+interface StoredWords extends Omit<SegmentWords, 'words'> {
   words: string;
 }
 
 export function putSummary(store: IDBObjectStore, summary: SegmentSummary): void {
-  const stored: StoredSummary = {
-    ...summary,
-    ids: JSON.stringify(summary.ids),
-    words: summary.words.join('\n'),
-  };
+  const stored: StoredSummary = { ...summary, ids: JSON.stringify(summary.ids) };
   store.put(stored);
 }
 
-export async function readSummary(store: IDBObjectStore, from: number): Promise<SegmentSummary | undefined> {
-  const stored = await new Promise<StoredSummary | undefined>((resolve, reject) => {
+export function putWords(store: IDBObjectStore, words: SegmentWords): void {
+  const stored: StoredWords = { ...words, words: words.words.join('\n') };
+  store.put(stored);
+}
+
+function read<T>(store: IDBObjectStore, from: number): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
     const request = store.get(from);
-    request.onsuccess = () => resolve(request.result as StoredSummary | undefined);
+    request.onsuccess = () => resolve(request.result as T | undefined);
     request.onerror = () => reject(request.error);
   });
-  if (!stored) return undefined;
-  return {
-    ...stored,
-    ids: JSON.parse(stored.ids) as string[],
-    words: stored.words === '' ? [] : stored.words.split('\n'),
-  };
+}
+
+export async function readSummary(store: IDBObjectStore, from: number): Promise<SegmentSummary | undefined> {
+  const stored = await read<StoredSummary>(store, from);
+  return stored ? { ...stored, ids: JSON.parse(stored.ids) as string[] } : undefined;
+}
+
+export async function readWords(store: IDBObjectStore, from: number): Promise<SegmentWords | undefined> {
+  const stored = await read<StoredWords>(store, from);
+  return stored ? { ...stored, words: stored.words === '' ? [] : stored.words.split('\n') } : undefined;
 }
 
 /** Where a sealed entry is: its segment, and its page and index there. */
