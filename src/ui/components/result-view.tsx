@@ -165,7 +165,11 @@ function Link({ block, read }: { block: ResourceLink; read: ResourceReader | und
           <>
             {name !== uri && <span>{name} </span>}
             <code class="tg-inert-uri">{uri}</code>{' '}
-            <span class="tg-muted">(not opened as a link: only http(s) links are)</span>
+            <span class="tg-muted">
+              {read
+                ? '(not a web address: open it through the server)'
+                : '(not opened: only http(s) links are)'}
+            </span>
           </>
         )}
         {typeof block.mimeType === 'string' && <span class="tg-muted"> · {block.mimeType}</span>}
