@@ -47,7 +47,7 @@ export interface IndexState {
 
 export const EMPTY_INDEX: IndexState = { sealedThrough: 0, segments: [], version: 0 };
 
-export function createStores(database: IDBDatabase): void {
+function createStores(database: IDBDatabase): void {
   if (!database.objectStoreNames.contains(STORE.meta)) database.createObjectStore(STORE.meta);
   database.createObjectStore(STORE.blocks, { keyPath: 'from' });
   database.createObjectStore(STORE.index);

@@ -1,7 +1,7 @@
 /** The chain's bounds, and its events in seq order, read a page of blocks per transaction. */
 
-import { eventJson, eventOf, forEachEvent, readHead, walkBlocks } from './blocks.js';
-import { type ChainAnchor, type ChainEvent, GENESIS } from './chain.js';
+import { eventJson, forEachEvent, readHead, walkBlocks } from './blocks.js';
+import { type ChainAnchor, GENESIS } from './chain.js';
 import { INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
 import { requestResult } from './idb.js';
 
@@ -25,20 +25,10 @@ export async function readBounds(
   };
 }
 
-/** Events with afterSeq < seq <= throughSeq, in order. */
-export async function* readEvents(
-  database: IDBDatabase,
-  afterSeq: number,
-  throughSeq: number,
-): AsyncGenerator<ChainEvent> {
-  for await (const block of walkBlocks(database, afterSeq, throughSeq)) {
-    const events: ChainEvent[] = [];
-    forEachEvent([block], afterSeq, throughSeq, (stored, i) => events.push(eventOf(stored, i)));
-    yield* events;
-  }
-}
-
-/** The same events, each as one line of JSON (the export's form), without parsing them. */
+/**
+ * Events with afterSeq < seq <= throughSeq, in order, each as one line of JSON (the export's
+ * form), without parsing them.
+ */
 export async function* readEventJson(
   database: IDBDatabase,
   afterSeq: number,

@@ -52,7 +52,7 @@ export function encodeCursor(key: OrderKey): string {
   return JSON.stringify([key.startedAt, key.invocationId]);
 }
 
-export function decodeCursor(cursor: string): OrderKey {
+function decodeCursor(cursor: string): OrderKey {
   let parsed: unknown;
   try {
     parsed = JSON.parse(cursor);
