@@ -42,6 +42,13 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
   page,
 }) => {
   await page.goto(demoUrl);
+  // The protected demo server asks the person to sign in first (e2e/demo-sign-in.spec.ts signs in);
+  // here they decline, and the server says why it is not connected.
+  const signIn = page.getByRole('dialog', { name: /^Sign in to Protected demo/ });
+  await signIn.getByRole('button', { name: 'Not now' }).click();
+  await expect(page.locator('[data-server="demo-protected"]')).toContainText('failed', { timeout: 20_000 });
+  // Failed servers are listed first, with what went wrong.
+  await expect(page.locator('.tg-view').first()).toContainText(/chose not to sign in/);
   // The bundled Node server (official SDK 1.x, Streamable HTTP) and the in-browser one.
   await expect(page.locator('[data-server="demo"]')).toContainText('connected', { timeout: 20_000 });
   await expect(page.locator('[data-server="demo-browser"]')).toContainText('connected', { timeout: 20_000 });
