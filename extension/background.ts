@@ -15,7 +15,7 @@
 import { effect } from '@preact/signals';
 import { createStore, get, set } from 'idb-keyval';
 import { evalAllowed, evalVerdict } from '../src/schema/eval-probe.js';
-import { createController, type ServerConfig } from '../src/ui/controller.js';
+import { createController, type ServerConfig } from '../src/session/controller.js';
 import { bufferPort } from './buffered-port.js';
 import { isSiteOrigin } from './origins.js';
 import { type PageGateway, servePage } from './page-gateway.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Controller } from '../src/ui/controller.js';
+import type { Controller } from '../src/session/controller.js';
 import { servePage } from './page-gateway.js';
 import { parsePageRequest } from './page-protocol.js';
 import { createSiteAccess } from './site-access.js';

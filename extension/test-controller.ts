@@ -7,7 +7,7 @@
 import { createPolicy } from '../src/gate/policy.js';
 import { memorySettingsStore } from '../src/gate/settings-store.js';
 import type { Tool } from '../src/protocol/types.js';
-import { type Controller, createController } from '../src/ui/controller.js';
+import { type Controller, createController } from '../src/session/controller.js';
 import { ScriptedTransport } from '../test/support/scripted-transport.js';
 
 export const ADD: Tool = {

@@ -65,6 +65,7 @@ export type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.j
 export * from './protocol/types.js';
 export * from './protocol/versions.js';
 export { checkToolOutput, createSchemaValidator } from './schema/index.js';
+export { recordSignIns, type SignInAction, type SignInAuditOptions } from './session/sign-in-audit.js';
 export { ChromePortTransport } from './transport/chrome-port.js';
 export { HttpSseTransport } from './transport/http-sse.js';
 export { type ConnectionLimits, DEFAULT_LIMITS, ResponseTooLargeError } from './transport/limits.js';

@@ -10,4 +10,4 @@ export {
   createController,
   type ServerConfig,
   type ServerState,
-} from './ui/controller.js';
+} from './session/controller.js';

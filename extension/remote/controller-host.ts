@@ -8,9 +8,9 @@ import { effect } from '@preact/signals';
 import type { ApprovalAnswer, TrustLevel } from '../../src/gate/types.js';
 import type { JsonObject } from '../../src/protocol/jsonrpc.js';
 import type { ElicitResult } from '../../src/protocol/types.js';
+import type { Controller, ServerConfig, ServerState } from '../../src/session/controller.js';
+import type { RememberedItem } from '../../src/session/remembered.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
-import type { Controller, ServerConfig, ServerState } from '../../src/ui/controller.js';
-import type { RememberedItem } from '../../src/ui/remembered.js';
 import type { ConsentAnswer, SiteAccess } from '../site-access.js';
 import {
   type PageCommand,

@@ -12,7 +12,6 @@ import type { ApprovalAnswer, Caller } from '../../src/gate/types.js';
 import type { JsonObject } from '../../src/protocol/jsonrpc.js';
 import type { ElicitResult } from '../../src/protocol/types.js';
 import type { ValidationReport } from '../../src/schema/index.js';
-import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
 import type {
   FinishedCall,
   PanelController,
@@ -20,8 +19,9 @@ import type {
   PendingElicitation,
   RunningCall,
   ServerState,
-} from '../../src/ui/controller.js';
-import type { RememberedItem } from '../../src/ui/remembered.js';
+} from '../../src/session/controller.js';
+import type { RememberedItem } from '../../src/session/remembered.js';
+import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
 import {
   fromWireError,

@@ -7,7 +7,7 @@
 
 import type { ApprovalRequest } from '../../src/gate/types.js';
 import type { ElicitRequestParams } from '../../src/protocol/types.js';
-import type { FinishedCall, ServerConfig, ServerState } from '../../src/ui/controller.js';
+import type { FinishedCall, ServerConfig, ServerState } from '../../src/session/controller.js';
 import type { ConsentRequest, SiteGrant } from '../site-access.js';
 
 export type WireServer = Omit<ServerState, 'disabled' | 'config'> & {

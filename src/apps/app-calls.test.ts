@@ -5,7 +5,7 @@
 import { signal } from '@preact/signals';
 import { describe, expect, it, vi } from 'vitest';
 import type { Tool } from '../protocol/types.js';
-import type { PanelController, ServerState } from '../ui/controller.js';
+import type { PanelController, ServerState } from '../session/controller.js';
 import { appCaller, callToolForApp } from './app-calls.js';
 
 const APP = { serverId: 'weather', resourceUri: 'ui://weather/app.html' };

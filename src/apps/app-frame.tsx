@@ -6,7 +6,7 @@
 
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { FinishedCall, PanelController } from '../ui/controller.js';
+import type { FinishedCall, PanelController } from '../session/controller.js';
 import type { AppViewProps } from './app-view.js';
 import { uiResourceUriOf } from './tool-ui.js';
 

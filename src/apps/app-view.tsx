@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GateResult } from '../gate/pipeline.js';
 import type { Tool } from '../protocol/types.js';
-import type { PanelController } from '../ui/controller.js';
+import type { PanelController } from '../session/controller.js';
 import { callToolForApp } from './app-calls.js';
 import { AppSession } from './app-session.js';
 import { mcpAppsOptions } from './config.js';

@@ -5,7 +5,6 @@
  * false), and hosts that wire the fetch themselves use createLazyOAuthFetch and popupAuthorizer.
  */
 
-export { recordSignIns, type SignInAction, type SignInAuditOptions } from './audit-trail.js';
 export type { AuthorizationRequest, Authorize } from './authorization-code.js';
 export { type CallbackDelivery, completeSignIn } from './callback-page.js';
 export type { ClientIdentity, PreRegisteredClient, TokenEndpointAuthMethod } from './client-identity.js';

@@ -5,7 +5,7 @@
  * connected. The `ready` property resolves to the controller once mounted.
  */
 
-import type { Controller } from '../ui/controller.js';
+import type { Controller } from '../session/controller.js';
 import type { PanelShape } from '../ui/panel.js';
 import { type Mounted, type MountOptions, mount } from './mount.js';
 

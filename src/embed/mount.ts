@@ -1,7 +1,7 @@
 /** mount(): the panel in any element, inside a shadow root so host CSS and ours never meet. */
 
 import { h, render } from 'preact';
-import { type Controller, type ControllerOptions, createController } from '../ui/controller.js';
+import { type Controller, type ControllerOptions, createController } from '../session/controller.js';
 import { prefetchViews } from '../ui/lazy.js';
 import { Panel, type PanelShape } from '../ui/panel.js';
 import { panelStyles } from '../ui/styles.js';

@@ -34,19 +34,9 @@ export interface InvocationRequest {
 /** Per-server trust, chosen by the person. Untrusted is the default. */
 export type TrustLevel = 'untrusted' | 'trusted';
 
-/** One problem with arguments or a result, at a path a person can read (`items[2].name`, or `(root)`). */
-export interface SchemaIssue {
-  path: string;
-  message: string;
-}
+import type { SchemaIssue, ValidationReport, ValidatorEngine } from '../schema/report.js';
 
-/** Outcome of checking a value against a schema. `skipped` never counts as valid. */
-export type ValidationReport =
-  | { status: 'valid'; engine: ValidatorEngine }
-  | { status: 'invalid'; engine: ValidatorEngine; issues: SchemaIssue[] }
-  | { status: 'skipped'; reason: string };
-
-export type ValidatorEngine = 'ajv' | 'cfworker';
+export type { SchemaIssue, ValidationReport, ValidatorEngine };
 
 /** A tool's definition as pinned: its hash covers name, title, description, schemas and annotations. */
 export interface PinnedTool {

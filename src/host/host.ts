@@ -17,7 +17,7 @@ import {
   createController,
   type ServerConfig,
   type ServerState,
-} from '../ui/controller.js';
+} from '../session/controller.js';
 import type { ServerTool } from './adapters/declarations.js';
 import type { ToolOutcome } from './adapters/outcome.js';
 import { createHostSkills, type HostSkills } from './skills.js';

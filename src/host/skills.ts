@@ -10,9 +10,9 @@
  */
 
 import type { Caller } from '../gate/types.js';
+import type { Controller } from '../session/controller.js';
 import type { LoadedSkill, SkillsHub } from '../skills/hub.js';
 import type { SkillRecord } from '../skills/registry.js';
-import type { Controller } from '../ui/controller.js';
 
 /** A skill a model may be offered. */
 export interface OfferedSkill {

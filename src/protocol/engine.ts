@@ -3,7 +3,6 @@
  * one Transport. It is era-agnostic; the client layer decorates params per era.
  */
 
-import type { Transport } from '../transport/transport.js';
 import {
   ConnectionClosedError,
   ErrorCode,
@@ -24,6 +23,7 @@ import {
   type JsonRpcSuccess,
   type RequestId,
 } from './jsonrpc.js';
+import type { Transport } from './transport.js';
 import type { Progress } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ValidationReport } from '../gate/types.js';
 import { inspectSchema, inspectValue } from './guards.js';
 import { createSchemaValidator, DEFAULT_SCHEMA_LIMITS } from './index.js';
 import { catastrophicShape } from './regex-risk.js';
+import type { ValidationReport } from './report.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

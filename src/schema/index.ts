@@ -1,9 +1,9 @@
 /** The schema room: the validator facade the gate uses (see validator.ts for how engines are chosen). */
 
-export type { SchemaIssue, ValidationReport, ValidatorEngine } from '../gate/types.js';
 export { type Dialect, dialectOf } from './dialect.js';
 export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
 export { checkToolOutput } from './output.js';
+export type { SchemaIssue, ValidationReport, ValidatorEngine } from './report.js';
 export {
   createSchemaValidator,
   type EngineChoice,

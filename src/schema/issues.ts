@@ -5,7 +5,7 @@
  * Wrapper errors ("a subschema had errors") are dropped; duplicates merge; the list is capped.
  */
 
-import type { SchemaIssue } from '../gate/types.js';
+import type { SchemaIssue } from './report.js';
 
 /** An engine-neutral issue before its path is rendered. */
 export interface RawIssue {

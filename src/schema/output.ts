@@ -3,8 +3,8 @@
  * (`isError: true`) are exempt; a declared outputSchema with no structuredContent is a mismatch.
  */
 
-import type { ValidationReport } from '../gate/types.js';
 import type { CallToolResult, Tool } from '../protocol/types.js';
+import type { ValidationReport } from './report.js';
 import { type SchemaValidator, sharedSchemaValidator } from './validator.js';
 
 /** Undefined when there is nothing to check (no outputSchema, or a tool error); never rejects. */

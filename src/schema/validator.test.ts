@@ -1,7 +1,7 @@
 import AjvCore from 'ajv/dist/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SchemaIssue, ValidationReport } from '../gate/types.js';
 import { createSchemaValidator, type SchemaValidator } from './index.js';
+import type { SchemaIssue, ValidationReport } from './report.js';
 
 const ENGINES = ['ajv', 'cfworker'] as const;
 

@@ -6,7 +6,6 @@
  * blocked (one probe per realm, or an EvalError from Ajv itself) everything stays on cfworker.
  */
 
-import type { SchemaIssue, ValidationReport, ValidatorEngine } from '../gate/types.js';
 import { canonicalJson, quickHash } from '../protocol/canonical-json.js';
 import { type AjvInstance, type AjvValidateFunction, createAjv } from './ajv-engine.js';
 import { type CfworkerValidator, createCfworker } from './cfworker-engine.js';
@@ -15,6 +14,7 @@ import { evalAllowed, isEvalBlocked } from './eval-probe.js';
 import { inspectSchema, inspectValue, type SchemaFacts } from './guards.js';
 import { finishIssues, fromAjv, fromCfworker } from './issues.js';
 import { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
+import type { SchemaIssue, ValidationReport, ValidatorEngine } from './report.js';
 
 /** Which engine validates: `auto` is cfworker first and Ajv for schemas in repeated use, where eval works. */
 export type EngineChoice = 'auto' | 'ajv' | 'cfworker';

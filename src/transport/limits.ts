@@ -9,28 +9,9 @@ import { ToolgateError } from '../protocol/errors.js';
 
 const MB = 1024 * 1024;
 
-/** Per-server caps and reconnect bounds; each one is optional (see DEFAULT_LIMITS). */
-export interface ConnectionLimits {
-  /**
-   * Largest HTTP response body, in bytes: a JSON answer, or everything one request's SSE stream
-   * carries (resumed connections included). Default 16 MB.
-   */
-  maxBodyBytes?: number;
-  /** Largest single SSE event, in bytes (on every SSE stream, including long-lived ones). Default 8 MB. */
-  maxEventBytes?: number;
-  /** Largest message on a postMessage / MessagePort / Chrome port channel, in estimated bytes. Default 16 MB. */
-  maxMessageBytes?: number;
-  /** Reopen attempts in a row for a dropped legacy SSE stream before giving up. Default 5. */
-  maxReconnects?: number;
-  /** Shortest wait before reopening a stream: a server's smaller `retry:` is raised to it. Default 500 ms. */
-  minRetryMs?: number;
-  /** First wait before reopening when the server set no `retry:`; doubles per failed attempt. Default 1 s. */
-  reconnectDelayMs?: number;
-  /** Longest wait between reopen attempts (a server's larger `retry:` is lowered to it). Default 30 s. */
-  maxReconnectDelayMs?: number;
-  /** New legacy sessions started in a row after HTTP 404s before the connection fails for good. Default 3. */
-  maxSessionRestarts?: number;
-}
+import type { ConnectionLimits } from '../protocol/transport.js';
+
+export type { ConnectionLimits };
 
 /** Every limit filled in. */
 export type ResolvedLimits = Readonly<Required<ConnectionLimits>>;

@@ -7,10 +7,10 @@
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
+import type { PanelController } from '../session/controller.js';
+import { serverNames } from '../session/server-names.js';
 import { AuditAlert } from './audit-alert.js';
-import type { PanelController } from './controller.js';
 import { lazyView } from './lazy.js';
-import { serverNames } from './server-names.js';
 import { createPanelViewState } from './view-state.js';
 import { ServersView } from './views/servers-view.js';
 import { ToolsView } from './views/tools-view.js';

@@ -8,7 +8,7 @@
 import { type Signal, signal } from '@preact/signals';
 import type { GateResult } from '../gate/pipeline.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { PanelController } from './controller.js';
+import type { PanelController } from '../session/controller.js';
 
 /** A call made from a tool's form, as its form shows it. */
 export interface FormCall {

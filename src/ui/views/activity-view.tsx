@@ -10,10 +10,10 @@ import { AppFrame } from '../../apps/app-frame.js';
 import { redactSecrets } from '../../audit/redaction.js';
 import { describeCaller } from '../../gate/caller.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { FinishedCall, PanelController, ProgressPoint, RunningCall } from '../../session/controller.js';
+import { type ServerNames, serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
-import type { FinishedCall, PanelController, ProgressPoint, RunningCall } from '../controller.js';
-import { type ServerNames, serverNames } from '../server-names.js';
 
 export function ActivityView({ controller }: { controller: PanelController }) {
   const running = controller.running.value;

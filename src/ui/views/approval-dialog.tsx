@@ -16,10 +16,10 @@ import { useEffect, useRef } from 'preact/hooks';
 import { describeCaller } from '../../gate/caller.js';
 import type { ApprovalAnswer, ValidationReport } from '../../gate/types.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { PendingApproval } from '../../session/controller.js';
 import { escapeHiddenInJson, hiddenInValue, summarizeHidden } from '../components/hidden-characters.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 import { SchemaForm } from '../components/schema-form.js';
-import type { PendingApproval } from '../controller.js';
 import { ApprovalCountdown } from './approval-countdown.js';
 import { DefinitionChangeView } from './definition-change-view.js';
 

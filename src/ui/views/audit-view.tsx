@@ -9,9 +9,9 @@ import type { AuditEntry, EntryOutcome } from '../../audit/entry.js';
 import { encodeCursor } from '../../audit/filter.js';
 import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
 import type { AuditPage, AuditQuery } from '../../audit/query.js';
+import type { PanelController, ServerState } from '../../session/controller.js';
+import { type ServerNames, serverIdsNamed, serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
-import type { PanelController, ServerState } from '../controller.js';
-import { type ServerNames, serverIdsNamed, serverNames } from '../server-names.js';
 import { downloadAuditLog } from './audit-download.js';
 import { AuditStorage } from './audit-storage.js';
 

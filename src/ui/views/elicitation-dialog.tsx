@@ -4,9 +4,9 @@
  * answered at once: "Decline all" declines every question of that server still waiting.
  */
 
+import type { PendingElicitation } from '../../session/controller.js';
 import { ElicitationForm } from '../components/elicitation-form.js';
 import { ModalDialog } from '../components/modal-dialog.js';
-import type { PendingElicitation } from '../controller.js';
 
 export function ElicitationDialog({
   pending,

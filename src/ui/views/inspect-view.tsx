@@ -6,10 +6,10 @@
 
 import { useSignal } from '@preact/signals';
 import { redactSecrets } from '../../audit/redaction.js';
+import type { PanelController, ServerLogEntry, ServerState, TrafficEntry } from '../../session/controller.js';
+import { LOG_LEVELS, TRAFFIC_KEPT } from '../../session/server-diagnostics.js';
+import { serverNames } from '../../session/server-names.js';
 import { LongText } from '../components/long-text.js';
-import type { PanelController, ServerLogEntry, ServerState, TrafficEntry } from '../controller.js';
-import { LOG_LEVELS, TRAFFIC_KEPT } from '../server-diagnostics.js';
-import { serverNames } from '../server-names.js';
 
 export function InspectView({ controller }: { controller: PanelController }) {
   const chosen = useSignal<string | undefined>(undefined);

@@ -8,9 +8,9 @@
 
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { PanelController } from '../controller.js';
-import { coveredCallers, type RememberedItem } from '../remembered.js';
-import { serverNames } from '../server-names.js';
+import type { PanelController } from '../../session/controller.js';
+import { coveredCallers, type RememberedItem } from '../../session/remembered.js';
+import { serverNames } from '../../session/server-names.js';
 
 function reach(item: RememberedItem): string {
   if (item.type === 'grant') return item.scope === 'session' ? 'allowed for this session' : 'always allowed';

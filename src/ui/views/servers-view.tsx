@@ -5,8 +5,8 @@
 
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/trust.js';
-import type { PanelController, ServerState } from '../controller.js';
-import { type ServerNames, serverAddress, serverNames } from '../server-names.js';
+import type { PanelController, ServerState } from '../../session/controller.js';
+import { type ServerNames, serverAddress, serverNames } from '../../session/server-names.js';
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
 export function parseHeaderLines(text: string): Record<string, string> | string {

@@ -5,8 +5,8 @@
  * then); "Not now" and Escape decline, and the server shows why it is not connected.
  */
 
+import type { PendingSignIn } from '../../session/controller.js';
 import { ModalDialog } from '../components/modal-dialog.js';
-import type { PendingSignIn } from '../controller.js';
 
 function originOf(issuer: string): string {
   try {

@@ -12,11 +12,11 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { revealInvisible } from '../../gate/poisoning.js';
+import type { PanelController } from '../../session/controller.js';
 import { skillsHubFor } from '../../skills/controller-hub.js';
 import type { SkillsHub } from '../../skills/hub.js';
 import type { ServerSkills, SkillRecord } from '../../skills/registry.js';
 import { ScrollText } from '../components/scroll-text.js';
-import type { PanelController } from '../controller.js';
 
 const CSS =
   '.tg-skill{border:1px solid var(--tg-border);border-radius:6px;padding:8px 10px;margin:8px 0}' +

@@ -11,11 +11,11 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { toolNameProblem } from '../../client/tool-checks.js';
 import { detectPoisoning, revealInvisible } from '../../gate/poisoning.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { PanelController } from '../../session/controller.js';
+import { serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
 import { SchemaForm, withDefaults } from '../components/schema-form.js';
-import type { PanelController } from '../controller.js';
-import { serverNames } from '../server-names.js';
 import { callFromForm, type FormCall, type PanelViewState, phaseOf } from '../view-state.js';
 import type { Row } from './tools-view.js';
 

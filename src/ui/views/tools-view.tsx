@@ -7,10 +7,10 @@ import { useComputed, useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { toolNameProblem } from '../../client/tool-checks.js';
 import type { Tool } from '../../protocol/types.js';
-import type { PanelController, ServerState } from '../controller.js';
+import type { PanelController, ServerState } from '../../session/controller.js';
+import { serverNames } from '../../session/server-names.js';
 import { lazyView } from '../lazy.js';
 import { safeIconSrc } from '../safe-media.js';
-import { serverNames } from '../server-names.js';
 import { createPanelViewState, type PanelViewState } from '../view-state.js';
 
 // The selected tool in full (poisoning checks, schema form, JSON trees) is its own chunk.

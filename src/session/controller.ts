@@ -441,7 +441,7 @@ export function createController(options: ControllerOptions = {}): Controller {
 
   /** The config's sign-in options with the panel's prompt, the signed-in state and the audit trail. */
   async function signInFor(serverId: string, auth: SignInOptions): Promise<SignInOptions> {
-    const { recordSignIns } = await import('../auth/audit-trail.js');
+    const { recordSignIns } = await import('./sign-in-audit.js');
     const services = await ready.catch(() => undefined);
     const audit =
       services?.auditLog ?? (options.audit && typeof options.audit === 'object' ? options.audit : undefined);

@@ -11,9 +11,9 @@
  * in the order the events came; a failed write is reported to `onError`, never to the sign-in.
  */
 
+import type { AuthEvent } from '../auth/session.js';
 import type { AuditSink, Caller, InvocationOutcome } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { AuthEvent } from './session.js';
 
 export type SignInAction = 'auth/sign-in' | 'auth/refresh' | 'auth/sign-out' | 'auth/sign-in-failed';
 

@@ -7,10 +7,10 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
+import { memoryAuthStore } from '../auth/store.js';
 import { MemoryAuditSink } from '../gate/memory-audit.js';
 import { clearEraCache, connect, type McpClient, signInOf } from '../index.js';
-import { recordSignIns } from './audit-trail.js';
-import { memoryAuthStore } from './store.js';
+import { recordSignIns } from './sign-in-audit.js';
 
 let server: ProtectedServer | undefined;
 let client: McpClient | undefined;

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// `npm run check:imports`: every import in src/ points down the rooms (DESIGN.md, "Rooms"): a module
+// may import its own room and the rooms below it, never one above. Type-only imports count too: a
+// type shared by two rooms belongs in the lower one. Prints each upward arrow; exits 1 if any.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+/** Lower numbers are lower rooms. Rooms on one level may not import each other unless listed. */
+export const RANK = {
+  protocol: 0,
+  schema: 1,
+  transport: 1,
+  auth: 2,
+  client: 3,
+  gate: 4,
+  // The log implements the gate's AuditSink (the gate never imports it).
+  audit: 5,
+  skills: 6,
+  session: 7,
+  // The app host sits on the session (it calls through the controller); the views embed its frame.
+  apps: 8,
+  ui: 9,
+  embed: 10,
+  host: 10,
+  '(entry)': 11,
+  // The demo is an app built on the public entry points.
+  demo: 12,
+};
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return files(path);
+    return /\.(ts|tsx|mts|mjs)$/.test(name) && !/\.test\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+const roomOf = (path) => {
+  const parts = relative(src, path).split(sep);
+  return parts.length === 1 ? '(entry)' : parts[0];
+};
+
+const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+const arrows = [];
+for (const file of files(src)) {
+  const from = roomOf(file);
+  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    const target = normalize(join(dirname(file), match[1]));
+    if (!target.startsWith(src)) continue;
+    const to = roomOf(target);
+    if (to === from || RANK[to] === undefined || RANK[from] === undefined) continue;
+    if (RANK[to] >= RANK[from]) arrows.push(`${relative(root, file)} (${from}) -> ${match[1]} (${to})`);
+  }
+}
+if (arrows.length) {
+  console.error(`${arrows.length} import(s) point up or sideways between rooms:\n  ${arrows.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('imports: every arrow points down the rooms');
