@@ -212,6 +212,7 @@ export function createGate(options: GateOptions): Gate {
         arguments: proposed,
         validation,
         trust,
+        serverLabel: options.serverLabel?.(serverId) ?? serverId,
       });
       const decision = decided.decision;
       recordedDecision = decision;

@@ -123,6 +123,8 @@ export interface DecisionContext {
   arguments: JsonObject;
   validation: ValidationReport;
   trust: TrustLevel;
+  /** The server as the person knows it (its label), for the reasons shown to them. Default: its id. */
+  serverLabel?: string;
 }
 
 /** A decision, plus what changed in the definition since a remembered approval (when it no longer applies). */

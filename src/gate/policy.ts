@@ -91,6 +91,8 @@ export function createPolicy(options: PolicyOptions): Policy {
     const { caller, pinned, trust, validation } = context;
     const serverId = pinned.serverId;
     const toolName = pinned.tool.name;
+    // Reasons are read by people: they name the server as the panel does.
+    const shown = context.serverLabel ?? serverId;
     if (context.serverId !== undefined && context.serverId !== serverId)
       return {
         decision: {
@@ -134,8 +136,8 @@ export function createPolicy(options: PolicyOptions): Policy {
           source: { kind: 'remembered', scope: grant.scope, grantId: grant.id },
           reason:
             grant.scope === 'session'
-              ? `You allowed ${toolName} on ${serverId}${forWhom} for this session.`
-              : `You always allow ${toolName} on ${serverId}${forWhom}.`,
+              ? `You allowed ${toolName} on ${shown}${forWhom} for this session.`
+              : `You always allow ${toolName} on ${shown}${forWhom}.`,
         }),
       };
     if (grant)
@@ -143,7 +145,7 @@ export function createPolicy(options: PolicyOptions): Policy {
         decision: {
           verdict: 'ask',
           source: { kind: 'default', reason: 'definition-changed' },
-          reason: `${toolName} on ${serverId} changed since you allowed it${forWhom}: look at what changed before allowing it again.`,
+          reason: `${toolName} on ${shown} changed since you allowed it${forWhom}: look at what changed before allowing it again.`,
         },
         definitionChange: describeChange(
           { serverId, tool: grant.definition, definitionHash: grant.definitionHash },
@@ -169,12 +171,12 @@ export function createPolicy(options: PolicyOptions): Policy {
             ? {
                 verdict: 'allow',
                 source: { kind: 'default', reason: 'trusted-read-only' },
-                reason: `${serverId} is trusted and says ${toolName} only reads.`,
+                reason: `${shown} is trusted and says ${toolName} only reads.`,
               }
             : {
                 verdict: 'ask',
                 source: { kind: 'default', reason: 'trusted-read-only-asks' },
-                reason: `${serverId} is trusted and says ${toolName} only reads, but your settings ask for every call.`,
+                reason: `${shown} is trusted and says ${toolName} only reads, but your settings ask for every call.`,
               },
         ),
       };
@@ -189,7 +191,7 @@ export function createPolicy(options: PolicyOptions): Policy {
           : {
               verdict: 'ask',
               source: { kind: 'default', reason: 'untrusted-server' },
-              reason: `${serverId} is not trusted, so Toolgate asks before every call; its annotations are only claims.`,
+              reason: `${shown} is not trusted, so Toolgate asks before every call; its annotations are only claims.`,
             },
     };
   }
