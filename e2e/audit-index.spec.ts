@@ -128,28 +128,37 @@ test('search through sealed segments finds exactly what reading every entry find
 });
 
 test('a call sealed while pending shows its outcome when it finishes, before and after the next seal', async ({
-  page,
+  context,
 }) => {
+  const page = await context.newPage();
   await openLog(page, 'index-late-finish', 40);
   // Pending: early-0, -29, -58, -87 and -116.
   await page.evaluate((list) => window.auditApi.record(list), calls(120, 'early'));
   await page.evaluate(() => window.auditApi.settled());
   expect(await page.evaluate(() => window.auditApi.sealedOutcome('early-29'))).toBe('pending');
-  await page.evaluate(() => window.auditApi.finish('early-29', 'tool-error'));
-  const pendingNow = await page.evaluate(() => window.auditApi.searchAll({ outcome: 'pending' }));
-  expect(pendingNow).toHaveLength(4);
-  expect(pendingNow).not.toContain('early-29:pending');
-  expect(await page.evaluate(() => window.auditApi.get('early-29'))).toMatchObject({
-    outcome: 'tool-error',
-    seqs: [expect.any(Number), expect.any(Number)],
-  });
-  expect((await page.evaluate(() => window.auditApi.counts())).pending).toBe(4);
-  await expectSameAsScan(page);
+  // The call finishes in a tab that seals only after a million events: its later state can only
+  // come from memory, shadowing the segment's copy.
+  const other = await context.newPage();
+  await openLog(other, 'index-late-finish', 1_000_000);
+  await other.evaluate(() => window.auditApi.finish('early-29', 'tool-error'));
+  for (const tab of [other, page]) {
+    const pendingNow = await tab.evaluate(() => window.auditApi.searchAll({ outcome: 'pending' }));
+    expect(pendingNow).toHaveLength(4);
+    expect(pendingNow).not.toContain('early-29:pending');
+    expect(await tab.evaluate(() => window.auditApi.get('early-29'))).toMatchObject({
+      outcome: 'tool-error',
+      seqs: [expect.any(Number), expect.any(Number)],
+    });
+    expect((await tab.evaluate(() => window.auditApi.counts())).pending).toBe(4);
+    await expectSameAsScan(tab);
+  }
+  expect(await other.evaluate(() => window.auditApi.sealedOutcome('early-29'))).toBe('pending');
 
   // Enough later calls to seal again: the segment is patched in place, and a fresh context agrees.
   await page.evaluate((list) => window.auditApi.record(list), calls(60, 'later'));
   await page.evaluate(() => window.auditApi.settled());
   expect(await page.evaluate(() => window.auditApi.sealedOutcome('early-29'))).toBe('tool-error');
+  await other.close();
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
   await page.evaluate(() => window.auditApi.open('index-late-finish', { segmentEvents: 40 }));
