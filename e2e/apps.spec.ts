@@ -146,13 +146,21 @@ test('the app renders; its button asks for approval naming the app; deny sends n
     return (await auditLog.query()).entries as {
       caller: { kind: string; label?: string };
       outcome: string;
+      toolName: string;
+      argumentsPreview: string;
     }[];
   });
-  const appEntries = entries.filter((entry) => entry.caller.kind === 'mcp-app');
+  const appEntries = entries.filter(
+    (entry) => entry.caller.kind === 'mcp-app' && entry.toolName !== 'apps/show',
+  );
   expect(appEntries.map((entry) => [entry.caller.label, entry.outcome]).sort()).toEqual([
     [BASIC_APP, 'denied'],
     [BASIC_APP, 'success'],
   ]);
+  // And the app itself: shown once, under the policy it ran with.
+  const shown = entries.filter((entry) => entry.toolName === 'apps/show');
+  expect(shown.map((entry) => entry.caller.label)).toEqual([BASIC_APP]);
+  expect(shown[0]?.argumentsPreview).toContain("default-src 'none'");
 });
 
 test('app-only tools are never offered to a model by the host API, nor run for it', async ({ page }) => {

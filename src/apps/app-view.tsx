@@ -11,6 +11,7 @@ import type { Tool } from '../protocol/types.js';
 import type { PanelController } from '../session/controller.js';
 import { callToolForApp } from './app-calls.js';
 import { AppSession } from './app-session.js';
+import { recordAppShown } from './audit.js';
 import { mcpAppsOptions } from './config.js';
 import { buildCsp, withCspMeta } from './csp.js';
 import { type AppIdentity, emitAppEvent } from './events.js';
@@ -158,6 +159,17 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
       session.current = current;
       setState({ phase: 'starting', resource, policy, origin: sandbox.origin });
       emitAppEvent({ type: 'shown', app, csp: policy });
+      // On record: which app, for which result, under which policy (before it can make a call).
+      const sink = await controller.ready.then(({ auditLog }) => auditLog).catch(() => undefined);
+      if (sink)
+        await recordAppShown(sink, {
+          serverId,
+          resourceUri,
+          toolName: tool.name,
+          csp: policy,
+          ignored: resource.csp.ignored,
+        }).catch(() => undefined);
+      if (!live) return;
       await sandbox.loaded;
       if (!live) return;
       await current.start();

@@ -1,0 +1,56 @@
+/**
+ * Apps in the audit log: when an app is shown, one entry records which app (its resource URI, as
+ * the caller its own calls will carry), for which tool result, and the content security policy it
+ * runs under, with any parts of its declared policy that were ignored. Written through the gate's
+ * AuditSink like any call (`apps/show`), so the chain covers it; the app's own tool calls are
+ * recorded by the gate under the same caller.
+ */
+
+import type { AuditSink } from '../gate/types.js';
+import { quickHash } from '../protocol/canonical-json.js';
+
+export interface AppShown {
+  serverId: string;
+  resourceUri: string;
+  /** The tool whose result the app shows. */
+  toolName: string;
+  /** The policy the app's document and frame carry. */
+  csp: string;
+  /** Parts of the app's declared policy Toolgate dropped (not an origin, a smuggled directive). */
+  ignored: readonly string[];
+}
+
+export async function recordAppShown(sink: AuditSink, shown: AppShown, now: () => number = Date.now) {
+  const invocationId = crypto.randomUUID();
+  const at = now();
+  const details = {
+    resource: shown.resourceUri,
+    forTool: shown.toolName,
+    csp: shown.csp,
+    ...(shown.ignored.length > 0 ? { ignored: [...shown.ignored] } : {}),
+  };
+  await sink.pending({
+    invocationId,
+    serverId: shown.serverId,
+    toolName: 'apps/show',
+    // Binds the entry to the exact policy: another policy is another hash.
+    definitionHash: quickHash(shown.csp),
+    caller: { kind: 'mcp-app', label: shown.resourceUri },
+    proposedArguments: details,
+    arguments: details,
+    decision: {
+      verdict: 'allow',
+      source: { kind: 'default', reason: 'app-shown' },
+      reason:
+        'The app was shown under this content security policy; each of its tool calls is asked separately.',
+    },
+    timestamps: { requested: at, decided: at, sent: at },
+  });
+  await sink.final({
+    invocationId,
+    finishedAt: now(),
+    durationMs: 0,
+    outcome: 'success',
+    result: { content: [{ type: 'text', text: `Shown under: ${shown.csp}` }] },
+  });
+}
