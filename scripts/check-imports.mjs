@@ -35,7 +35,7 @@ function files(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return files(path);
-    return /\.(ts|tsx|mts|mjs)$/.test(name) && !/\.test\.ts$/.test(name) ? [path] : [];
+    return /\.(ts|tsx|mts|mjs)$/.test(name) ? [path] : [];
   });
 }
 
@@ -43,6 +43,9 @@ const roomOf = (path) => {
   const parts = relative(src, path).split(sep);
   return parts.length === 1 ? '(entry)' : parts[0];
 };
+
+/** The rooms that render: nothing beneath them, tests included, imports from them. */
+const UI_ROOMS = new Set(['ui', 'embed']);
 
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 const arrows = [];
@@ -53,7 +56,12 @@ for (const file of files(src)) {
     if (!target.startsWith(src)) continue;
     const to = roomOf(target);
     if (to === from || RANK[to] === undefined || RANK[from] === undefined) continue;
-    if (RANK[to] >= RANK[from]) arrows.push(`${relative(root, file)} (${from}) -> ${match[1]} (${to})`);
+    // Tests may drive their subject through the public entry or a room above (integration tests),
+    // but never need the UI: a test beneath ui/ importing from it means its subject lives too high.
+    const upward = /\.test\.tsx?$/.test(file)
+      ? UI_ROOMS.has(to) && !UI_ROOMS.has(from)
+      : RANK[to] >= RANK[from];
+    if (upward) arrows.push(`${relative(root, file)} (${from}) -> ${match[1]} (${to})`);
   }
 }
 if (arrows.length) {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../ui/views/inspect-view.js';
-import { appendKept, asLogEntry } from './server-diagnostics.js';
+import { appendKept, asLogEntry, summarize } from './server-diagnostics.js';
 
 describe('appendKept', () => {
   it('keeps the newest items per server and leaves other servers alone', () => {

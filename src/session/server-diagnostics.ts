@@ -73,3 +73,23 @@ export function watchServer(client: McpClient, serverId: string, sinks: Diagnost
     if (entry) sinks.serverLog.value = appendKept(sinks.serverLog.value, serverId, entry, LOG_KEPT);
   });
 }
+
+/** "tools/call #3 (echo)", "result #3", "error #3: …", "notifications/progress". */
+export function summarize(message: unknown): string {
+  if (typeof message !== 'object' || message === null) return `not a JSON-RPC message (${typeof message})`;
+  if (Array.isArray(message)) return `a batch of ${message.length}`;
+  const { method, id, params, error } = message as {
+    method?: unknown;
+    id?: unknown;
+    params?: { name?: unknown };
+    error?: { message?: unknown };
+  };
+  const number = typeof id === 'string' || typeof id === 'number' ? ` #${id}` : '';
+  if (typeof method === 'string') {
+    const name = typeof params?.name === 'string' ? ` (${params.name})` : '';
+    return `${method}${number}${name}`;
+  }
+  if (error !== undefined)
+    return `error${number}${typeof error?.message === 'string' ? `: ${error.message.slice(0, 120)}` : ''}`;
+  return `result${number}`;
+}

@@ -7,7 +7,7 @@
 import { useSignal } from '@preact/signals';
 import { redactSecrets } from '../../audit/redaction.js';
 import type { PanelController, ServerLogEntry, ServerState, TrafficEntry } from '../../session/controller.js';
-import { LOG_LEVELS, TRAFFIC_KEPT } from '../../session/server-diagnostics.js';
+import { LOG_LEVELS, summarize, TRAFFIC_KEPT } from '../../session/server-diagnostics.js';
 import { serverNames } from '../../session/server-names.js';
 import { LongText } from '../components/long-text.js';
 
@@ -215,24 +215,4 @@ function TrafficLine({ entry }: { entry: TrafficEntry }) {
       </details>
     </li>
   );
-}
-
-/** "tools/call #3 (echo)", "result #3", "error #3: …", "notifications/progress". */
-export function summarize(message: unknown): string {
-  if (typeof message !== 'object' || message === null) return `not a JSON-RPC message (${typeof message})`;
-  if (Array.isArray(message)) return `a batch of ${message.length}`;
-  const { method, id, params, error } = message as {
-    method?: unknown;
-    id?: unknown;
-    params?: { name?: unknown };
-    error?: { message?: unknown };
-  };
-  const number = typeof id === 'string' || typeof id === 'number' ? ` #${id}` : '';
-  if (typeof method === 'string') {
-    const name = typeof params?.name === 'string' ? ` (${params.name})` : '';
-    return `${method}${number}${name}`;
-  }
-  if (error !== undefined)
-    return `error${number}${typeof error?.message === 'string' ? `: ${error.message.slice(0, 120)}` : ''}`;
-  return `result${number}`;
 }
