@@ -10,6 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { bundle } from './support/bundle.js';
+import { signInAtOidcProvider } from './support/sign-in-site.js';
 
 let child: ChildProcess;
 let lines: Record<string, string>;
@@ -45,20 +46,7 @@ test.afterAll(() => {
 async function signInThroughPopup(page: Page, context: BrowserContext, expected: RegExp): Promise<void> {
   const button = page.locator('#sign-in');
   await expect(button).toHaveText(expected);
-  const opened = context.waitForEvent('page');
-  await button.click();
-  const popup = await opened;
-  const closed = popup.waitForEvent('close');
-  const login = popup.locator('input[name="login"]');
-  const consent = popup.getByRole('button', { name: 'Continue' });
-  await expect(login.or(consent)).toBeVisible();
-  if (await login.isVisible()) {
-    await login.fill('ada');
-    await popup.locator('input[name="password"]').fill('any password');
-    await popup.getByRole('button', { name: 'Sign-in' }).click();
-  }
-  await consent.click();
-  await closed;
+  await signInAtOidcProvider(context, () => button.click());
 }
 
 test('npm start: signs in to the protected demo server at the local authorization server, through the demo callback page', async ({

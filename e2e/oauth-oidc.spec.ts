@@ -7,32 +7,19 @@
  * server and MCP servers are real HTTP servers on 127.0.0.1: every cross-origin exchange passes
  * the browser's CORS checks. What the servers saw is read from their own records.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { FORGED_STATE, type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
-import { bundle } from './support/bundle.js';
-import { type StaticServer, serveStatic } from './support/static-server.js';
+import { type SignInSite, serveSignInSite, signInAtOidcProvider } from './support/sign-in-site.js';
 
-const PAGE =
-  '<!doctype html><meta charset="utf-8"><title>oidc-provider sign-in</title><script type="module" src="/page.js"></script>';
-
-let site: StaticServer;
-let siteDir: string;
+let site: SignInSite;
 let peer: OidcProtected | undefined;
 
 test.beforeAll(async () => {
-  siteDir = await mkdtemp(join(tmpdir(), 'toolgate-oidc-'));
-  await writeFile(join(siteDir, 'page.js'), await bundle('e2e/fixtures/oidc/page.ts'));
-  await writeFile(join(siteDir, 'index.html'), PAGE);
-  await writeFile(join(siteDir, 'callback.html'), PAGE);
-  site = await serveStatic(siteDir);
+  site = await serveSignInSite('e2e/fixtures/oidc/page.ts', 'oidc-provider sign-in');
 });
 
 test.afterAll(async () => {
   await site?.stop();
-  await rm(siteDir, { recursive: true, force: true });
 });
 
 test.afterEach(async () => {
@@ -55,20 +42,7 @@ async function openPage(page: Page): Promise<string[]> {
 async function signInThroughPopup(page: Page, context: BrowserContext, expected: RegExp): Promise<void> {
   const button = page.locator('#sign-in');
   await expect(button).toHaveText(expected);
-  const opened = context.waitForEvent('page');
-  await button.click();
-  const popup = await opened;
-  const closed = popup.waitForEvent('close');
-  const login = popup.locator('input[name="login"]');
-  const consent = popup.getByRole('button', { name: 'Continue' });
-  await expect(login.or(consent)).toBeVisible();
-  if (await login.isVisible()) {
-    await login.fill('ada');
-    await popup.locator('input[name="password"]').fill('any password');
-    await popup.getByRole('button', { name: 'Sign-in' }).click();
-  }
-  await consent.click();
-  await closed;
+  await signInAtOidcProvider(context, () => button.click());
 }
 
 const tokensAt = (server: OidcProtected, path: string) =>

@@ -7,33 +7,20 @@
  * server are four real HTTP servers on 127.0.0.1; every cross-origin exchange passes the browser's
  * CORS checks. What the servers saw is read from their own records.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { SignInOutcome } from './fixtures/oauth/page.js';
 import { type ProtectedServer, startProtectedServer } from './peers/oauth-protected.mjs';
-import { bundle } from './support/bundle.js';
-import { type StaticServer, serveStatic } from './support/static-server.js';
+import { type SignInSite, serveSignInSite } from './support/sign-in-site.js';
 
-const PAGE =
-  '<!doctype html><meta charset="utf-8"><title>Sign-in test</title><script type="module" src="/page.js"></script>';
-
-let site: StaticServer;
-let siteDir: string;
+let site: SignInSite;
 let server: ProtectedServer | undefined;
 
 test.beforeAll(async () => {
-  siteDir = await mkdtemp(join(tmpdir(), 'toolgate-oauth-'));
-  await writeFile(join(siteDir, 'page.js'), await bundle('e2e/fixtures/oauth/page.ts'));
-  await writeFile(join(siteDir, 'index.html'), PAGE);
-  await writeFile(join(siteDir, 'callback.html'), PAGE);
-  site = await serveStatic(siteDir);
+  site = await serveSignInSite('e2e/fixtures/oauth/page.ts', 'Sign-in test');
 });
 
 test.afterAll(async () => {
   await site?.stop();
-  await rm(siteDir, { recursive: true, force: true });
 });
 
 test.afterEach(async () => {

@@ -5,32 +5,19 @@
  * The panel shows the signed-in state with Sign out; the audit log records the sign-in, never the
  * token. Real parts: oidc-provider and an SDK server requiring bearer tokens, on 127.0.0.1.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
-import { bundle } from './support/bundle.js';
-import { type StaticServer, serveStatic } from './support/static-server.js';
+import { type SignInSite, serveSignInSite, signInAtOidcProvider } from './support/sign-in-site.js';
 
-const PAGE =
-  '<!doctype html><html lang="en"><meta charset="utf-8"><title>Panel sign-in</title><main><h1>Host app</h1></main><script type="module" src="/page.js"></script></html>';
-
-let site: StaticServer;
-let siteDir: string;
+let site: SignInSite;
 let peer: OidcProtected | undefined;
 
 test.beforeAll(async () => {
-  siteDir = await mkdtemp(join(tmpdir(), 'toolgate-panel-sign-in-'));
-  await writeFile(join(siteDir, 'page.js'), await bundle('e2e/fixtures/panel-sign-in/page.ts'));
-  await writeFile(join(siteDir, 'index.html'), PAGE);
-  await writeFile(join(siteDir, 'callback.html'), PAGE);
-  site = await serveStatic(siteDir);
+  site = await serveSignInSite('e2e/fixtures/panel-sign-in/page.ts', 'Panel sign-in');
 });
 test.afterAll(async () => {
   await site?.stop();
-  await rm(siteDir, { recursive: true, force: true });
 });
 test.afterEach(async () => {
   await peer?.close();
@@ -40,24 +27,6 @@ test.afterEach(async () => {
 async function openPanel(page: Page, server: string): Promise<void> {
   await page.goto(`${site.origin}/?server=${encodeURIComponent(server)}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-}
-
-/** oidc-provider's pages in the popup: log in (first time in this browser), then consent. */
-async function completeInPopup(context: BrowserContext, click: () => Promise<void>): Promise<void> {
-  const opened = context.waitForEvent('page');
-  await click();
-  const popup = await opened;
-  const closed = popup.waitForEvent('close');
-  const login = popup.locator('input[name="login"]');
-  const consent = popup.getByRole('button', { name: 'Continue' });
-  await expect(login.or(consent)).toBeVisible();
-  if (await login.isVisible()) {
-    await login.fill('ada');
-    await popup.locator('input[name="password"]').fill('any password');
-    await popup.getByRole('button', { name: 'Sign-in' }).click();
-  }
-  await consent.click();
-  await closed;
 }
 
 test('the panel asks, signs in through the popup, shows the signed-in server, calls, records, signs out', async ({
@@ -74,7 +43,7 @@ test('the panel asks, signs in through the popup, shows the signed-in server, ca
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   // Nothing opened before the person's click.
   expect(context.pages()).toHaveLength(1);
-  await completeInPopup(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+  await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
 
   const row = page.locator('[data-server="notes"]');
   await expect(row).toContainText('connected', { timeout: 20_000 });
