@@ -84,6 +84,8 @@ const NAMES = new Map<number, string>([
   [0x200d, 'ZERO WIDTH JOINER'],
   [0x200e, 'LEFT-TO-RIGHT MARK'],
   [0x200f, 'RIGHT-TO-LEFT MARK'],
+  [0x2028, 'LINE SEPARATOR'],
+  [0x2029, 'PARAGRAPH SEPARATOR'],
   [0x202a, 'LEFT-TO-RIGHT EMBEDDING'],
   [0x202b, 'RIGHT-TO-LEFT EMBEDDING'],
   [0x202c, 'POP DIRECTIONAL FORMATTING'],
@@ -113,8 +115,8 @@ function codeLabel(codePoint: number): string {
   return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** `U+200B ZERO WIDTH SPACE`. */
-function codeName(codePoint: number): string {
+/** `U+200B ZERO WIDTH SPACE`: the name a person is shown for an invisible or control character. */
+export function codeName(codePoint: number): string {
   const name = NAMES.get(codePoint);
   if (name) return `${codeLabel(codePoint)} ${name}`;
   if (isVariationSelector(codePoint))

@@ -10,6 +10,8 @@
  * is worth a look even where it is legitimate.
  */
 
+import { codeName } from '../../gate/poisoning.js';
+
 /** One hidden character: where it is (UTF-16 index), what it is, and its visible escape. */
 export interface HiddenCharacter {
   index: number;
@@ -23,7 +25,11 @@ export interface HiddenCharacter {
 /** Text split for display: plain runs, and hidden characters replaced by their escape. */
 export type Segment = { text: string } | { hidden: HiddenCharacter };
 
-const NAMES = new Map<number, string>([
+/**
+ * Controls a person may know by name; every other character is named as the gate names it in its
+ * poisoning flags (one table for both, src/gate/poisoning.ts).
+ */
+const CONTROL_NAMES = new Map<number, string>([
   [0x00, 'NULL'],
   [0x08, 'BACKSPACE'],
   [0x0b, 'LINE TABULATION'],
@@ -32,36 +38,6 @@ const NAMES = new Map<number, string>([
   [0x1b, 'ESCAPE'],
   [0x7f, 'DELETE'],
   [0x85, 'NEXT LINE'],
-  [0xad, 'SOFT HYPHEN'],
-  [0x034f, 'COMBINING GRAPHEME JOINER'],
-  [0x061c, 'ARABIC LETTER MARK'],
-  [0x115f, 'HANGUL CHOSEONG FILLER'],
-  [0x1160, 'HANGUL JUNGSEONG FILLER'],
-  [0x180e, 'MONGOLIAN VOWEL SEPARATOR'],
-  [0x200b, 'ZERO WIDTH SPACE'],
-  [0x200c, 'ZERO WIDTH NON-JOINER'],
-  [0x200d, 'ZERO WIDTH JOINER'],
-  [0x200e, 'LEFT-TO-RIGHT MARK'],
-  [0x200f, 'RIGHT-TO-LEFT MARK'],
-  [0x2028, 'LINE SEPARATOR'],
-  [0x2029, 'PARAGRAPH SEPARATOR'],
-  [0x202a, 'LEFT-TO-RIGHT EMBEDDING'],
-  [0x202b, 'RIGHT-TO-LEFT EMBEDDING'],
-  [0x202c, 'POP DIRECTIONAL FORMATTING'],
-  [0x202d, 'LEFT-TO-RIGHT OVERRIDE'],
-  [0x202e, 'RIGHT-TO-LEFT OVERRIDE'],
-  [0x2060, 'WORD JOINER'],
-  [0x2061, 'FUNCTION APPLICATION'],
-  [0x2062, 'INVISIBLE TIMES'],
-  [0x2063, 'INVISIBLE SEPARATOR'],
-  [0x2064, 'INVISIBLE PLUS'],
-  [0x2066, 'LEFT-TO-RIGHT ISOLATE'],
-  [0x2067, 'RIGHT-TO-LEFT ISOLATE'],
-  [0x2068, 'FIRST STRONG ISOLATE'],
-  [0x2069, 'POP DIRECTIONAL ISOLATE'],
-  [0x3164, 'HANGUL FILLER'],
-  [0xfeff, 'ZERO WIDTH NO-BREAK SPACE (BOM)'],
-  [0xffa0, 'HALFWIDTH HANGUL FILLER'],
 ]);
 
 /** Short escapes a person may know; everything else is `\uXXXX` or `\u{XXXXX}`. */
@@ -108,15 +84,8 @@ export function escapeOf(codePoint: number): string {
 
 /** `U+202E RIGHT-TO-LEFT OVERRIDE`. */
 export function nameOf(codePoint: number): string {
-  const label = `U+${hex(codePoint)}`;
-  const name = NAMES.get(codePoint);
-  if (name) return `${label} ${name}`;
-  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f)) return `${label} control character`;
-  if (codePoint >= 0xe0020 && codePoint <= 0xe007e)
-    return `${label} TAG ${String.fromCharCode(codePoint - 0xe0000)}`;
-  if (isSelector(codePoint) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef))
-    return `${label} variation selector`;
-  return `${label} invisible format character`;
+  const control = CONTROL_NAMES.get(codePoint);
+  return control ? `U+${hex(codePoint)} ${control}` : codeName(codePoint);
 }
 
 /** Every hidden character of `text`, in order. */
