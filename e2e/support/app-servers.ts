@@ -7,8 +7,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { connect as connectTcp, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { freePort, portAnswers } from './peers.js';
 
 export type AppServerKind = 'basic-vanillajs' | 'pdf';
 
@@ -80,27 +80,4 @@ export async function startAppServer(kind: AppServerKind, args: string[] = []): 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { kind, url: `http://127.0.0.1:${port}/mcp`, stderr: () => stderr, stop };
-}
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connectTcp({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

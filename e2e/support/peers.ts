@@ -244,7 +244,8 @@ function whenReady(
   });
 }
 
-function portAnswers(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on the port (a server is up). */
+export function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connectTcp({ host: '127.0.0.1', port });
     socket.once('connect', () => {
@@ -256,7 +257,7 @@ function portAnswers(port: number): Promise<boolean> {
 }
 
 /** A port nobody listens on right now (the OS picks it; a tiny race remains, acceptable in tests). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
