@@ -11,6 +11,7 @@
  * a token.
  */
 
+import { untilAborted } from '../protocol/abort.js';
 import { redactUrl } from '../protocol/url-secrets.js';
 import type { Authorize } from './authorization-code.js';
 import type { ClientIdentity } from './client-identity.js';
@@ -178,28 +179,4 @@ async function refused(
 
 function isStream(body: BodyInit | null | undefined): boolean {
   return typeof ReadableStream !== 'undefined' && body instanceof ReadableStream;
-}
-
-/**
- * The work, unless the request is aborted first (its caller has gone; the sign-in goes on for
- * others). Also while a sign-in waits for the person: a request with a deadline (ending a session)
- * is not held until they click.
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

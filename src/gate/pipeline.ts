@@ -11,6 +11,7 @@
  */
 
 import type { McpClient } from '../client/client.js';
+import { untilAborted } from '../protocol/abort.js';
 import type { ResendReason } from '../protocol/engine.js';
 import { RequestCancelledError } from '../protocol/errors.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
@@ -477,20 +478,5 @@ function describeWait(ms: number): string {
 
 /** Waits for `promise`, or rejects with a cancellation as soon as `signal` aborts. */
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, label: string): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new RequestCancelledError(label, signal.reason));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return untilAborted(promise, signal, (aborted) => new RequestCancelledError(label, aborted.reason));
 }
