@@ -433,7 +433,12 @@ export function createController(options: ControllerOptions = {}): Controller {
             },
             decline: () => {
               remove();
-              reject(new Error(`You chose not to sign in to ${serverId} now.`));
+              const label = servers.value.find((server) => server.id === serverId)?.label ?? serverId;
+              reject(
+                new Error(
+                  `You chose not to sign in to ${label} now, so it is not connected. Retry asks you again.`,
+                ),
+              );
             },
           },
         ];
