@@ -7,8 +7,6 @@
  * new ones in a row, then the connection fails and the gate refuses its calls without sending.
  * Last, a real 2024-11-05 server that goes away leaves a failed connection the gate refuses.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Peer, startPeer } from '../../e2e/support/peers.js';
 import { programmaticApprover } from '../../src/gate/approvers.js';
@@ -19,6 +17,7 @@ import { memorySettingsStore } from '../../src/gate/settings-store.js';
 import { connect, type McpClient } from '../../src/index.js';
 import { ConnectionClosedError, TransportError } from '../../src/protocol/errors.js';
 import { createSchemaValidator } from '../../src/schema/index.js';
+import { startRecordingProxy } from '../support/recording-proxy.js';
 import { eventually, firstText } from './peer-cases.js';
 
 interface ForgettingProxy {
@@ -30,38 +29,14 @@ interface ForgettingProxy {
 
 /** A proxy to `peer` that makes the real server forget its sessions whenever `forget()` says so. */
 async function forgettingProxy(peer: Peer): Promise<ForgettingProxy> {
-  const upstream = new URL(peer.url);
   const proxy: ForgettingProxy = { url: '', forget: () => false, close: async () => undefined };
-  const server = http.createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.headers['mcp-session-id'] && proxy.forget()) await peer.control('forget-sessions');
-    const forward = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        path: request.url,
-        method: request.method,
-        headers: { ...request.headers, host: upstream.host },
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    forward.on('error', (error) => response.writeHead(502).end(String(error)));
-    response.on('close', () => {
-      if (!response.writableFinished) forward.destroy();
-    });
-    forward.end(Buffer.concat(chunks));
+  const recording = await startRecordingProxy(peer.url, {
+    beforeForward: async (request) => {
+      if (request.headers['mcp-session-id'] && proxy.forget()) await peer.control('forget-sessions');
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${upstream.pathname}`;
-  proxy.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  proxy.url = recording.url;
+  proxy.close = () => recording.close();
   return proxy;
 }
 

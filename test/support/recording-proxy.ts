@@ -23,14 +23,23 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+export interface RecordingProxyOptions {
+  /** Runs before each request is forwarded (e.g. to change the server's state first). */
+  beforeForward?: (request: http.IncomingMessage) => Promise<void> | void;
+}
+
+export async function startRecordingProxy(
+  target: string,
+  options: RecordingProxyOptions = {},
+): Promise<RecordingProxy> {
   const upstream = new URL(target);
   const seen: RecordedMessage[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
       const body = Buffer.concat(chunks);
+      await options.beforeForward?.(request);
       if (body.length > 0) {
         try {
           const parsed = JSON.parse(body.toString('utf8')) as unknown;
