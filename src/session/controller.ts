@@ -447,9 +447,8 @@ export function createController(options: ControllerOptions = {}): Controller {
   /** The config's sign-in options with the panel's prompt, the signed-in state and the audit trail. */
   async function signInFor(serverId: string, auth: SignInOptions): Promise<SignInOptions> {
     const { recordSignIns } = await import('./sign-in-audit.js');
-    const services = await ready.catch(() => undefined);
-    const audit =
-      services?.auditLog ?? (options.audit && typeof options.audit === 'object' ? options.audit : undefined);
+    // The sink the gate records calls in (the log, a host's sink, or memory): sign-ins beside them.
+    const audit = (await ready.catch(() => undefined))?.audit;
     const record = audit ? recordSignIns(audit, { serverId }) : undefined;
     return {
       ...auth,
