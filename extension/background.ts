@@ -169,9 +169,16 @@ chrome.runtime.onConnect.addListener((rawPort) => {
   );
 });
 
-/** Answers what a page of a turned-off site sent with a sentence saying so, then closes its port. */
+/**
+ * Answers what a page of a turned-off site sent with a sentence saying so, then closes its port.
+ * The bridge opens its port to send a request, so one always follows; the port closes only after
+ * that answer, because a port closed first (the request still on its way) reaches the page as
+ * "interrupted" instead of saying what to do.
+ */
 function refusePage(port: ReturnType<typeof bufferPort>, origin: string): void {
+  let closed = false;
   port.onMessage.addListener((message) => {
+    if (closed) return;
     const request = parsePageRequest(message);
     if (request.id)
       port.postMessage({
@@ -182,9 +189,10 @@ function refusePage(port: ReturnType<typeof bufferPort>, origin: string): void {
           kind: 'not-enabled',
         },
       });
+    closed = true;
+    port.disconnect();
   });
   port.release();
-  port.disconnect();
 }
 
 const exactOrigins = (permissions: chrome.permissions.Permissions) =>
