@@ -123,6 +123,13 @@ export function createRecorder() {
           id: message.id ?? null,
           headers,
           ...(message.method === 'tools/call' ? { tool: message.params?.name ?? null } : {}),
+          // W3C trace context as the call carried it in _meta (OpenTelemetry propagation).
+          ...(message.method === 'tools/call' && typeof message.params?._meta?.traceparent === 'string'
+            ? {
+                traceparent: message.params._meta.traceparent,
+                tracestate: message.params._meta.tracestate ?? null,
+              }
+            : {}),
           ...(message.method === 'initialize' ? { protocolVersion: message.params?.protocolVersion } : {}),
         });
         if (message.method === 'notifications/cancelled')

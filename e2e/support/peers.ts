@@ -51,6 +51,9 @@ export interface PeerEvents {
     id: string | number | null;
     tool?: string | null;
     protocolVersion?: string;
+    /** tools/call only: the W3C trace context in its _meta, when it carried one. */
+    traceparent?: string;
+    tracestate?: string | null;
     headers: Record<string, string>;
   }[];
   streams: { path: string; headers: Record<string, string> }[];

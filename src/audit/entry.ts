@@ -9,6 +9,7 @@ import type {
   FinalRecord,
   InvocationOutcome,
   PendingRecord,
+  RecordedTrace,
   RefusalRecord,
   ResendRecord,
   ValidationReport,
@@ -34,6 +35,8 @@ export interface AuditEntry {
   outcome: EntryOutcome;
   decision?: Decision;
   approvedBy?: string;
+  /** The W3C trace the call carried (its ids are on the exported records too). */
+  trace?: RecordedTrace;
   /**
    * The first characters of the arguments' JSON (as sent, or as proposed when the call never left;
    * redacted), for lists and search. The full arguments, and the proposal when the person edited
@@ -104,6 +107,7 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
         outcome: entry && entry.outcome !== 'pending' ? entry.outcome : 'pending',
         decision: pending.decision,
         ...(pending.approvedBy ? { approvedBy: pending.approvedBy } : {}),
+        ...(pending.trace ? { trace: pending.trace } : {}),
         argumentsPreview: previewOf(pending.arguments),
         edited: pending.proposedArguments !== undefined,
         sends: (entry?.sends ?? 0) + 1,
@@ -125,6 +129,7 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
         startedAt: refusal.timestamps.requested,
         outcome: refusal.outcome,
         ...(refusal.decision ? { decision: refusal.decision } : {}),
+        ...(refusal.trace ? { trace: refusal.trace } : {}),
         argumentsPreview: previewOf(refusal.arguments ?? refusal.proposedArguments),
         edited: refusal.arguments !== undefined && !sameJson(refusal.arguments, refusal.proposedArguments),
         timestamps: { ...refusal.timestamps },

@@ -159,7 +159,9 @@ export class McpClient {
     if (!this.offersTools) throw new CapabilityMissingError(this.serverId, 'tools', 'tools/call');
     const run = async (): Promise<JsonObject> => {
       const headers = { ...(await this.headersFor(name, args)), ...options.headers };
-      return this.requestWithInput('tools/call', { name, arguments: args }, { ...options, headers }, name);
+      const { meta, ...requestOptions } = options;
+      const params: JsonObject = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
+      return this.requestWithInput('tools/call', params, { ...requestOptions, headers }, name);
     };
     let result: JsonObject;
     try {

@@ -2,6 +2,7 @@
 
 import type { SignInOptions } from '../auth/connect-auth.js';
 import type { RequestOptions } from '../protocol/engine.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { ElicitRequestParams, ElicitResult, Implementation } from '../protocol/types.js';
 import type { ConnectionLimits } from '../transport/limits.js';
 import type { Transport } from '../transport/transport.js';
@@ -87,6 +88,9 @@ export interface ConnectOptions {
 }
 
 /** Per-call options for callTool. */
-export type CallToolOptions = RequestOptions;
+export interface CallToolOptions extends RequestOptions {
+  /** Members for the call's `params._meta` (W3C trace context: `traceparent`, `tracestate`). */
+  meta?: JsonObject;
+}
 
 export const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolgate', version: '0.1.0' };

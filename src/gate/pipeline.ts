@@ -36,12 +36,14 @@ import {
   resolveTool,
   settleApproval,
 } from './steps.js';
+import { type CallTrace, traceFor, traceMeta } from './trace-context.js';
 import type {
   Approver,
   AuditSink,
   Decision,
   InvocationRequest,
   PendingRecord,
+  RecordedTrace,
   RefusalRecord,
   ValidationReport,
 } from './types.js';
@@ -140,6 +142,7 @@ export function createGate(options: GateOptions): Gate {
     let decidedAt: number | undefined;
     let definitionHash: string | undefined;
     let sent = false;
+    let trace: CallTrace | undefined;
 
     const refuse = async (
       outcome: RefusalRecord['outcome'],
@@ -158,12 +161,24 @@ export function createGate(options: GateOptions): Gate {
           timestamps: { requested: requestedAt, ...(decidedAt ? { decided: decidedAt } : {}) },
           ...(definitionHash ? { definitionHash } : {}),
           ...(recordedDecision ? { decision: recordedDecision } : {}),
+          ...(trace ? { trace: recordedTrace(trace) } : {}),
           ...extra,
         })
         .catch(() => undefined);
     };
 
     try {
+      // The call's trace context: the host's (checked first: a malformed one is refused, on record),
+      // or a new trace; it goes in the call's _meta and on every record of the call.
+      if (request.trace) {
+        try {
+          trace = traceFor(request.trace, serverId, toolName);
+        } catch (error) {
+          await refuse('denied', describeError(error).message);
+          throw error;
+        }
+      }
+
       // 1 resolve: the tool in the catalog, pinned (definition + hash).
       const { client, entry, sameName } = await resolveTool(options.servers, serverId, toolName).catch(
         async (error: unknown) => {
@@ -324,6 +339,7 @@ export function createGate(options: GateOptions): Gate {
           ...(approvedAt ? { approved: approvedAt } : {}),
           sent: now(),
         },
+        ...(trace ? { trace: recordedTrace(trace) } : {}),
       };
       try {
         await options.audit.pending(pending);
@@ -366,6 +382,7 @@ export function createGate(options: GateOptions): Gate {
           timeoutMs: request.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
           maxTotalTimeoutMs: request.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS,
           ...(request.signal ? { signal: request.signal } : {}),
+          ...(trace ? { meta: traceMeta(trace) } : {}),
           onprogress: (progress) => {
             emit({ type: 'progress', invocationId, ...progress });
             request.onprogress?.(progress);
@@ -448,6 +465,11 @@ export function createGate(options: GateOptions): Gate {
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** What the audit log keeps of a call's trace: the ids that correlate its records with the trace. */
+function recordedTrace(trace: CallTrace): RecordedTrace {
+  return { traceId: trace.traceId, spanId: trace.spanId, sampled: trace.sampled };
 }
 
 /** Waits for `promise` at most `limitMs` (0: no limit), then rejects with what `expired` returns. */

@@ -6,6 +6,7 @@
 import type { ResendReason } from '../protocol/engine.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult, Progress, Tool, ToolAnnotations } from '../protocol/types.js';
+import type { TraceRequest } from './trace-context.js';
 
 /** Who asked for a call. */
 export interface Caller {
@@ -29,6 +30,15 @@ export interface InvocationRequest {
   maxTotalTimeoutMs?: number;
   /** How long to wait for approval before the gate denies the call (ms; 0: no limit). Default: the gate's. */
   approvalTimeoutMs?: number;
+  /** W3C trace context for the call's `_meta`: the host's own, or 'start' for a new trace. */
+  trace?: TraceRequest;
+}
+
+/** The trace a call carried, as the audit log records it (so exported records correlate). */
+export interface RecordedTrace {
+  traceId: string;
+  spanId: string;
+  sampled: boolean;
 }
 
 /** Per-server trust, chosen by the person. Untrusted is the default. */
@@ -153,6 +163,7 @@ export interface PendingRecord {
   decision: Decision;
   approvedBy?: string;
   timestamps: { requested: number; decided: number; approved?: number; sent: number };
+  trace?: RecordedTrace;
 }
 
 /**
@@ -194,6 +205,7 @@ export interface RefusalRecord {
   reason: string;
   timestamps: { requested: number; decided?: number };
   validation?: ValidationReport;
+  trace?: RecordedTrace;
 }
 
 /**
