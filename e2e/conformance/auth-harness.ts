@@ -156,6 +156,8 @@ function describeEvent(event: AuthEvent): string {
       return `signed in at ${event.issuer} (${event.client} client), scopes "${event.scopes.join(' ')}"`;
     case 'refreshed':
       return `refreshed at ${event.issuer}`;
+    case 'restored':
+      return `tokens from an earlier page, issued by ${event.issuer}`;
     case 'signed-out':
       return `signed out${event.revoked ? ', token revoked' : ''}`;
     case 'failed':

@@ -6,6 +6,7 @@
 
 import type { AuthorizationRequest, Authorize } from './authorization-code.js';
 import type { ClientIdentity } from './client-identity.js';
+import type { EncryptedAuthStoreOptions } from './encrypted-store.js';
 import { createLazyOAuthFetch, type LazyOAuthFetch } from './lazy-fetch.js';
 import type { AuthEvent } from './session.js';
 import { type AuthStore, memoryAuthStore } from './store.js';
@@ -32,6 +33,12 @@ export interface SignInOptions {
    * connection, so a reconnect or Retry does not ask the person again; gone with the page.
    */
   store?: AuthStore;
+  /**
+   * Keep sign-ins across reloads (when no `store` is given): IndexedDB, every value sealed with
+   * AES-GCM under a non-extractable key (see encryptedAuthStore for what that does and does not
+   * protect against). Default false: tokens stay in memory, gone with the page.
+   */
+  keepSignedIn?: boolean | EncryptedAuthStoreOptions;
   /** Ask for `offline_access` where offered (refresh tokens). Default true. */
   offlineAccess?: boolean;
   /** Step-ups for more scopes per request. Default 2. */
@@ -51,6 +58,7 @@ export interface ServerSignIn {
 }
 
 let pageStore: AuthStore | undefined;
+const atRestStores = new Map<string, AuthStore>();
 
 /** The fetch connect() gives the transports of `serverUrl` when its options carry `auth`. */
 export function signInFetch(
@@ -64,7 +72,7 @@ export function signInFetch(
     ...(base ? { fetch: base } : {}),
     client: options.client,
     authorize: options.authorize ?? popupWith(options.confirm),
-    store: options.store ?? pageStore,
+    store: options.store ?? (options.keepSignedIn ? atRest(options.keepSignedIn) : pageStore),
     ...(options.offlineAccess !== undefined ? { offlineAccess: options.offlineAccess } : {}),
     ...(options.maxScopeUpgrades !== undefined ? { maxScopeUpgrades: options.maxScopeUpgrades } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
@@ -77,4 +85,23 @@ function popupWith(confirm: SignInOptions['confirm']): Authorize {
     const { popupAuthorizer } = await import('./popup.js');
     return popupAuthorizer(confirm ? { confirm } : {})(request);
   };
+}
+
+/** One encrypted store per database for the page, its code imported at the first read or write. */
+function atRest(choice: true | EncryptedAuthStoreOptions): AuthStore {
+  const options = choice === true ? {} : choice;
+  const name = options.databaseName ?? '';
+  let store = atRestStores.get(name);
+  if (!store) {
+    const loaded = import('./encrypted-store.js').then(({ encryptedAuthStore }) =>
+      encryptedAuthStore(options),
+    );
+    store = {
+      get: async (key) => (await loaded).get(key),
+      set: async (key, value) => (await loaded).set(key, value),
+      delete: async (key) => (await loaded).delete(key),
+    };
+    atRestStores.set(name, store);
+  }
+  return store;
 }

@@ -9,6 +9,12 @@ export type { AuthorizationRequest, Authorize } from './authorization-code.js';
 export { type CallbackDelivery, completeSignIn } from './callback-page.js';
 export type { ClientIdentity, PreRegisteredClient, TokenEndpointAuthMethod } from './client-identity.js';
 export type { ServerSignIn, SignInOptions } from './connect-auth.js';
+export {
+  type EncryptedAuthStoreOptions,
+  encryptedAuthStore,
+  type SealedRecords,
+  sealedAuthStore,
+} from './encrypted-store.js';
 export { AuthorizationError, type AuthorizationStep } from './errors.js';
 export { createLazyOAuthFetch, type LazyOAuthFetch } from './lazy-fetch.js';
 export { createOAuthFetch, type OAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';

@@ -33,6 +33,8 @@ import type { BearerChallenge } from './www-authenticate.js';
 export type AuthEvent =
   | { type: 'signed-in'; server: string; issuer: string; scopes: string[]; client: RegisteredClient['how'] }
   | { type: 'refreshed'; server: string; issuer: string }
+  /** Tokens from an earlier page (a store kept at rest, or a redirect sign-in): nobody was asked now. */
+  | { type: 'restored'; server: string; issuer: string; scopes: string[] }
   | { type: 'signed-out'; server: string; issuer?: string; revoked: boolean }
   | { type: 'failed'; server: string; step: AuthorizationStep; message: string };
 
@@ -72,6 +74,8 @@ export class AuthSession {
    * consent or closed the window is not sent to the authorization server again by a retry.
    */
   private failed: AuthorizationError | undefined;
+  /** Whether tokens found in the store at the first read were reported (once per page). */
+  private restoredChecked = false;
 
   constructor(private readonly options: SessionOptions) {
     this.tokensKey = `tokens ${canonicalResourceUri(options.serverUrl)}`;
@@ -81,6 +85,16 @@ export class AuthSession {
   async currentTokens(): Promise<TokenSet | undefined> {
     if (this.flight) await this.flight.catch(() => undefined);
     const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
+    if (!this.restoredChecked) {
+      this.restoredChecked = true;
+      if (tokens)
+        this.emit({
+          type: 'restored',
+          server: this.options.shown,
+          issuer: tokens.issuer,
+          scopes: tokens.grantedScopes,
+        });
+    }
     if (!tokens || !expiresSoon(tokens)) return tokens;
     if (!tokens.refreshToken) return undefined; // expired: sending it only earns a 401
     return this.refreshOnce(tokens);

@@ -456,7 +456,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       onEvent: (event) => {
         auth.onEvent?.(event);
         record?.(event);
-        if (event.type === 'signed-in')
+        if (event.type === 'signed-in' || event.type === 'restored')
           update(serverId, { signedIn: { issuer: event.issuer, scopes: event.scopes } });
         if (event.type === 'signed-out') update(serverId, { signedIn: undefined });
       },

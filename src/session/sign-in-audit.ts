@@ -40,6 +40,8 @@ export function recordSignIns(
   const now = options.now ?? Date.now;
   let queue: Promise<void> = Promise.resolve();
   const record = (event: AuthEvent) => {
+    // Tokens found from an earlier page: that sign-in was recorded when it happened.
+    if (event.type === 'restored') return;
     const at = now();
     queue = queue
       .then(() => write(sink, options, event, at))
@@ -51,7 +53,7 @@ export function recordSignIns(
 async function write(
   sink: AuditSink,
   options: SignInAuditOptions,
-  event: AuthEvent,
+  event: Exclude<AuthEvent, { type: 'restored' }>,
   at: number,
 ): Promise<void> {
   const { action, details, issuer, outcome, summary, error } = describe(event);
@@ -91,7 +93,7 @@ interface Described {
   error?: { kind: string; message: string };
 }
 
-function describe(event: AuthEvent): Described {
+function describe(event: Exclude<AuthEvent, { type: 'restored' }>): Described {
   switch (event.type) {
     case 'signed-in':
       return {
