@@ -1,0 +1,128 @@
+/**
+ * Tokens at rest, when the host opts in (`auth.keepSignedIn`): the panel signs in once through
+ * oidc-provider's popup, the page reloads, and the server connects again signed in, with no prompt
+ * and no new authorization. What rests in Chromium's real IndexedDB is read raw from the page:
+ * no token in it, and the key it is sealed with cannot be exported. Real parts: oidc-provider and
+ * an SDK server requiring bearer tokens, on 127.0.0.1.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
+import { type SignInSite, serveSignInSite, signInAtOidcProvider } from './support/sign-in-site.js';
+
+let site: SignInSite;
+let peer: OidcProtected | undefined;
+
+test.beforeAll(async () => {
+  site = await serveSignInSite('e2e/fixtures/sign-in-modes/page.ts', 'Sign-in modes');
+});
+test.afterAll(async () => {
+  await site?.stop();
+});
+test.afterEach(async () => {
+  await peer?.close();
+  peer = undefined;
+});
+
+async function openPanel(page: Page, query: Record<string, string>): Promise<void> {
+  await page.goto(`${site.origin}/?${new URLSearchParams(query)}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+}
+
+/** Every record of the store as text: strings as they are, bytes decoded as latin1 and as UTF-8. */
+const rawRecords = (page: Page, database: string) =>
+  page.evaluate(async (name) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const store = db.transaction('sealed').objectStore('sealed');
+    const read = <T>(request: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const keys = (await read(store.getAllKeys())).map(String);
+    const values = await read(store.getAll());
+    const texts: string[] = [];
+    let keyInfo: { extractable: boolean; exported: string } | undefined;
+    for (const value of values) {
+      if (value instanceof CryptoKey) {
+        const exported = await crypto.subtle.exportKey('raw', value).then(
+          () => 'exported',
+          (error: Error) => `refused: ${error.name}`,
+        );
+        keyInfo = { extractable: value.extractable, exported };
+        continue;
+      }
+      texts.push(
+        JSON.stringify(value, (_key, field) => {
+          if (field instanceof ArrayBuffer || ArrayBuffer.isView(field)) {
+            const bytes =
+              field instanceof ArrayBuffer
+                ? new Uint8Array(field)
+                : new Uint8Array(field.buffer, field.byteOffset, field.byteLength);
+            return `${String.fromCharCode(...bytes)} ${new TextDecoder().decode(bytes)}`;
+          }
+          return field;
+        }),
+      );
+    }
+    db.close();
+    return { keys, texts, keyInfo };
+  }, database);
+
+test('kept at rest: a reload stays signed in, IndexedDB holds no plaintext token, the key cannot be exported', async ({
+  page,
+  context,
+}) => {
+  peer = await startOidcProtected();
+  const database = `tg-at-rest-${crypto.randomUUID()}`;
+  const query = { server: peer.urls.good, keep: database };
+  await openPanel(page, query);
+  const issuer = new URL(peer.issuer).origin;
+  const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
+  await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+  const row = page.locator('[data-server="notes"]');
+  await expect(row).toContainText('connected', { timeout: 20_000 });
+  await expect(row).toContainText(`Signed in at ${issuer}`);
+
+  const withToken = peer.seen.mcp.filter((request) => request.path === '/mcp' && request.authorization);
+  const token = withToken[0]!.authorization!.slice('Bearer '.length);
+  expect(token.length).toBeGreaterThan(10);
+
+  const stored = await rawRecords(page, database);
+  // The key, the tokens and the client's registration: three records.
+  expect(stored.keys.length).toBeGreaterThanOrEqual(2);
+  expect(stored.keyInfo).toEqual({ extractable: false, exported: 'refused: InvalidAccessError' });
+  const everything = stored.texts.join('\n');
+  expect(everything).not.toContain(token);
+  expect(everything).not.toContain('mcp:tools');
+  expect(everything).not.toContain(peer.issuer);
+
+  // The next page: signed in from the sealed store, nobody asked, nothing authorized again.
+  const authorizations = peer.seen.authorizations.length;
+  const registrations = peer.seen.registrations;
+  await openPanel(page, query);
+  await expect(row).toContainText('connected', { timeout: 20_000 });
+  await expect(row).toContainText(`Signed in at ${issuer}`);
+  await expect(page.getByRole('dialog', { name: 'Sign in to Notes?' })).toHaveCount(0);
+  expect(context.pages()).toHaveLength(1);
+  expect(peer.seen.authorizations).toHaveLength(authorizations);
+  expect(peer.seen.registrations).toBe(registrations);
+  const afterReload = peer.seen.mcp.filter((request) => request.path === '/mcp').at(-1);
+  expect(afterReload?.authorization).toBe(`Bearer ${token}`);
+});
+
+test('without the opt-in, nothing rests: a reload asks again', async ({ page, context }) => {
+  peer = await startOidcProtected();
+  await openPanel(page, { server: peer.urls.good });
+  const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
+  await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+  await expect(page.locator('[data-server="notes"]')).toContainText('connected', { timeout: 20_000 });
+  const databases = await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
+  expect(databases).not.toContain('toolgate-auth');
+
+  await openPanel(page, { server: peer.urls.good });
+  await expect(page.getByRole('dialog', { name: 'Sign in to Notes?' })).toBeVisible({ timeout: 20_000 });
+});
