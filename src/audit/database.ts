@@ -2,7 +2,9 @@
  * The audit log's own IndexedDB database (version 2).
  *
  * - blocks: the chain, one record per appended batch (blocks.ts), keyed by its first seq.
- * - meta: the chain head, the pruning checkpoint and the retention setting.
+ * - meta: the chain head, the pruning checkpoint, the retention setting, and the anchoring key pair
+ *   (its private key a non-extractable CryptoKey: structured clone keeps it so) with the newest
+ *   anchored heads (anchor-store.ts). New keys in an existing store: no version change.
  * - index: one record, the index state: how far the chain is sealed into segments, and the
  *   directory of segments (IndexState).
  * - segments, segment-words, segment-terms, segment-ids, pages: the sealed index segments
@@ -33,7 +35,13 @@ export const STORE = {
 /** The multi-entry index over SegmentTerms.terms. */
 export const TERM_INDEX = 'term';
 
-export const META_KEY = { head: 'head', checkpoint: 'checkpoint', retention: 'retention' } as const;
+export const META_KEY = {
+  head: 'head',
+  checkpoint: 'checkpoint',
+  retention: 'retention',
+  anchorKey: 'anchor-key',
+  anchors: 'anchors',
+} as const;
 export const INDEX_KEY = 'state';
 
 export interface IndexState {

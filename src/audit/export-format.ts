@@ -1,8 +1,13 @@
 /**
  * The export file: NDJSON, a header line then one chain event per line, so a third party can verify
  * it offline (scripts/verify-audit-export.mjs) without Toolgate.
+ *
+ * A log that signs its head adds its public key and its anchored heads to the header (members a
+ * verifier that predates them ignores, so older verifiers still check the chain): the chain must
+ * pass through each of those heads, and each signature must hold under that key.
  */
 
+import type { AnchoredHead, AnchorKey } from './anchor.js';
 import type { ChainAnchor, ChainEvent } from './chain.js';
 
 export const EXPORT_FORMAT = 'toolgate-audit-export';
@@ -14,12 +19,28 @@ export interface ExportHeader {
   exportedAt: string;
   /** Verification starts here (the genesis, or the checkpoint left by pruning). */
   anchor: ChainAnchor;
+  /** The log's public key, when it has signed heads. */
+  anchorKey?: AnchorKey;
+  /** Signed heads the exported chain passes through, oldest first. */
+  anchoredHeads?: AnchoredHead[];
 }
 
 export type ExportFormat = 'ndjson' | 'json';
 
-function headerOf(anchor: ChainAnchor, now: Date): ExportHeader {
-  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: now.toISOString(), anchor };
+/** The log's public key and the signed heads an export carries. */
+export interface ExportAnchoring {
+  key: AnchorKey;
+  heads: AnchoredHead[];
+}
+
+function headerOf(anchor: ChainAnchor, now: Date, anchoring?: ExportAnchoring): ExportHeader {
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    anchor,
+    ...(anchoring ? { anchorKey: anchoring.key, anchoredHeads: anchoring.heads } : {}),
+  };
 }
 
 /**
@@ -32,8 +53,9 @@ export async function* exportChunks(
   events: AsyncIterable<ChainEvent | string> | Iterable<ChainEvent | string>,
   format: ExportFormat,
   now = new Date(),
+  anchoring?: ExportAnchoring,
 ): AsyncGenerator<string> {
-  const header = headerOf(anchor, now);
+  const header = headerOf(anchor, now, anchoring);
   const json = (event: ChainEvent | string) => (typeof event === 'string' ? event : JSON.stringify(event));
   if (format === 'ndjson') {
     yield `${JSON.stringify(header)}\n`;
@@ -54,13 +76,9 @@ export function* exportLines(
   anchor: ChainAnchor,
   events: Iterable<ChainEvent>,
   now = new Date(),
+  anchoring?: ExportAnchoring,
 ): Generator<string> {
-  const header: ExportHeader = {
-    format: EXPORT_FORMAT,
-    version: EXPORT_VERSION,
-    exportedAt: now.toISOString(),
-    anchor,
-  };
+  const header = headerOf(anchor, now, anchoring);
   yield `${JSON.stringify(header)}\n`;
   for (const event of events) yield `${JSON.stringify(event)}\n`;
 }
