@@ -9,6 +9,10 @@
 
 import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { AnchoredHead, AnchorKey } from './anchor.js';
+import { Anchorer, type AnchoringOptions, DEFAULT_ANCHORING } from './anchor-cadence.js';
+import { anchorKeyFor, readAnchorKey, readAnchors } from './anchor-store.js';
+import { anchorReport, type LogVerification, type VerifyOptions, withAnchorReport } from './anchor-verify.js';
 import { Appender, type EventDraft } from './appender.js';
 import { readEventsBySeq, walkBlocks } from './blocks.js';
 import type { ChainAnchor, ChainEvent, Verification } from './chain.js';
@@ -22,7 +26,7 @@ import type {
   RefusalBody,
 } from './entry.js';
 import { readBounds, readEventJson } from './events-reader.js';
-import { type ExportFormat, exportChunks } from './export-format.js';
+import { type ExportAnchoring, type ExportFormat, exportChunks } from './export-format.js';
 import { requestResult, transactionDone } from './idb.js';
 import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
 import {
@@ -76,6 +80,16 @@ export interface AuditLogOptions {
    * 2048; smaller segments cost more records, larger ones a longer in-memory part.
    */
   segmentEvents?: number;
+  /**
+   * When the log signs its head on its own (besides anchor()): DEFAULT_ANCHORING, i.e. every 1,000
+   * events or 10 s after an append; `false` signs only when anchor() is called.
+   */
+  anchoring?: AnchoringOptions | false;
+  /**
+   * Told each newly signed head: ship it somewhere this browser cannot rewrite (your server), and
+   * later hand it to verify({ anchor }). Errors are caught; the head stays in anchors().
+   */
+  onAnchor?: (head: AnchoredHead) => void | Promise<void>;
   indexedDB?: IDBFactory;
   now?: () => number;
 }
@@ -101,8 +115,17 @@ export interface AuditLog extends AuditSink {
   eventsOf(invocationId: string): Promise<ChainEvent[]>;
   countByOutcome(range?: { from?: number; to?: number }): Promise<Record<EntryOutcome, number>>;
   count(): Promise<number>;
-  /** Walks the whole chain from the checkpoint; reports the first break. */
-  verify(onProgress?: (checked: number, total: number) => void): Promise<Verification>;
+  /**
+   * Walks the whole chain from the checkpoint; reports the first break, and whether the chain
+   * still passes through the anchored head (the one given, else the newest the log kept).
+   */
+  verify(options?: VerifyOptions | ((checked: number, total: number) => void)): Promise<LogVerification>;
+  /** Signs the chain head now (undefined while the log is empty) and hands it to onAnchor. */
+  anchor(): Promise<AnchoredHead | undefined>;
+  /** The public key that verifies this log's anchored heads (created with the first anchor). */
+  anchorKey(): Promise<AnchorKey>;
+  /** The signed heads the log keeps, oldest first. */
+  anchors(): Promise<AnchoredHead[]>;
   /** The export, streamed (NDJSON or JSON). */
   exportStream(
     format?: ExportFormat,
@@ -228,6 +251,16 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     while (sealing) await sealRun;
   };
 
+  const anchoring = options.anchoring === false ? undefined : { ...DEFAULT_ANCHORING, ...options.anchoring };
+  const anchorer = new Anchorer({
+    ...(anchoring ?? DEFAULT_ANCHORING),
+    database,
+    logName: name,
+    now,
+    onAnchor: options.onAnchor,
+    automatic: anchoring !== undefined,
+  });
+
   const appender = new Appender({
     database,
     logName: name,
@@ -241,6 +274,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         headSeq: events.at(-1)!.seq,
       });
       maybeSeal();
+      anchorer.appended(events.at(-1)!.seq);
     },
   });
 
@@ -385,8 +419,12 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     format: ExportFormat = 'ndjson',
     onProgress?: (progress: ExportProgress) => void,
   ): AsyncGenerator<string> {
+    // Every export ends on a signed head where it can (a full disk may refuse the signature: the
+    // export, the way out of a full disk, goes on with the heads already kept).
+    await anchorer.anchor().catch(() => undefined);
     const { anchor, head } = await readBounds(database);
     const total = head.seq - anchor.seq;
+    const anchoring = await exportAnchoring(anchor.seq, head.seq);
     let written = 0;
     async function* counted(): AsyncGenerator<string> {
       for await (const event of readEventJson(database, anchor.seq, head.seq)) {
@@ -396,7 +434,14 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
       }
     }
     if (total === 0) onProgress?.({ written: 0, total: 0 });
-    yield* exportChunks(anchor, counted(), format, new Date(now()));
+    yield* exportChunks(anchor, counted(), format, new Date(now()), anchoring);
+  }
+
+  /** The key and the kept heads the exported events can show, if the log ever signed one. */
+  async function exportAnchoring(fromSeq: number, throughSeq: number): Promise<ExportAnchoring | undefined> {
+    const [key, heads] = await Promise.all([readAnchorKey(database), readAnchors(database)]);
+    if (!key) return undefined;
+    return { key: key.key, heads: heads.filter((head) => head.seq >= fromSeq && head.seq <= throughSeq) };
   }
 
   const log: AuditLog = {
@@ -411,7 +456,8 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
     countByOutcome: async (range) => (await countEntries(database, unsealed, ALL_OUTCOMES, range)).counts,
     count: async () => (await countEntries(database, unsealed, ALL_OUTCOMES)).total,
-    verify: async (onProgress) => {
+    verify: async (given) => {
+      const { onProgress, ...against } = typeof given === 'function' ? { onProgress: given } : (given ?? {});
       const { anchor, head, sealedThrough } = await readBounds(database);
       const total = head.seq - anchor.seq;
       const verification = await verifyBlocks(
@@ -420,8 +466,12 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         head.seq,
         onProgress ? (checked) => onProgress(checked, total) : undefined,
       );
-      return verification.ok ? endCheck(verification, head, sealedThrough) : verification;
+      const chain = verification.ok ? endCheck(verification, head, sealedThrough) : verification;
+      return withAnchorReport(chain, await anchorReport(database, { checkpoint: anchor, head }, against));
     },
+    anchor: () => anchorer.anchor(),
+    anchorKey: async () => (await anchorKeyFor(database, now())).key,
+    anchors: () => readAnchors(database),
     exportStream,
     exportBlob: async (format = 'ndjson', onProgress) => {
       const parts: string[] = [];
@@ -439,6 +489,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
     settled,
     close: () => {
+      anchorer.close();
       session.release();
       flush();
       channel?.close();
