@@ -14,7 +14,7 @@ import { Anchorer, type AnchoringOptions, DEFAULT_ANCHORING } from './anchor-cad
 import { anchorKeyFor, readAnchorKey, readAnchors } from './anchor-store.js';
 import { anchorReport, type LogVerification, type VerifyOptions, withAnchorReport } from './anchor-verify.js';
 import { Appender, type EventDraft } from './appender.js';
-import { readEventsBySeq, walkBlocks } from './blocks.js';
+import { eventOf, forEachEvent, readEventsBySeq, walkBlocks } from './blocks.js';
 import type { ChainAnchor, ChainEvent, Verification } from './chain.js';
 import { META_KEY, openAuditDatabase, STORE } from './database.js';
 import type {
@@ -101,6 +101,13 @@ export type AuditChange =
   | { type: 'retention'; retention: RetentionPolicy | false }
   | { type: 'storage-full'; message: string };
 
+/** A page of the chain for a follower (see AuditLog.eventsAfter). */
+export interface EventsAfter {
+  events: ChainEvent[];
+  headSeq: number;
+  prunedThrough: number;
+}
+
 export interface ExportProgress {
   written: number;
   total: number;
@@ -115,6 +122,11 @@ export interface AuditLog extends AuditSink {
   eventsOf(invocationId: string): Promise<ChainEvent[]>;
   countByOutcome(range?: { from?: number; to?: number }): Promise<Record<EntryOutcome, number>>;
   count(): Promise<number>;
+  /**
+   * Chain events after `afterSeq`, oldest first, at most `limit`: for exporters that follow the log
+   * (the log is their queue). `prunedThrough` is the checkpoint: events up to it are gone.
+   */
+  eventsAfter(afterSeq: number, limit: number): Promise<EventsAfter>;
   /**
    * Walks the whole chain from the checkpoint; reports the first break, and whether the chain
    * still passes through the anchored head (the one given, else the newest the log kept).
@@ -453,6 +465,15 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     eventsOf: async (invocationId) => {
       const entry = await log.get(invocationId);
       return entry ? readEventsBySeq(database, entry.seqs) : [];
+    },
+    eventsAfter: async (afterSeq, limit) => {
+      const { anchor, head } = await readBounds(database);
+      const from = Math.max(afterSeq, anchor.seq);
+      const through = Math.min(head.seq, from + Math.max(1, limit));
+      const events: ChainEvent[] = [];
+      for await (const block of walkBlocks(database, from, through))
+        forEachEvent([block], from, through, (stored, i) => events.push(eventOf(stored, i)));
+      return { events, headSeq: head.seq, prunedThrough: anchor.seq };
     },
     countByOutcome: async (range) => (await countEntries(database, unsealed, ALL_OUTCOMES, range)).counts,
     count: async () => (await countEntries(database, unsealed, ALL_OUTCOMES)).total,
