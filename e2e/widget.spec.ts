@@ -238,6 +238,10 @@ test('the audit viewer lists, filters, verifies and exports', async ({ page }) =
   await expect(rows.first()).toContainText('success');
   await page.getByRole('button', { name: 'Verify chain' }).click();
   await expect(page.locator('.tg-verify')).toContainText('Chain verified');
+  // One line under it says whether the chain passes through its last signed head (none yet, or it does).
+  await expect(page.locator('.tg-anchor')).toContainText(
+    /^(No anchored head yet|The last anchored head .* is still in the chain)/,
+  );
   await page.getByRole('combobox', { name: 'Outcome' }).selectOption('denied');
   await expect(rows).toHaveCount(0);
   await page.getByRole('combobox', { name: 'Outcome' }).selectOption('');

@@ -5,6 +5,7 @@
 
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { describeAnchorReport } from '../../audit/anchor.js';
 import type { AuditEntry, EntryOutcome } from '../../audit/entry.js';
 import { encodeCursor } from '../../audit/filter.js';
 import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
@@ -86,6 +87,7 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
   const counts = useSignal<Record<EntryOutcome, number> | undefined>(undefined);
   const selected = useSignal<AuditEntry | undefined>(undefined);
   const verifyText = useSignal('');
+  const anchorText = useSignal('');
   const exportProgress = useSignal<number | undefined>(undefined);
   const loading = useSignal(false);
   const revision = useSignal(0);
@@ -133,12 +135,16 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
   };
   const verify = async () => {
     verifyText.value = 'Verifying…';
+    anchorText.value = '';
     const result = await log.verify((checked, total) => {
       verifyText.value = `Verifying… ${checked} of ${total}`;
     });
     verifyText.value = result.ok
       ? `Chain verified: ${result.count} events, none altered.`
       : `Chain broken at event ${result.seq}${result.invocationId ? ` (invocation ${result.invocationId})` : ''}: ${result.reason}.`;
+    // Whether the chain still passes through its last signed head (a rewrite of the whole chain
+    // is only caught against a head the host shipped elsewhere: verify({ anchor })).
+    anchorText.value = describeAnchorReport(result.anchor);
   };
   const download = async (format: 'ndjson' | 'json') => {
     try {
@@ -215,6 +221,7 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
           {verifyText.value}
         </p>
       )}
+      {anchorText.value && <p class="tg-muted tg-anchor">{anchorText.value}</p>}
       {exportProgress.value !== undefined && (
         <progress aria-label="Export progress" max={1} value={exportProgress.value} />
       )}
