@@ -7,8 +7,10 @@
  */
 
 import { isOfferedToModel } from '../apps/tool-ui.js';
+import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
 import { DeniedError } from '../gate/errors.js';
 import type { GateEvent } from '../gate/pipeline.js';
+import type { TraceContext } from '../gate/trace-context.js';
 import type { Caller } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import {
@@ -27,6 +29,24 @@ export interface ToolgateHostOptions extends ControllerOptions {
   controller?: Controller;
   /** Who the calls come from, as the approval dialog and the audit log name it. Default: the model. */
   caller?: Caller;
+  /**
+   * W3C trace context on every call (`_meta.traceparent`): 'start' begins a new sampled trace per
+   * call unless `run` is given the host's own. Default: only calls given a `trace` carry one.
+   */
+  traceContext?: 'start';
+  /**
+   * Stream the audit log to an OpenTelemetry collector (OTLP/HTTP, JSON). The exporter is loaded
+   * only when this is set; it needs the IndexedDB audit log (the default `audit`).
+   */
+  otlp?: OtlpExportOptions;
+}
+
+/** Per-call options of `run`. */
+export interface HostRunOptions {
+  signal?: AbortSignal;
+  caller?: Caller;
+  /** The host's trace context for this call (its current span), sent in `_meta` and recorded. */
+  trace?: TraceContext;
 }
 
 /** A tool call to run: which server, which tool, with what. Adapters' `from*` functions make these. */
@@ -58,10 +78,15 @@ export interface ToolgateHost {
    * Runs one call through the gate. Never throws: a denial, a timeout or a bad call comes back as
    * `{ error }`, which the adapters phrase for the model like any result.
    */
-  run(call: HostToolCall, options?: { signal?: AbortSignal; caller?: Caller }): Promise<ToolOutcome>;
+  run(call: HostToolCall, options?: HostRunOptions): Promise<ToolOutcome>;
   on(listener: (event: HostEvent) => void): () => void;
   /** Skills (SEP-2640) the person approved, under server-qualified names, loaded and read verified. */
   readonly skills: HostSkills;
+  /**
+   * The audit log's OpenTelemetry export, once started (undefined without `otlp`). Rejects, saying
+   * why, when it cannot start (no IndexedDB audit log, a collector URL that is not http(s)).
+   */
+  otlpExport(): Promise<OtlpExport | undefined>;
   close(): Promise<void>;
 }
 
@@ -70,6 +95,9 @@ const MODEL: Caller = { kind: 'host', label: 'the assistant' };
 
 export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateHost {
   const controller = options.controller ?? createController(options);
+  const otlp = options.otlp ? startExport(controller, options.otlp) : undefined;
+  // The host reads failures through otlpExport(); meanwhile they are not "unhandled".
+  otlp?.catch(() => undefined);
   const offerable = (): ServerTool[] =>
     controller.servers.value
       .filter((server) => server.state === 'connected')
@@ -110,8 +138,17 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
             'it is for its MCP App only (its visibility does not include "model"); nothing was sent',
           ),
         };
+      const trace = runOptions.trace ?? options.traceContext;
       try {
-        return await controller.call(call.serverId, call.toolName, call.arguments, caller, runOptions.signal);
+        return await controller.call(
+          call.serverId,
+          call.toolName,
+          call.arguments,
+          caller,
+          runOptions.signal,
+          undefined,
+          trace,
+        );
       } catch (error) {
         return { error };
       }
@@ -123,8 +160,27 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
       });
     },
     skills: createHostSkills(controller, options.caller ?? MODEL),
-    close: () => controller.close(),
+    otlpExport: () => otlp ?? Promise.resolve(undefined),
+    async close() {
+      // Stop exporting before the log closes; the cursor keeps what the collector acknowledged.
+      (await otlp?.catch(() => undefined))?.stop();
+      await controller.close();
+    },
   };
+}
+
+/** Loads the exporter (its own chunk) once the audit log is open, and starts it. */
+async function startExport(controller: Controller, otlp: OtlpExportOptions): Promise<OtlpExport> {
+  const { auditLog } = await controller.ready;
+  if (!auditLog)
+    throw new Error(
+      'The OpenTelemetry export needs the IndexedDB audit log; leave `audit` at its default to export.',
+    );
+  const { startOtlpExport } = await import('../audit/otlp/exporter.js');
+  return startOtlpExport(auditLog, {
+    serverUrl: (serverId) => controller.servers.value.find((server) => server.id === serverId)?.config.url,
+    ...otlp,
+  });
 }
 
 function translate(event: GateEvent): HostEvent | undefined {

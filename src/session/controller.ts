@@ -11,6 +11,7 @@ import type { SignInOptions } from '../auth/connect-auth.js';
 import type { McpClient } from '../client/client.js';
 import type { GateEvent, GateResult } from '../gate/pipeline.js';
 import type { Policy } from '../gate/policy-types.js';
+import type { TraceRequest } from '../gate/trace-context.js';
 import type { ApprovalAnswer, ApprovalRequest, AuditSink, Caller, TrustLevel } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
@@ -241,6 +242,8 @@ export interface PanelController {
     signal?: AbortSignal,
     /** Told the call's invocation id as soon as the gate has it (to follow it in the view). */
     onRequested?: (invocationId: string) => void,
+    /** W3C trace context for the call's `_meta`: the host's own, or 'start' for a new trace. */
+    trace?: TraceRequest,
   ): Promise<GateResult>;
   cancel(invocationId: string): void;
   /** Remembered approvals and rules, by caller, server, tool and scope. */
@@ -618,6 +621,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       caller = { kind: 'person', label: options.personLabel ?? 'you' },
       signal,
       onRequested,
+      trace,
     ) {
       if (closed) throw new Error('This Toolgate panel was closed; open it again to call tools.');
       const abort = new AbortController();
@@ -675,6 +679,7 @@ export function createController(options: ControllerOptions = {}): Controller {
           caller,
           signal: abort.signal,
           timeoutMs,
+          ...(trace ? { trace } : {}),
         });
         done({ ok: true, result });
         return result;

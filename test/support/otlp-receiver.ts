@@ -42,6 +42,9 @@ export interface OtlpReceiver {
   /** Headers of the last request (to check what the client sent). */
   lastHeaders: Record<string, string | string[] | undefined>;
   setMode(mode: ReceiverMode): void;
+  /** Stops listening: connections are refused until `comeBack` (same port). */
+  goDown(): Promise<void>;
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,7 @@ export async function startOtlpReceiver(
   options: { allowOrigin?: string; port?: number } = {},
 ): Promise<OtlpReceiver> {
   let mode: ReceiverMode = { kind: 'up' };
-  const receiver: Omit<OtlpReceiver, 'url' | 'close'> = {
+  const receiver: Omit<OtlpReceiver, 'url' | 'close' | 'goDown' | 'comeBack'> = {
     records: [],
     counts: { accepted: 0, refused: 0, invalid: 0 },
     problems: [],
@@ -65,6 +68,7 @@ export async function startOtlpReceiver(
     response.setHeader('access-control-allow-methods', 'POST');
     response.setHeader('access-control-allow-headers', 'content-type, authorization, x-api-key');
     response.setHeader('access-control-expose-headers', 'retry-after');
+    response.setHeader('access-control-max-age', '600');
   };
   const answer = (
     response: ServerResponse,
@@ -140,6 +144,11 @@ export async function startOtlpReceiver(
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return {
     ...receiver,
     // Getters so callers see the receiver's current arrays and counters.
@@ -156,11 +165,9 @@ export async function startOtlpReceiver(
       return receiver.lastHeaders;
     },
     url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    goDown: stopListening,
+    comeBack: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    close: () => (server.listening ? stopListening() : Promise.resolve()),
   };
 }
 

@@ -104,8 +104,15 @@ export function contextOf(event: ChainEvent): CallContext | undefined {
   };
 }
 
-/** One chain event as one log record. `context` is the call's, when the event does not carry it. */
-export function logRecordOf(event: ChainEvent, context: CallContext | undefined): OtlpLogRecord {
+/**
+ * One chain event as one log record. `context` is the call's, when the event does not carry it;
+ * `serverUrl` the server's address when its id is not its URL (server.address, server.port).
+ */
+export function logRecordOf(
+  event: ChainEvent,
+  context: CallContext | undefined,
+  serverUrl?: string,
+): OtlpLogRecord {
   const body = event.body as Record<string, JsonValue | undefined>;
   const call = contextOf(event) ?? context;
   const outcome = outcomeOf(event);
@@ -115,7 +122,7 @@ export function logRecordOf(event: ChainEvent, context: CallContext | undefined)
       : outcome && WARN_OUTCOMES.has(outcome)
         ? 'WARN'
         : 'INFO';
-  const server = serverAddress(call?.serverId);
+  const server = serverAddress(serverUrl ?? call?.serverId);
   const decision = body.decision as { verdict?: string; source?: { kind?: string } } | undefined;
   const error = body.error as { kind?: string } | undefined;
   const nanos = `${Math.trunc(event.at)}000000`;
@@ -181,11 +188,11 @@ function errorType(outcome: string | undefined, kind: string | undefined): strin
   return kind ?? outcome;
 }
 
-/** server.address and server.port when the server id is its URL (the default id). */
-function serverAddress(serverId: string | undefined): { address: string; port: number } | undefined {
-  if (!serverId || !/^https?:\/\//i.test(serverId)) return undefined;
+/** server.address and server.port from an http(s) URL. */
+function serverAddress(address: string | undefined): { address: string; port: number } | undefined {
+  if (!address || !/^https?:\/\//i.test(address)) return undefined;
   try {
-    const url = new URL(serverId);
+    const url = new URL(address);
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     return { address: url.hostname, port };
   } catch {

@@ -42,6 +42,8 @@ export interface OtlpExportOptions {
   maxRetryDelayMs?: number;
   /** Where a log without a saved cursor starts: its oldest kept event (default) or its current head. */
   startAt?: 'oldest' | 'now';
+  /** A server's URL by its id, for server.address and server.port (ids are not always URLs). */
+  serverUrl?: (serverId: string) => string | undefined;
   /** Hears progress and problems (never a header or a secret). */
   onStatus?: (status: OtlpExportStatus) => void;
   fetch?: typeof fetch;
@@ -334,7 +336,8 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     const events: ChainEvent[] = [];
     let bytes = 0;
     for (const event of page) {
-      const record = logRecordOf(event, await contextFor(event));
+      const context = await contextFor(event);
+      const record = logRecordOf(event, context, context && options.serverUrl?.(context.serverId));
       if (withoutBody)
         record.body = { stringValue: 'too large for the collector; kept in the local audit log' };
       const json = JSON.stringify(record);

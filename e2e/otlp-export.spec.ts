@@ -1,0 +1,186 @@
+/**
+ * The audit log exported to an OpenTelemetry collector, in Chromium on real IndexedDB: calls through
+ * the host API and the real gate to our SDK 1.x server (which records the `_meta` it received), the
+ * export received by the OTLP/HTTP test receiver (test/support/otlp-receiver.ts: each request checked
+ * against the OTLP protobuf schema with the official generated types). The receiver answers 503,
+ * refuses connections, loses an answer, and the page reloads mid-way: every record still arrives,
+ * and a record arrives twice only with the same record id.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { type OtlpReceiver, type ReceivedRecord, startOtlpReceiver } from '../test/support/otlp-receiver.js';
+import type { OtlpApi } from './fixtures/otlp/page.js';
+import { bundle } from './support/bundle.js';
+import { type Peer, startPeer } from './support/peers.js';
+
+const ORIGIN = 'https://otlp.test';
+const HOST_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const HOST_TRACEPARENT = `00-${HOST_TRACE_ID}-00f067aa0ba902b7-01`;
+
+declare global {
+  interface Window {
+    otlpApi: OtlpApi;
+  }
+}
+
+test.use({ permissions: ['local-network-access'] });
+
+let peer: Peer;
+let receiver: OtlpReceiver;
+test.beforeEach(async ({ context }) => {
+  peer = await startPeer('sdk1-stateful-json');
+  receiver = await startOtlpReceiver({ allowOrigin: ORIGIN });
+  const script = await bundle('e2e/fixtures/otlp/page.ts');
+  await context.route(`${ORIGIN}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/page.js'
+      ? route.fulfill({ contentType: 'application/javascript', body: script })
+      : route.fulfill({
+          contentType: 'text/html',
+          body: '<!doctype html><title>otlp</title><script type="module" src="/page.js"></script>',
+        }),
+  );
+});
+test.afterEach(async () => {
+  await receiver?.close();
+  await peer?.stop();
+});
+
+async function openPage(page: Page): Promise<void> {
+  await page.goto(
+    `${ORIGIN}/?collector=${encodeURIComponent(receiver.url)}&server=${encodeURIComponent(peer.url)}`,
+  );
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  expect(await page.evaluate(() => window.otlpApi.connect())).toBe('connected');
+}
+
+const seqOf = (record: ReceivedRecord) => record.attributes['toolgate.audit.seq'] as number;
+
+/** Every seq 1..head arrived; any seq that arrived twice arrived with the same record id and body. */
+function expectEveryRecordOnce(records: ReceivedRecord[], head: number): void {
+  const bySeq = new Map<number, ReceivedRecord[]>();
+  for (const record of records) bySeq.set(seqOf(record), [...(bySeq.get(seqOf(record)) ?? []), record]);
+  expect([...bySeq.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+  for (const copies of bySeq.values()) {
+    const ids = new Set(copies.map((copy) => copy.attributes['log.record.uid']));
+    expect(ids.size).toBe(1);
+    expect(new Set(copies.map((copy) => JSON.stringify(copy.body))).size).toBe(1);
+  }
+}
+
+test('calls carry trace context to the server, and their records reach the collector with the same trace', async ({
+  page,
+}) => {
+  await openPage(page);
+  expect(await page.evaluate((tp) => window.otlpApi.call('from the host span', tp), HOST_TRACEPARENT)).toBe(
+    'ok',
+  );
+  expect(await page.evaluate(() => window.otlpApi.call('a trace Toolgate starts'))).toBe('ok');
+  await page.evaluate(() => window.otlpApi.flush());
+
+  // The server side: the host's traceparent as given, and a fresh sampled one for the other call.
+  const sent = (await peer.events()).messages.filter((message) => message.method === 'tools/call');
+  expect(sent.map((message) => message.traceparent)).toEqual([
+    HOST_TRACEPARENT,
+    expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
+  ]);
+  const started = sent[1]!.traceparent!.slice(3, 35);
+
+  // The collector side: every event once, schema-valid, correlated by trace id, with the conventions.
+  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  expect(head).toBe(4);
+  expect(receiver.problems).toEqual([]);
+  expectEveryRecordOnce(receiver.records, head);
+  const traced = receiver.records.filter((record) => record.traceId === HOST_TRACE_ID);
+  expect(traced.map((record) => record.attributes['toolgate.audit.kind'])).toEqual(['pending', 'final']);
+  expect(receiver.records.filter((record) => record.traceId === started)).toHaveLength(2);
+  const entries = await page.evaluate(() => window.otlpApi.entries());
+  expect(entries.map((entry) => entry.traceId).sort()).toEqual([HOST_TRACE_ID, started].sort());
+  const final = traced[1]!;
+  expect(final.attributes).toMatchObject({
+    'mcp.method.name': 'tools/call',
+    'gen_ai.tool.name': 'echo',
+    'gen_ai.operation.name': 'execute_tool',
+    'server.address': '127.0.0.1',
+    'toolgate.outcome': 'success',
+    'toolgate.caller.kind': 'host',
+  });
+  expect(final.resource).toMatchObject({
+    'service.name': 'toolgate-e2e',
+    'service.instance.id': 'e2e-browser',
+  });
+  expect(receiver.lastHeaders.authorization).toBe('Bearer collector-secret');
+  // Redacted as in the log; the collector's key only ever in its header.
+  const everything = JSON.stringify(receiver.records);
+  expect(everything).not.toContain('sk-live-123');
+  expect(everything).toContain('[redacted]');
+  expect(everything).not.toContain('collector-secret');
+});
+
+test('the collector down for a while (503, then refusing connections), then back: nothing lost', async ({
+  page,
+}) => {
+  await openPage(page);
+  await page.evaluate(() => window.otlpApi.call('before the outage'));
+  await page.evaluate(() => window.otlpApi.flush());
+  const before = receiver.records.length;
+
+  receiver.setMode({ kind: 'unavailable', retryAfterSeconds: 1 });
+  for (const message of ['one', 'two', 'three']) await page.evaluate((m) => window.otlpApi.call(m), message);
+  await expect.poll(() => receiver.counts.refused).toBeGreaterThan(1);
+  await expect.poll(() => page.evaluate(() => window.otlpApi.status().then((s) => s.state))).toBe('retrying');
+  // Now nothing answers at all.
+  await receiver.goDown();
+  receiver.setMode({ kind: 'up' });
+  for (const message of ['four', 'five']) await page.evaluate((m) => window.otlpApi.call(m), message);
+  const status = await page.evaluate(() => window.otlpApi.status());
+  expect(status.problem).toMatch(/could not be reached|HTTP 503/);
+  expect(status.problem).not.toContain('collector-secret');
+  expect(receiver.records.length).toBe(before);
+
+  await receiver.comeBack();
+  await page.evaluate(() => window.otlpApi.flush());
+  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  expect(head).toBe(12);
+  expect(receiver.problems).toEqual([]);
+  expectEveryRecordOnce(receiver.records, head);
+  // Nothing was acknowledged during the outage, so nothing arrived twice.
+  expect(receiver.records).toHaveLength(head);
+});
+
+test('a lost acknowledgement means the batch comes again, with the same record ids', async ({ page }) => {
+  await openPage(page);
+  receiver.setMode({ kind: 'lose-answer' });
+  await page.evaluate(() => window.otlpApi.call('answer lost'));
+  await expect.poll(() => receiver.counts.accepted).toBeGreaterThan(0);
+  receiver.setMode({ kind: 'up' });
+  await page.evaluate(() => window.otlpApi.flush());
+  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  expectEveryRecordOnce(receiver.records, head);
+  expect(receiver.records.length).toBeGreaterThan(head);
+});
+
+test('a reload mid-way resumes from the acknowledged cursor: the rest arrives, nothing before it again', async ({
+  page,
+}) => {
+  await openPage(page);
+  await page.evaluate(() => window.otlpApi.call('acknowledged before the reload'));
+  await page.evaluate(() => window.otlpApi.flush());
+  const acknowledged = receiver.records.length;
+  expect(acknowledged).toBe(2);
+
+  await receiver.goDown();
+  for (const message of ['during', 'the', 'outage'])
+    await page.evaluate((m) => window.otlpApi.call(m), message);
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  await receiver.comeBack();
+  expect(await page.evaluate(() => window.otlpApi.connect())).toBe('connected');
+  await page.evaluate(() => window.otlpApi.call('after the reload'));
+  await page.evaluate(() => window.otlpApi.flush());
+
+  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  expect(head).toBe(10);
+  expectEveryRecordOnce(receiver.records, head);
+  // The cursor survived the reload: the first two records were not sent again.
+  expect(receiver.records.filter((record) => seqOf(record) <= 2)).toHaveLength(2);
+  expect(receiver.records).toHaveLength(head);
+});
