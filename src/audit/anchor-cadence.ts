@@ -8,7 +8,13 @@
  */
 
 import { type AnchoredHead, signHead } from './anchor.js';
-import { anchorKeyFor, readAnchors, readHeadAndAnchor, storeAnchor } from './anchor-store.js';
+import {
+  anchorKeyFor,
+  readAnchors,
+  readHeadAndAnchor,
+  type StoredAnchorKey,
+  storeAnchor,
+} from './anchor-store.js';
 
 export interface AnchoringOptions {
   /** Sign the head once this many events were appended since the last anchored head. Default 1000. */
@@ -39,6 +45,8 @@ export class Anchorer {
   /** Anchors run one after another, so two in one context never sign the same head twice. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Read once: a key swapped in storage later does not change what this context signs with. */
+  private key: StoredAnchorKey | undefined;
 
   constructor(private readonly options: AnchorerOptions) {
     if (options.automatic)
@@ -91,7 +99,8 @@ export class Anchorer {
       this.anchoredSeq = Math.max(this.anchoredSeq ?? 0, head.seq);
       return last;
     }
-    const key = await anchorKeyFor(database, now());
+    this.key ??= await anchorKeyFor(database, now());
+    const key = this.key;
     const signed = await signHead(key.privateKey, key.key.keyId, head, now());
     const stored = await storeAnchor(database, signed, keep);
     this.anchoredSeq = Math.max(this.anchoredSeq ?? 0, stored.seq);
