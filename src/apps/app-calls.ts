@@ -9,7 +9,7 @@
 import type { Caller } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
-import type { PanelController } from '../session/controller.js';
+import type { ControllerServices, PanelController } from '../session/controller.js';
 import type { AppIdentity } from './events.js';
 import { isCallableByApp } from './tool-ui.js';
 
@@ -26,13 +26,9 @@ export async function callToolForApp(
   args: JsonObject,
   signal: AbortSignal,
 ): Promise<CallToolResult> {
+  await refuseUnlessCallableByApp(controller, app, name, args);
   const servers = controller.servers.value;
   const tool = servers.find((server) => server.id === app.serverId)?.tools.find((t) => t.name === name);
-  if (tool && !isCallableByApp(tool)) {
-    const reason = `${name} on ${app.serverId} is not available to apps (its visibility does not include "app"); nothing was sent.`;
-    await recordRefusal(controller, app, name, args, reason);
-    throw new Error(reason);
-  }
   // A name only another server has is still asked of the app's own server: the gate refuses it
   // there ("no tool named ...") and records the refusal, so no app ever reaches another server.
   const owner = tool
@@ -51,6 +47,26 @@ export async function callToolForApp(
   }
 }
 
+/**
+ * Throws, after putting the refusal on record, when the app's own server lists `name` without "app"
+ * in its visibility. Also run where the gate lives when it is not in the app's page (the extension's
+ * worker), so no page can skip it.
+ */
+export async function refuseUnlessCallableByApp(
+  controller: PanelController,
+  app: AppIdentity,
+  name: string,
+  args: JsonObject,
+): Promise<void> {
+  const tool = controller.servers.value
+    .find((server) => server.id === app.serverId)
+    ?.tools.find((candidate) => candidate.name === name);
+  if (!tool || isCallableByApp(tool)) return;
+  const reason = `${name} on ${app.serverId} is not available to apps (its visibility does not include "app"); nothing was sent.`;
+  await recordRefusal(controller, app, name, args, reason);
+  throw new Error(reason);
+}
+
 /** Puts a refusal made before the gate on record, when the panel's audit log is at hand. */
 async function recordRefusal(
   controller: PanelController,
@@ -59,8 +75,10 @@ async function recordRefusal(
   args: JsonObject,
   reason: string,
 ): Promise<void> {
-  const services = await controller.ready.catch(() => undefined);
-  await services?.auditLog
+  const services: Partial<ControllerServices> | undefined = await controller.ready.catch(() => undefined);
+  // The sink the gate records in where this controller runs the gate (a worker's, a host's own
+  // sink), else the page's handle on the log.
+  await (services?.audit ?? services?.auditLog)
     ?.refusal({
       invocationId: crypto.randomUUID(),
       serverId: app.serverId,

@@ -12,6 +12,13 @@ export interface McpAppsOptions {
    * opaque-origin frame.
    */
   sandboxUrl?: string;
+  /**
+   * The proxy page at a URL the browser serves with an opaque origin, framed with a sandbox that
+   * lacks allow-same-origin (so it is opaque whoever serves it) and spoken to through the port
+   * handed over in the handshake: a Chrome extension's manifest `sandbox` page, where the
+   * extension's own pages forbid the inline script of the built-in proxy. Ignored with `sandboxUrl`.
+   */
+  opaqueSandboxUrl?: string;
   /** Most height (px) an app may grow to from its size reports. Default 800. */
   maxHeight?: number;
 }
@@ -28,6 +35,15 @@ export function configureMcpApps(options: McpAppsOptions): void {
       throw new TypeError(
         `sandboxUrl ${url.href} has this page's origin; the sandbox must be on another origin (or leave sandboxUrl out for an opaque one)`,
       );
+  }
+  if (options.opaqueSandboxUrl !== undefined) {
+    const url = new URL(
+      options.opaqueSandboxUrl,
+      typeof location === 'undefined' ? undefined : location.href,
+    );
+    // Our own packaged page only: an extension's page, or an http(s) one the host serves.
+    if (!['https:', 'http:', 'chrome-extension:'].includes(url.protocol))
+      throw new TypeError(`opaqueSandboxUrl must be an http(s) or chrome-extension URL, not ${url.protocol}`);
   }
   current = { ...options };
 }

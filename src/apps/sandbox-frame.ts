@@ -3,10 +3,13 @@
  * URL, the proxy runs on that other origin (sandboxed with allow-scripts and allow-same-origin, as
  * the specification asks) and is spoken to at that exact origin; without one, Toolgate's own proxy
  * page runs in a frame sandboxed to an opaque origin, which the transport reaches only through the
- * port it hands over in the handshake. Either way the app inside is at an opaque origin of its own.
+ * port it hands over in the handshake (from a packaged page at `opaqueSandboxUrl` when one is
+ * configured, e.g. the extension's manifest sandbox page). Either way the app inside is at an opaque
+ * origin of its own.
  */
 
 import { PostMessageClientTransport } from '../transport/post-message.js';
+import { mcpAppsOptions } from './config.js';
 import { allowAttribute } from './csp.js';
 import type { AppPermission } from './spec.js';
 
@@ -56,8 +59,13 @@ export async function createSandboxFrame(options: {
     };
   }
   frame.setAttribute('sandbox', PROXY_SANDBOX_OPAQUE);
+  const opaqueUrl = mcpAppsOptions().opaqueSandboxUrl;
+  // A packaged proxy page (the extension's manifest sandbox page): its own CSP lets its script run
+  // where a srcdoc frame would inherit this page's script-src 'self'. The sandbox attribute keeps it
+  // opaque all the same, so it is reached only through the handshake's port.
+  if (opaqueUrl) frame.src = new URL(opaqueUrl, location.href).href;
   // The page's text only when it is needed here: hosts with a sandbox origin never download it.
-  frame.srcdoc = (await import('../../public/mcp-app-sandbox.html?raw')).default;
+  else frame.srcdoc = (await import('../../public/mcp-app-sandbox.html?raw')).default;
   return {
     frame,
     loaded,
