@@ -9,7 +9,8 @@
 import type { Caller } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
-import type { ControllerServices, PanelController } from '../session/controller.js';
+import type { PanelController } from '../session/controller.js';
+import type { ControllerServices } from '../session/services.js';
 import type { AppIdentity } from './events.js';
 import { isCallableByApp } from './tool-ui.js';
 
