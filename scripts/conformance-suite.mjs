@@ -54,8 +54,9 @@ const SCHEMA_PRESERVED = [
  * A scenario that must be refused (resource mismatch, a wrong or missing `iss`, poisoned metadata,
  * an endless step-up) passes on its own check, which the runner makes SUCCESS only when the client
  * stopped at the right point; a sign-in that works must also end with a bearer token the server
- * accepted. An `auth/*` scenario not listed here (client credentials, enterprise-managed
- * authorization, DPoP: extensions Toolgate does not implement yet) is NOT RUN, never counted as passed.
+ * accepted. The auth extension scenarios (AUTH_EXTENSIONS) are listed by the runner as "run and
+ * reported, but never scored"; here they pass on their own checks like the others. An `auth/*`
+ * scenario not listed here is NOT RUN, never counted as passed.
  */
 const SIGNED_IN = ['token-request', 'pkce-verifier-matches-challenge', 'valid-bearer-token'];
 const RESOURCE_SENT = ['resource-parameter-in-authorization', 'resource-parameter-in-token'];
@@ -104,6 +105,34 @@ const AUTH_REQUIRED_2026 = {
   'auth/iss-normalized': ['sep-2468-client-no-normalization'],
   'auth/metadata-issuer-mismatch': ['sep-2468-client-validate-metadata-issuer'],
 };
+/**
+ * The auth extensions (shared/spec/extensions/auth): a host app signing in as itself, with a
+ * signed JWT (the runner verifies it against the scenario's key: iss, sub, aud) or a secret, with
+ * a workload identity token, or with an ID-JAG from the enterprise identity provider (token
+ * exchange there, then the JWT bearer grant); and DPoP: a valid proof at the token request, the
+ * DPoP scheme and a fresh well-formed proof (method, URL, `ath`, key thumbprint = the token's
+ * cnf.jkt) on every MCP request, and with nonces, the retried token and MCP requests carrying them.
+ * Each also ends with the server accepting the token (valid-bearer-token, or the DPoP checks).
+ */
+const DPOP_BOUND = [
+  'token-request',
+  'pkce-verifier-matches-challenge',
+  'sep-1932-client-token-request-proof',
+  'sep-1932-client-dpop-auth-scheme',
+  'sep-1932-client-fresh-proof',
+];
+const AUTH_EXTENSIONS = {
+  'auth/client-credentials-jwt': ['token-request', 'client-credentials-jwt-verified', 'valid-bearer-token'],
+  'auth/client-credentials-basic': ['token-request', 'client-credentials-basic-auth', 'valid-bearer-token'],
+  'auth/wif-jwt-bearer': ['token-request', 'wif-assertion-verified', 'valid-bearer-token'],
+  'auth/enterprise-managed-authorization': [
+    'complete-flow-token-exchange',
+    'complete-flow-jwt-bearer',
+    'valid-bearer-token',
+  ],
+  'auth/dpop': DPOP_BOUND,
+  'auth/dpop-nonce': [...DPOP_BOUND, 'sep-1932-client-as-nonce', 'sep-1932-client-rs-nonce'],
+};
 /** 2025-03-26 servers publish no PRM: metadata at their own origin, or the default endpoints. */
 const AUTH_REQUIRED_2025_03_26 = {
   'auth/2025-03-26-oauth-metadata-backcompat': [
@@ -138,10 +167,12 @@ const REQUIRED = {
     'sse-retry': SSE_RETRY,
     'json-schema-2020-12-preservation': SCHEMA_PRESERVED,
     ...AUTH_REQUIRED,
+    ...AUTH_EXTENSIONS,
   },
   '2025-03-26': AUTH_REQUIRED_2025_03_26,
   '2026-07-28': {
     ...AUTH_REQUIRED_2026,
+    ...AUTH_EXTENSIONS,
     tools_call: ['tool-add-numbers'],
     'request-metadata': [
       'sep-2575-http-client-sends-version-header',
@@ -239,7 +270,7 @@ function runCli(node, set, scenario, env) {
     const args = [set.cli, 'client', '--command', CLIENT_COMMAND, '--scenario', scenario];
     if (set.revision) args.push('--spec-version', set.revision);
     // Extension scenarios are on no revision's timeline: the runner skips them unless forced.
-    if (set.force) args.push('--force');
+    if (set.force || Object.hasOwn(AUTH_EXTENSIONS, scenario)) args.push('--force');
     args.push('--timeout', String(CLIENT_TIMEOUT_MS), '-o', set.outputDir);
     const child = spawn(node, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -4,15 +4,21 @@
  * popup, the suite's authorization server approves without a person and redirects to the
  * callback page on this page's origin (client.mjs serves it), which posts the URL back to its
  * opener. Scenarios that test a refusal pass only when the sign-in failed at the expected step.
+ * The extension scenarios that need no person (client credentials, workload identity,
+ * enterprise-managed authorization) give the layer the scenario's credentials as a host app would
+ * (`clientCredentials`), and the DPoP ones run the same popup flow with DPoP-bound tokens.
  */
 
 import {
   type AuthEvent,
   AuthorizationError,
   type AuthorizationStep,
+  type ClientCredentials,
   type ClientIdentity,
   createLazyOAuthFetch,
+  idJagAssertion,
   popupAuthorizer,
+  type SigningAlgorithm,
 } from '../../src/auth/index.js';
 
 /** Where client.mjs answers with the callback page (this harness, which then runs completeSignIn). */
@@ -24,11 +30,21 @@ export const CALLBACK_PATH = '/__toolgate_conformance__/callback';
  */
 const CONFORMANCE_CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 
-/** What the runner passes for pre-registration scenarios (MCP_CONFORMANCE_CONTEXT). */
+/** What the runner passes for pre-registration and extension scenarios (MCP_CONFORMANCE_CONTEXT). */
 export interface AuthScenarioData {
   client_id?: string;
   client_secret?: string;
   issuer?: string;
+  /** auth/client-credentials-jwt: the client's key, PKCS#8 PEM, and its algorithm. */
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  /** auth/enterprise-managed-authorization: the person's identity provider and ID token. */
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_issuer?: string;
+  idp_token_endpoint?: string;
+  /** auth/wif-jwt-bearer: the workload's identity token (the others are for negative tests). */
+  valid_jwt?: string;
 }
 
 type Expectation = { kind: 'works' } | { kind: 'refused'; step: AuthorizationStep; because: string };
@@ -69,7 +85,54 @@ export const AUTH_EXPECTATIONS: Record<string, Expectation> = {
   'auth/iss-unexpected': refused('authorization', 'an unadvertised iss names another issuer'),
   'auth/iss-normalized': refused('authorization', 'iss matches only after normalization'),
   'auth/metadata-issuer-mismatch': refused('discovery', 'the metadata names another issuer'),
+  'auth/client-credentials-jwt': works,
+  'auth/client-credentials-basic': works,
+  'auth/wif-jwt-bearer': works,
+  'auth/enterprise-managed-authorization': works,
+  'auth/dpop': works,
+  'auth/dpop-nonce': works,
 };
+
+/**
+ * The host app's own credentials for the scenarios where no person signs in; undefined for the
+ * others. Throws when the runner left out what the scenario needs.
+ */
+function hostCredentials(scenario: string, data: AuthScenarioData): ClientCredentials | undefined {
+  const need = (value: string | undefined, name: string): string => {
+    if (!value) throw new Error(`${scenario}: the runner's context has no ${name}`);
+    return value;
+  };
+  switch (scenario) {
+    case 'auth/client-credentials-jwt':
+      return {
+        clientId: need(data.client_id, 'client_id'),
+        privateKey: need(data.private_key_pem, 'private_key_pem'),
+        signingAlgorithm: (data.signing_algorithm ?? 'ES256') as SigningAlgorithm,
+      };
+    case 'auth/client-credentials-basic':
+      return {
+        clientId: need(data.client_id, 'client_id'),
+        clientSecret: need(data.client_secret, 'client_secret'),
+      };
+    case 'auth/wif-jwt-bearer': {
+      const workloadToken = need(data.valid_jwt, 'valid_jwt');
+      return { clientId: need(data.client_id, 'client_id'), assertion: async () => workloadToken };
+    }
+    case 'auth/enterprise-managed-authorization':
+      return {
+        clientId: need(data.client_id, 'client_id'),
+        clientSecret: need(data.client_secret, 'client_secret'),
+        assertion: idJagAssertion({
+          tokenEndpoint: need(data.idp_token_endpoint, 'idp_token_endpoint'),
+          issuer: need(data.idp_issuer, 'idp_issuer'),
+          idToken: need(data.idp_id_token, 'idp_id_token'),
+          clientId: need(data.idp_client_id, 'idp_client_id'),
+        }),
+      };
+    default:
+      return undefined;
+  }
+}
 
 /** The steps at which the OAuth layer reported a failure during this page's scenario. */
 const failedSteps: AuthorizationStep[] = [];
@@ -80,7 +143,17 @@ export function authorizingFetch(
   data: AuthScenarioData,
   underneath: typeof fetch,
   log: (line: string) => void,
+  scenario = '',
 ): typeof fetch {
+  const onEvent = (event: AuthEvent) => {
+    if (event.type === 'failed') failedSteps.push(event.step);
+    log(`auth event: ${describeEvent(event)}`);
+  };
+  const clientCredentials = hostCredentials(scenario, data);
+  if (clientCredentials) {
+    log(`signing in as the app itself (${clientCredentials.clientId}), no person and no window`);
+    return createLazyOAuthFetch({ serverUrl, fetch: underneath, clientCredentials, onEvent });
+  }
   const client: ClientIdentity = {
     clientName: 'Toolgate conformance client',
     redirectUri: `${location.origin}${CALLBACK_PATH}`,
@@ -108,10 +181,7 @@ export function authorizingFetch(
       log(`sign-in: came back to ${new URL(landed).pathname}`);
       return landed;
     },
-    onEvent: (event) => {
-      if (event.type === 'failed') failedSteps.push(event.step);
-      log(`auth event: ${describeEvent(event)}`);
-    },
+    onEvent,
   });
 }
 

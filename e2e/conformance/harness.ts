@@ -330,7 +330,7 @@ async function runScenario(
   const observing = observingFetch(() => markStreamOpen());
   ctx.connectOptions = {
     url,
-    fetch: scenario.startsWith('auth/') ? authorizingFetch(url, data, observing, note) : observing,
+    fetch: scenario.startsWith('auth/') ? authorizingFetch(url, data, observing, note, scenario) : observing,
     onWarning: (warning: ClientWarning) => note(`warning [${warning.code}] ${warning.message}`),
     ...(scenario === 'elicitation-sep1034-client-defaults' ? { onElicit: acceptWithDefaults(ctx) } : {}),
     ...(scenario === 'sep-2322-client-request-state' ? { onElicit: confirmEverything(ctx) } : {}),

@@ -12,7 +12,12 @@ import { type AuthorizationServerMetadata, problemOf, requestOptions } from './a
 import { BodyProblem, bodylessHeaders, boundedCopy } from './json-body.js';
 import type { AuthStore } from './store.js';
 
-export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+export type TokenEndpointAuthMethod =
+  | 'none'
+  | 'client_secret_basic'
+  | 'client_secret_post'
+  /** A JWT signed with the client's private key (RFC 7523 §2.2), from a host's own key. */
+  | 'private_key_jwt';
 
 /** Credentials a host registered with an authorization server beforehand. */
 export interface PreRegisteredClient {
@@ -21,6 +26,13 @@ export interface PreRegisteredClient {
   clientId: string;
   /** Only from a host's own configuration, never from the widget's code. */
   clientSecret?: string;
+  /**
+   * For private_key_jwt: the signing key the authorization server knows the public half of
+   * (a non-extractable CryptoKey serves; client-credentials.ts imports a JWK or PKCS#8 PEM).
+   */
+  privateKey?: CryptoKey;
+  /** The `kid` of that key, when the authorization server needs it to find the public key. */
+  keyId?: string;
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
 }
 
@@ -44,6 +56,9 @@ export interface RegisteredClient {
   how: 'pre-registered' | 'metadata-document' | 'dynamic';
   client: oauth.Client;
   clientSecret?: string;
+  /** Pre-registered clients only (a registration kept in the store never holds a key). */
+  privateKey?: CryptoKey;
+  keyId?: string;
 }
 
 export class RegistrationProblem extends Error {
@@ -76,6 +91,8 @@ export async function clientFor(
           : {}),
       },
       ...(chosen.clientSecret ? { clientSecret: chosen.clientSecret } : {}),
+      ...(chosen.privateKey ? { privateKey: chosen.privateKey } : {}),
+      ...(chosen.keyId ? { keyId: chosen.keyId } : {}),
     };
   }
   if (identity.metadataDocumentUrl && as.client_id_metadata_document_supported === true) {
@@ -109,6 +126,16 @@ export function clientAuthentication(
 ): oauth.ClientAuth {
   const method = authMethodOf(registered, as);
   if (method === 'none') return oauth.None();
+  if (method === 'private_key_jwt') {
+    if (!registered.privateKey)
+      throw new RegistrationProblem(
+        `${as.issuer} expects private_key_jwt but this client has no private key`,
+      );
+    // oauth4webapi signs the assertion: iss and sub the client id, aud the issuer, a minute's life.
+    return oauth.PrivateKeyJwt(
+      registered.keyId ? { key: registered.privateKey, kid: registered.keyId } : registered.privateKey,
+    );
+  }
   if (!registered.clientSecret)
     throw new RegistrationProblem(`${as.issuer} expects ${method} but this client has no secret for it`);
   return method === 'client_secret_post'
@@ -131,8 +158,9 @@ function clientSecretBasic(clientSecret: string): oauth.ClientAuth {
 }
 
 /**
- * The registered method if there is one; else, with a secret, the first of basic and post the
- * server supports (RFC 8414's default list is basic alone); without a secret, none.
+ * The registered method if there is one; else, with a private key, private_key_jwt (unless the
+ * server lists its methods without it and a secret is at hand); else, with a secret, the first of
+ * basic and post the server supports (RFC 8414's default list is basic alone); else none.
  */
 export function authMethodOf(
   registered: RegisteredClient,
@@ -142,11 +170,15 @@ export function authMethodOf(
   if (
     registeredMethod === 'none' ||
     registeredMethod === 'client_secret_basic' ||
-    registeredMethod === 'client_secret_post'
+    registeredMethod === 'client_secret_post' ||
+    registeredMethod === 'private_key_jwt'
   )
     return registeredMethod;
+  const listed = as.token_endpoint_auth_methods_supported;
+  if (registered.privateKey && (!registered.clientSecret || !listed || listed.includes('private_key_jwt')))
+    return 'private_key_jwt';
   if (!registered.clientSecret) return 'none';
-  const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+  const supported = listed ?? ['client_secret_basic'];
   if (supported.includes('client_secret_basic')) return 'client_secret_basic';
   if (supported.includes('client_secret_post')) return 'client_secret_post';
   return 'none';

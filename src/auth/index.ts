@@ -7,8 +7,17 @@
 
 export type { AuthorizationRequest, Authorize } from './authorization-code.js';
 export { type CallbackDelivery, completeSignIn } from './callback-page.js';
+export {
+  type AssertionRequest,
+  type ClientCredentials,
+  type IdJagOptions,
+  idJagAssertion,
+  importSigningKey,
+  type SigningAlgorithm,
+} from './client-credentials.js';
 export type { ClientIdentity, PreRegisteredClient, TokenEndpointAuthMethod } from './client-identity.js';
 export type { ServerSignIn, SignInOptions } from './connect-auth.js';
+export type { DPoPMode } from './dpop.js';
 export {
   type EncryptedAuthStoreOptions,
   encryptedAuthStore,

@@ -9,29 +9,41 @@
  * fails with an error, not a loop), and at most `maxScopeUpgrades` step-ups per request, none when
  * the challenged scopes are already granted. Requests to other origins go out untouched, without
  * a token.
+ *
+ * A host app that acts as itself gives `clientCredentials` instead of `client` and `authorize`:
+ * the same layer, with a session that gets tokens without a person (client-credentials-session.ts).
+ * DPoP-bound tokens (dpop.ts) go out as `Authorization: DPoP` with a fresh proof per request.
  */
 
 import { untilAborted } from '../protocol/abort.js';
 import { redactUrl } from '../protocol/url-secrets.js';
 import type { Authorize } from './authorization-code.js';
+import type { ClientCredentials } from './client-credentials.js';
+import { ClientCredentialsSession } from './client-credentials-session.js';
 import type { ClientIdentity } from './client-identity.js';
+import { type DPoPMode, DPoPPolicy, fetchWithPolicy, keyForToken, sendWithProof } from './dpop.js';
+import { resourceChallenge } from './dpop-challenge.js';
 import { AuthorizationError } from './errors.js';
 import { discardBody } from './json-body.js';
 import { alreadyGranted } from './scopes.js';
-import { type AuthEvent, AuthSession } from './session.js';
+import { type AuthEvent, AuthSession, type RecoveryKind } from './session.js';
 import { type AuthStore, memoryAuthStore } from './store.js';
 import type { TokenSet } from './tokens.js';
-import { bearerChallenge } from './www-authenticate.js';
+import type { BearerChallenge } from './www-authenticate.js';
 
 export interface OAuthFetchOptions {
   /** The MCP server URL (as given to connect). */
   serverUrl: string | URL;
   /** The fetch underneath, for the MCP requests and the OAuth ones; the global fetch by default. */
   fetch?: typeof fetch;
-  /** Who this client is to authorization servers. */
-  client: ClientIdentity;
+  /** Who this client is to authorization servers (a person signs in); or give `clientCredentials`. */
+  client?: ClientIdentity;
   /** The user-agent step: open the authorization URL, resolve with the URL the person came back to. */
-  authorize: Authorize;
+  authorize?: Authorize;
+  /** The host app signs in as itself (no person, no window) instead of `client` and `authorize`. */
+  clientCredentials?: ClientCredentials;
+  /** DPoP-bound tokens (RFC 9449): `auto` (default) when both servers offer it, `always`, `never`. */
+  dpop?: DPoPMode;
   /** Where registrations and tokens live; in memory by default. */
   store?: AuthStore;
   /** Ask for `offline_access` when the authorization server offers it (for refresh tokens). Default true. */
@@ -65,21 +77,53 @@ export interface OAuthFetch extends FetchFunction {
 
 const DEFAULT_SCOPE_UPGRADES = 2;
 
+/** What the layer needs of a sign-in session: AuthSession (a person) or ClientCredentialsSession. */
+interface TokenSource {
+  currentTokens(): Promise<TokenSet | undefined>;
+  recover(challenge: BearerChallenge, failed: TokenSet | undefined, kind: RecoveryKind): Promise<void>;
+  signOut(): Promise<void>;
+  signedIn(): Promise<boolean>;
+  retrySignIn(): void;
+  signInInProgress(): Promise<void> | undefined;
+  reportFailure(error: AuthorizationError): void;
+}
+
 export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   const serverUrl = new URL(options.serverUrl);
   const shown = redactUrl(serverUrl.href);
   // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
   const base: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const session = new AuthSession({
-    serverUrl,
-    shown,
-    fetchFn: base,
-    client: options.client,
-    authorize: options.authorize,
-    store: options.store ?? memoryAuthStore(),
-    offlineAccess: options.offlineAccess !== false,
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-  });
+  const dpop = new DPoPPolicy(options.dpop);
+  const store = options.store ?? memoryAuthStore();
+  const onEvent = options.onEvent ? { onEvent: options.onEvent } : {};
+  let session: TokenSource;
+  if (options.clientCredentials)
+    session = new ClientCredentialsSession({
+      serverUrl,
+      shown,
+      fetchFn: base,
+      credentials: options.clientCredentials,
+      store,
+      dpop,
+      ...onEvent,
+    });
+  else {
+    if (!options.client || !options.authorize)
+      throw new TypeError(
+        `the OAuth options for ${shown} need client and authorize (a person signs in) or clientCredentials (the app signs in as itself)`,
+      );
+    session = new AuthSession({
+      serverUrl,
+      shown,
+      // Carries the DPoP policy down to the token requests (see fetchWithPolicy).
+      fetchFn: fetchWithPolicy(base, dpop),
+      client: options.client,
+      authorize: options.authorize,
+      store,
+      offlineAccess: options.offlineAccess !== false,
+      ...onEvent,
+    });
+  }
   const maxUpgrades = options.maxScopeUpgrades ?? DEFAULT_SCOPE_UPGRADES;
 
   const exchange = async (
@@ -93,10 +137,23 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     const method = (init?.method ?? template?.method ?? 'GET').toUpperCase();
     const signal = init?.signal ?? template?.signal ?? undefined;
 
-    const send = (tokens: TokenSet | undefined): Promise<Response> => {
+    const sendWith = (headers: Headers): Promise<Response> =>
+      base(template ? template.clone() : input, { ...init, headers });
+    const send = async (tokens: TokenSet | undefined): Promise<Response> => {
       const headers = new Headers(init?.headers ?? template?.headers);
-      if (tokens) headers.set('authorization', `Bearer ${tokens.accessToken}`);
-      return base(template ? template.clone() : input, { ...init, headers });
+      const key = tokens ? await keyForToken(tokens) : 'bearer';
+      if (tokens && key === 'bearer') headers.set('authorization', `Bearer ${tokens.accessToken}`);
+      // A token bound to a key of an earlier page cannot be proven: sent without one, it earns the 401 that signs in again.
+      if (!tokens || typeof key === 'string') return sendWith(headers);
+      return sendWithProof({
+        key,
+        accessToken: tokens.accessToken,
+        method,
+        url: target,
+        headers,
+        canResend: !isStream(init?.body),
+        send: sendWith,
+      });
     };
 
     let tokens = await untilAborted(session.currentTokens(), signal);
@@ -108,7 +165,8 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     for (;;) {
       // Ending a session is a courtesy: it never opens a sign-in.
       if (method === 'DELETE') return response;
-      const challenge = bearerChallenge(response.headers.get('www-authenticate')) ?? {};
+      dpop.noteAnswer(response);
+      const challenge: BearerChallenge = resourceChallenge(response.headers.get('www-authenticate')) ?? {};
       if (response.status === 401) {
         if (signedInAgain)
           throw await refused(
@@ -166,7 +224,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
 
 async function refused(
   response: Response,
-  session: AuthSession,
+  session: TokenSource,
   shown: string,
   step: 'retry' | 'step-up',
   detail: string,

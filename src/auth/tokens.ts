@@ -1,12 +1,16 @@
 /**
  * Access tokens as Toolgate keeps them: bound to the resource and the issuer they were issued for,
- * with what was asked for and what was granted. The grants themselves (authorization code with
- * PKCE, refresh, revocation) are oauth4webapi's; this file only calls it and reads its answers.
+ * with what was asked for and what was granted, and, for a DPoP-bound token, the thumbprint of
+ * the key it is bound to. The grants themselves (authorization code with PKCE, refresh, client
+ * credentials, JWT bearer, revocation) are oauth4webapi's; this file only calls it and reads its
+ * answers. Token requests carry a DPoP proof when the fetch they are given carries a policy that
+ * says so (dpop.ts), or the caller passes one.
  */
 
 import * as oauth from 'oauth4webapi';
 import { type AuthorizationServerMetadata, problemOf, requestOptions } from './authorization-server.js';
 import { clientAuthentication, type RegisteredClient } from './client-identity.js';
+import { type DPoPKey, type DPoPPolicy, policyOf, withNonceRetry } from './dpop.js';
 import { boundedCopy } from './json-body.js';
 import { splitScopes } from './www-authenticate.js';
 
@@ -24,6 +28,10 @@ export interface TokenSet {
   issuer: string;
   resource: string;
   clientId: string;
+  /** `DPoP` for a token bound to a key of this page (RFC 9449); absent for a bearer token. */
+  tokenType?: 'DPoP';
+  /** The thumbprint of the key a DPoP-bound token is bound to. */
+  dpopJkt?: string;
 }
 
 export class TokenProblem extends Error {
@@ -54,29 +62,33 @@ export async function exchangeCode(options: {
 }): Promise<TokenSet> {
   const { as, registered } = options;
   try {
-    const response = await oauth.authorizationCodeGrantRequest(
-      as,
-      registered.client,
-      clientAuthentication(registered, as),
-      options.callbackParameters,
-      options.redirectUri,
-      options.codeVerifier,
-      {
-        ...requestOptions(options.fetchFn, as.token_endpoint),
-        additionalParameters: { resource: options.resource },
-      },
-    );
-    const answer = await oauth.processAuthorizationCodeResponse(
-      as,
-      registered.client,
-      await boundedCopy(response),
-    );
-    return tokenSetOf(answer, {
-      issuer: as.issuer,
-      resource: options.resource,
-      clientId: registered.client.client_id,
-      requestedScopes: options.requestedScopes,
+    const dpop = await policyOf(options.fetchFn)?.forTokenRequest(as);
+    const answer = await withNonceRetry(dpop, async () => {
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        registered.client,
+        clientAuthentication(registered, as),
+        options.callbackParameters,
+        options.redirectUri,
+        options.codeVerifier,
+        {
+          ...requestOptions(options.fetchFn, as.token_endpoint),
+          additionalParameters: { resource: options.resource },
+          ...(dpop ? { DPoP: dpop.handle } : {}),
+        },
+      );
+      return oauth.processAuthorizationCodeResponse(as, registered.client, await boundedCopy(response));
     });
+    return tokenSetOf(
+      answer,
+      {
+        issuer: as.issuer,
+        resource: options.resource,
+        clientId: registered.client.client_id,
+        requestedScopes: options.requestedScopes,
+      },
+      dpop,
+    );
   } catch (error) {
     throw new TokenProblem(`${as.token_endpoint} did not issue tokens: ${problemOf(error)}`);
   }
@@ -90,24 +102,26 @@ export async function refresh(options: {
   fetchFn: typeof fetch;
 }): Promise<TokenSet> {
   const { as, registered, tokens } = options;
-  if (!tokens.refreshToken) throw new TokenProblem('there is no refresh token');
+  const refreshToken = tokens.refreshToken;
+  if (!refreshToken) throw new TokenProblem('there is no refresh token');
   try {
-    const response = await oauth.refreshTokenGrantRequest(
-      as,
-      registered.client,
-      clientAuthentication(registered, as),
-      tokens.refreshToken,
-      {
-        ...requestOptions(options.fetchFn, as.token_endpoint),
-        additionalParameters: { resource: tokens.resource },
-      },
-    );
-    const answer = await oauth.processRefreshTokenResponse(
-      as,
-      registered.client,
-      await boundedCopy(response),
-    );
-    const next = tokenSetOf(answer, tokens);
+    // A DPoP-bound refresh token is bound to the same key (the page's key for this server).
+    const dpop = await policyOf(options.fetchFn)?.forTokenRequest(as);
+    const answer = await withNonceRetry(dpop, async () => {
+      const response = await oauth.refreshTokenGrantRequest(
+        as,
+        registered.client,
+        clientAuthentication(registered, as),
+        refreshToken,
+        {
+          ...requestOptions(options.fetchFn, as.token_endpoint),
+          additionalParameters: { resource: tokens.resource },
+          ...(dpop ? { DPoP: dpop.handle } : {}),
+        },
+      );
+      return oauth.processRefreshTokenResponse(as, registered.client, await boundedCopy(response));
+    });
+    const next = tokenSetOf(answer, tokens, dpop);
     if (!next.refreshToken && tokens.refreshToken) next.refreshToken = tokens.refreshToken;
     return next;
   } catch (error) {
@@ -139,16 +153,88 @@ export async function revoke(options: {
   }
 }
 
+/**
+ * A grant that needs no person: client credentials (the client acts as itself, authenticated by
+ * its secret or its signed JWT), or a JWT bearer assertion (RFC 7523: a workload identity token,
+ * an enterprise identity provider's ID-JAG) when `assertion` is given. Same `resource` and DPoP
+ * rules as the code flow; no refresh token is expected (a new one is asked for instead).
+ */
+export async function machineGrant(options: {
+  as: AuthorizationServerMetadata;
+  registered: RegisteredClient;
+  resource: string;
+  scopes: string[];
+  /** A JWT bearer assertion for the grant; absent, the client_credentials grant. */
+  assertion?: string;
+  fetchFn: typeof fetch;
+  dpop?: DPoPPolicy;
+}): Promise<TokenSet> {
+  const { as, registered } = options;
+  const grant = options.assertion === undefined ? 'client credentials' : 'JWT bearer';
+  try {
+    const dpop = await (options.dpop ?? policyOf(options.fetchFn))?.forTokenRequest(as);
+    const parameters: Record<string, string> = { resource: options.resource };
+    if (options.scopes.length > 0) parameters.scope = options.scopes.join(' ');
+    if (options.assertion !== undefined) parameters.assertion = options.assertion;
+    const answer = await withNonceRetry(dpop, async () => {
+      const requestOptionsWithProof = {
+        ...requestOptions(options.fetchFn, as.token_endpoint),
+        ...(dpop ? { DPoP: dpop.handle } : {}),
+      };
+      const response =
+        options.assertion === undefined
+          ? await oauth.clientCredentialsGrantRequest(
+              as,
+              registered.client,
+              clientAuthentication(registered, as),
+              parameters,
+              requestOptionsWithProof,
+            )
+          : await oauth.genericTokenEndpointRequest(
+              as,
+              registered.client,
+              clientAuthentication(registered, as),
+              JWT_BEARER_GRANT,
+              parameters,
+              requestOptionsWithProof,
+            );
+      return oauth.processGenericTokenEndpointResponse(as, registered.client, await boundedCopy(response));
+    });
+    return tokenSetOf(
+      answer,
+      {
+        issuer: as.issuer,
+        resource: options.resource,
+        clientId: registered.client.client_id,
+        requestedScopes: options.scopes,
+      },
+      dpop,
+    );
+  } catch (error) {
+    if (error instanceof TokenProblem) throw error;
+    throw new TokenProblem(`${as.token_endpoint} refused the ${grant} grant: ${problemOf(error)}`);
+  }
+}
+
+/** RFC 7523 §2.1. */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
 function tokenSetOf(
   answer: oauth.TokenEndpointResponse,
   base: Pick<TokenSet, 'issuer' | 'resource' | 'clientId' | 'requestedScopes'>,
+  dpop?: DPoPKey,
 ): TokenSet {
-  if (answer.token_type !== 'bearer')
+  // oauth4webapi lower-cases token_type. A server that ignored the proof issues a bearer token.
+  const bound = answer.token_type === 'dpop';
+  if (bound && !dpop)
+    throw new TokenProblem('the server issued a DPoP-bound token, which this sign-in did not ask for');
+  if (!bound && answer.token_type !== 'bearer')
     throw new TokenProblem(
-      `the server issued a ${answer.token_type} token; Toolgate sends bearer tokens only`,
+      `the server issued a ${answer.token_type} token; Toolgate sends bearer and DPoP tokens only`,
     );
   const granted = typeof answer.scope === 'string' ? splitScopes(answer.scope) : base.requestedScopes;
   return {
+    ...(bound && dpop ? { tokenType: 'DPoP' as const, dpopJkt: dpop.jkt } : {}),
     accessToken: answer.access_token,
     ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),
     ...lifetime(answer.expires_in),
