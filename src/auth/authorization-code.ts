@@ -26,6 +26,19 @@ export interface AuthorizationRequest {
   scopes: string[];
   /** Aborted when nobody waits for this sign-in any more. */
   signal: AbortSignal;
+  /**
+   * Goes to the authorization URL in this tab instead (where popups are blocked): the data to
+   * finish is kept in sessionStorage, never in the URL; this page unloads, so it never resolves.
+   * Absent where the page cannot do that (no window, no sessionStorage).
+   */
+  continueInThisTab?: () => Promise<never>;
+}
+
+/** What a sign-in that continues in this tab must keep to finish after the return. */
+export interface RedirectHandover {
+  url: URL;
+  state: string;
+  codeVerifier: string;
 }
 
 /** Opens the authorization URL and resolves with the full URL the person was sent back to. */
@@ -52,6 +65,8 @@ export interface CodeFlowOptions {
   authorize: Authorize;
   fetchFn: typeof fetch;
   signal: AbortSignal;
+  /** Offered to `authorize` as `continueInThisTab`: keeps the handover, then navigates. */
+  continueInTab?: (handover: RedirectHandover) => Promise<never>;
 }
 
 export async function authorizationCodeFlow(options: CodeFlowOptions): Promise<TokenSet> {
@@ -78,16 +93,34 @@ export async function authorizationCodeFlow(options: CodeFlowOptions): Promise<T
       server: options.server,
       scopes: options.scopes,
       signal: options.signal,
+      ...(options.continueInTab
+        ? { continueInThisTab: () => options.continueInTab!({ url, state, codeVerifier }) }
+        : {}),
     });
   } catch (error) {
     throw new AuthorizationProblem(
       `the sign-in at ${url.origin} did not complete: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const callback = parseCallback(landed, redirectUri);
+  return finishAuthorization({ ...options, landed, state, codeVerifier });
+}
+
+/**
+ * The way back: checks the answer the person came back with and exchanges its code. Also where a
+ * sign-in that continued in this tab ends, on the page it returned to.
+ */
+export async function finishAuthorization(
+  options: Pick<CodeFlowOptions, 'as' | 'registered' | 'redirectUri' | 'resource' | 'scopes' | 'fetchFn'> & {
+    landed: string | URL;
+    state: string;
+    codeVerifier: string;
+  },
+): Promise<TokenSet> {
+  const { as, registered, redirectUri } = options;
+  const callback = parseCallback(options.landed, redirectUri);
   let validated: URLSearchParams;
   try {
-    validated = oauth.validateAuthResponse(as, registered.client, callback, state);
+    validated = oauth.validateAuthResponse(as, registered.client, callback, options.state);
   } catch (error) {
     throw answerProblem(error, as.issuer);
   }
@@ -96,7 +129,7 @@ export async function authorizationCodeFlow(options: CodeFlowOptions): Promise<T
     registered,
     callbackParameters: validated,
     redirectUri,
-    codeVerifier,
+    codeVerifier: options.codeVerifier,
     resource: options.resource,
     requestedScopes: options.scopes,
     fetchFn: options.fetchFn,

@@ -26,7 +26,19 @@ export interface SignInOptions {
    * which works only when the request itself started from a click.
    */
   confirm?: (request: AuthorizationRequest) => Promise<void>;
-  /** The user-agent step instead of the popup: a full-page redirect, an extension's web auth flow. */
+  /**
+   * Where the person signs in: 'popup' (default) keeps this page as it is; 'redirect' goes to the
+   * authorization server in this tab and back (the page reloads: a call waiting for the sign-in is
+   * shown as interrupted in the log, never sent again by itself). The redirect URI must then be a
+   * page of this origin that runs `completeSignIn()` (or this page itself).
+   */
+  mode?: 'popup' | 'redirect';
+  /**
+   * The browser blocked the popup: tell the person and resolve if they choose to continue in this
+   * tab (reject to decline). Without it a blocked popup fails the sign-in, saying to allow popups.
+   */
+  continueInTab?: (request: AuthorizationRequest) => Promise<void>;
+  /** The user-agent step instead of these: an extension's web auth flow, a host's own. */
   authorize?: Authorize;
   /**
    * Where registrations and tokens live. Default: one memory store for the page, shared by every
@@ -71,7 +83,7 @@ export function signInFetch(
     serverUrl,
     ...(base ? { fetch: base } : {}),
     client: options.client,
-    authorize: options.authorize ?? popupWith(options.confirm),
+    authorize: options.authorize ?? browserAuthorizer(options),
     store: options.store ?? (options.keepSignedIn ? atRest(options.keepSignedIn) : pageStore),
     ...(options.offlineAccess !== undefined ? { offlineAccess: options.offlineAccess } : {}),
     ...(options.maxScopeUpgrades !== undefined ? { maxScopeUpgrades: options.maxScopeUpgrades } : {}),
@@ -79,11 +91,17 @@ export function signInFetch(
   });
 }
 
-/** The popup authorizer, imported when a sign-in starts (the popup code is not needed before). */
-function popupWith(confirm: SignInOptions['confirm']): Authorize {
+/** The popup or redirect authorizer, imported when a sign-in starts (not needed before). */
+function browserAuthorizer({ mode, confirm, continueInTab }: SignInOptions): Authorize {
   return async (request) => {
+    if (mode === 'redirect') {
+      const { redirectAuthorizer } = await import('./redirect.js');
+      return redirectAuthorizer(confirm)(request);
+    }
     const { popupAuthorizer } = await import('./popup.js');
-    return popupAuthorizer(confirm ? { confirm } : {})(request);
+    return popupAuthorizer({ ...(confirm ? { confirm } : {}), ...(continueInTab ? { continueInTab } : {}) })(
+      request,
+    );
   };
 }
 

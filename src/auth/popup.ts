@@ -5,7 +5,8 @@
  * its opener to the authorization server's COOP) is taken only with this sign-in's `state`.
  *
  * Browsers open popups only during a user gesture: a host whose sign-in does not start from a
- * click passes `confirm`, which shows "Sign in to <server>" and resolves inside the click.
+ * click passes `confirm`, which shows "Sign in to <server>" and resolves inside the click. Where
+ * the browser blocks it anyway, `continueInTab` lets the person go on in this tab (redirect.ts).
  */
 
 import type { AuthorizationRequest, Authorize } from './authorization-code.js';
@@ -20,6 +21,12 @@ export interface PopupAuthorizerOptions {
   features?: string;
   /** The window that opens the popup (tests, iframes). */
   window?: Window;
+  /**
+   * The browser blocked the popup: tell the person and let them choose to continue in this tab
+   * (resolve: the page goes to the authorization server and comes back) or not (reject). Without
+   * it a blocked popup fails the sign-in, saying to allow popups.
+   */
+  continueInTab?: (request: AuthorizationRequest) => Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
@@ -31,14 +38,17 @@ export function popupAuthorizer(options: PopupAuthorizerOptions = {}): Authorize
     const win = options.window ?? window;
     const expectedOrigin = new URL(request.redirectUri).origin;
     const state = request.url.searchParams.get('state');
-    return new Promise<string>((resolve, reject) => {
-      const popup = win.open(request.url.href, '_blank', options.features ?? DEFAULT_FEATURES);
-      if (!popup) {
-        reject(
-          new Error('the browser blocked the sign-in window: allow popups for this site, then sign in again'),
-        );
-        return;
+    const popup = win.open(request.url.href, '_blank', options.features ?? DEFAULT_FEATURES);
+    if (!popup) {
+      if (options.continueInTab && request.continueInThisTab) {
+        await options.continueInTab(request);
+        return request.continueInThisTab();
       }
+      throw new Error(
+        `the browser blocked the sign-in window: allow popups for this site${request.continueInThisTab ? " (or sign in with mode: 'redirect')" : ''}, then sign in again`,
+      );
+    }
+    return new Promise<string>((resolve, reject) => {
       const channel =
         typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(CALLBACK_CHANNEL) : undefined;
       const finish = () => {

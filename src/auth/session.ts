@@ -8,7 +8,13 @@
  * followed: tokens and registrations of the old one are never offered to the new one.
  */
 
-import { AuthorizationProblem, type Authorize, authorizationCodeFlow } from './authorization-code.js';
+import {
+  AuthorizationProblem,
+  type Authorize,
+  authorizationCodeFlow,
+  finishAuthorization,
+  type RedirectHandover,
+} from './authorization-code.js';
 import {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,
@@ -22,6 +28,7 @@ import {
   RegistrationProblem,
 } from './client-identity.js';
 import { AuthorizationError, type AuthorizationStep } from './errors.js';
+import { canRedirect, continueInThisTab, takeRedirectReturn } from './redirect.js';
 import { DiscoveryProblem, discoverResourceMetadata } from './resource-metadata.js';
 import { selectScopes } from './scopes.js';
 import type { AuthStore } from './store.js';
@@ -66,6 +73,8 @@ export class AuthSession {
   private refreshing: Promise<TokenSet | undefined> | undefined;
   private discovered: Discovery | undefined;
   private readonly tokensKey: string;
+  /** The server's canonical URI: what its tokens and a redirect sign-in's record are kept under. */
+  private readonly serverKey: string;
   private readonly clients = new Map<string, RegisteredClient>();
   /** Aborts the sign-in in progress (its popup closes) on sign-out; replaced for the next one. */
   private cancel = new AbortController();
@@ -78,7 +87,8 @@ export class AuthSession {
   private restoredChecked = false;
 
   constructor(private readonly options: SessionOptions) {
-    this.tokensKey = `tokens ${canonicalResourceUri(options.serverUrl)}`;
+    this.serverKey = canonicalResourceUri(options.serverUrl);
+    this.tokensKey = `tokens ${this.serverKey}`;
   }
 
   /** The tokens to send now; refreshed first when they are about to expire. */
@@ -184,6 +194,28 @@ export class AuthSession {
         const refreshed = await this.refreshOnce(previous).catch(() => undefined);
         if (refreshed && refreshed.accessToken !== failed?.accessToken) return;
       }
+      // Back from a sign-in that continued in this tab (the page reloaded): finish that one.
+      const back = canRedirect() ? takeRedirectReturn(this.serverKey) : undefined;
+      if (back?.landed && back.issuer === found.issuer && back.resource === found.resource) {
+        step = 'authorization';
+        this.clients.set(found.issuer, back.registered);
+        const tokens = await finishAuthorization({
+          as: found.as,
+          registered: back.registered,
+          redirectUri: back.redirectUri,
+          resource: back.resource,
+          scopes: back.scopes,
+          fetchFn: this.options.fetchFn,
+          landed: back.landed,
+          state: back.state,
+          codeVerifier: back.codeVerifier,
+        }).catch((error: unknown) => {
+          if (error instanceof TokenProblem) step = 'token';
+          throw error;
+        });
+        await this.signedInWith(tokens, found, back.registered);
+        return;
+      }
       step = 'registration';
       const registered = await this.clientAt(found);
       const scopes = selectScopes({
@@ -204,6 +236,22 @@ export class AuthSession {
         authorize: this.options.authorize,
         fetchFn: this.options.fetchFn,
         signal: this.cancel.signal,
+        ...(canRedirect()
+          ? {
+              continueInTab: (handover: RedirectHandover) =>
+                continueInThisTab(
+                  {
+                    server: this.serverKey,
+                    redirectUri: this.options.client.redirectUri,
+                    issuer: found.issuer,
+                    resource: found.resource,
+                    scopes,
+                    registered,
+                  },
+                  handover,
+                ),
+            }
+          : {}),
       }).catch(async (error: unknown) => {
         if (error instanceof TokenProblem) {
           step = 'token';
@@ -215,14 +263,7 @@ export class AuthSession {
         }
         throw error;
       });
-      await this.options.store.set(this.tokensKey, tokens);
-      this.emit({
-        type: 'signed-in',
-        server: this.options.shown,
-        issuer: found.issuer,
-        scopes: tokens.grantedScopes,
-        client: registered.how,
-      });
+      await this.signedInWith(tokens, found, registered);
     } catch (error) {
       const failure = this.failure(
         error,
@@ -232,6 +273,21 @@ export class AuthSession {
       this.reportFailure(failure);
       throw failure;
     }
+  }
+
+  private async signedInWith(
+    tokens: TokenSet,
+    found: Discovery,
+    registered: RegisteredClient,
+  ): Promise<void> {
+    await this.options.store.set(this.tokensKey, tokens);
+    this.emit({
+      type: 'signed-in',
+      server: this.options.shown,
+      issuer: found.issuer,
+      scopes: tokens.grantedScopes,
+      client: registered.how,
+    });
   }
 
   /** PRM (the server's own word on its authorization server), then that server's metadata. */

@@ -123,6 +123,11 @@ export interface PendingSignIn {
   /** The authorization server, as its issuer URL. */
   issuer: string;
   scopes: readonly string[];
+  /**
+   * How the person goes to sign in: a new window ('window'), this tab ('this-tab': the page leaves
+   * and comes back), or this tab because the browser blocked the window ('blocked'). Default 'window'.
+   */
+  way?: 'window' | 'this-tab' | 'blocked';
   /** Call inside the person's click: the sign-in window may only open during one. */
   accept: () => void;
   decline: () => void;
@@ -412,7 +417,7 @@ export function createController(options: ControllerOptions = {}): Controller {
 
   /** The person is asked in the panel before the sign-in window opens (unless the host asks itself). */
   const askToSignIn =
-    (serverId: string) =>
+    (serverId: string, way: NonNullable<PendingSignIn['way']>) =>
     (request: AuthorizationRequest): Promise<void> =>
       new Promise<void>((resolve, reject) => {
         const id = crypto.randomUUID();
@@ -430,6 +435,7 @@ export function createController(options: ControllerOptions = {}): Controller {
             serverId,
             issuer: request.issuer,
             scopes: request.scopes,
+            way,
             accept: () => {
               remove();
               resolve();
@@ -455,7 +461,8 @@ export function createController(options: ControllerOptions = {}): Controller {
     const record = audit ? recordSignIns(audit, { serverId }) : undefined;
     return {
       ...auth,
-      confirm: auth.confirm ?? askToSignIn(serverId),
+      confirm: auth.confirm ?? askToSignIn(serverId, auth.mode === 'redirect' ? 'this-tab' : 'window'),
+      continueInTab: auth.continueInTab ?? askToSignIn(serverId, 'blocked'),
       onEvent: (event) => {
         auth.onEvent?.(event);
         record?.(event);
