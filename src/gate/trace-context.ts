@@ -1,7 +1,7 @@
 /**
  * W3C Trace Context for tool calls. The 2026-07-28 revision reserves `traceparent` and `tracestate`
- * in `_meta` for OpenTelemetry propagation, and earlier servers read them there too, so a call
- * carries them in both eras. The host either hands its own context (its span is the call's parent
+ * in `_meta` for OpenTelemetry propagation, and the OpenTelemetry MCP conventions use the same place
+ * for every revision, so a call carries them in both eras. The host either hands its own context (its span is the call's parent
  * on the server) or asks Toolgate to start a trace. A host's traceparent is passed through as
  * given: Toolgate exports log records, not spans, so a child span id of its own would leave the
  * server's span pointing at a parent no backend ever receives.
