@@ -5,7 +5,9 @@
  */
 
 import type { AuthorizationRequest, Authorize } from './authorization-code.js';
+import type { ClientCredentials } from './client-credentials.js';
 import type { ClientIdentity } from './client-identity.js';
+import type { DPoPMode } from './dpop.js';
 import type { EncryptedAuthStoreOptions } from './encrypted-store.js';
 import { createLazyOAuthFetch, type LazyOAuthFetch } from './lazy-fetch.js';
 import type { AuthEvent } from './session.js';
@@ -14,11 +16,25 @@ import { type AuthStore, memoryAuthStore } from './store.js';
 /** How Toolgate signs in to servers that require OAuth (MCP authorization). */
 export interface SignInOptions {
   /**
-   * Who this client is to authorization servers: `clientName`, `redirectUri` (a page of the host
-   * app that runs `completeSignIn()` from `toolgate/auth`), optionally `metadataDocumentUrl` (a
-   * Client ID Metadata Document the host serves over https) and `preRegistered` client ids.
+   * Who this client is to authorization servers when a person signs in: `clientName`,
+   * `redirectUri` (a page of the host app that runs `completeSignIn()` from `toolgate/auth`),
+   * optionally `metadataDocumentUrl` (a Client ID Metadata Document the host serves over https)
+   * and `preRegistered` client ids. Required unless `clientCredentials` is given.
    */
-  client: ClientIdentity;
+  client?: ClientIdentity;
+  /**
+   * The host app signs in as itself instead (no person, no window): its client id with a private
+   * key (private_key_jwt) or a secret (client_secret_basic), or an `assertion` provider for a JWT
+   * bearer grant (workload identity; `idJagAssertion` for enterprise-managed authorization).
+   * Only from the host's own configuration, never from the widget's code.
+   */
+  clientCredentials?: ClientCredentials;
+  /**
+   * DPoP-bound tokens (RFC 9449) with a non-extractable key: 'auto' (default) when the
+   * authorization server advertises ES256 and the MCP server challenges with DPoP; 'always';
+   * 'never'.
+   */
+  dpop?: DPoPMode;
   /**
    * The person's go-ahead before the sign-in window opens: show "Sign in to <server>" with
    * `request.issuer` and `request.scopes`, resolve inside their click (browsers open popups only
@@ -82,7 +98,9 @@ export function signInFetch(
   return createLazyOAuthFetch({
     serverUrl,
     ...(base ? { fetch: base } : {}),
-    client: options.client,
+    ...(options.clientCredentials ? { clientCredentials: options.clientCredentials } : {}),
+    ...(options.client ? { client: options.client } : {}),
+    ...(options.dpop ? { dpop: options.dpop } : {}),
     authorize: options.authorize ?? browserAuthorizer(options),
     store: options.store ?? (options.keepSignedIn ? atRest(options.keepSignedIn) : pageStore),
     ...(options.offlineAccess !== undefined ? { offlineAccess: options.offlineAccess } : {}),
