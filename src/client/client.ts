@@ -159,9 +159,9 @@ export class McpClient {
     if (!this.offersTools) throw new CapabilityMissingError(this.serverId, 'tools', 'tools/call');
     const run = async (): Promise<JsonObject> => {
       const headers = { ...(await this.headersFor(name, args)), ...options.headers };
-      const { meta, ...requestOptions } = options;
-      const params: JsonObject = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
-      return this.requestWithInput('tools/call', params, { ...requestOptions, headers }, name);
+      // Trace context, when the gate gives one; the engine adds progressToken beside it.
+      const params: JsonObject = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
+      return this.requestWithInput('tools/call', params, { ...options, headers }, name);
     };
     let result: JsonObject;
     try {
