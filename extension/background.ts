@@ -14,8 +14,9 @@
 
 import { effect } from '@preact/signals';
 import { createStore, get, set } from 'idb-keyval';
+import type { SignInOptions } from '../src/auth/connect-auth.js';
 import { evalAllowed, evalVerdict } from '../src/schema/eval-probe.js';
-import { createController, type ServerConfig } from '../src/session/controller.js';
+import { type Controller, createController, type ServerConfig } from '../src/session/controller.js';
 import { bufferPort } from './buffered-port.js';
 import { isSiteOrigin } from './origins.js';
 import { type PageGateway, servePage } from './page-gateway.js';
@@ -24,6 +25,11 @@ import { enabledOrigins, injectIntoOpenTabs, syncPageScripts } from './page-scri
 import type { Refusal } from './refusal-backoff.js';
 import { servePanel } from './remote/controller-host.js';
 import { PANEL_PORT } from './remote/wire.js';
+import { forgetServerOrigins, SERVER_ORIGINS_KEY, serverOrigins } from './server-access.js';
+import { managedClients } from './sign-in/managed-clients.js';
+import { createSignInPrompts } from './sign-in/prompts.js';
+import { extensionSignIn } from './sign-in/server-auth.js';
+import { sessionAuthStore } from './sign-in/session-store.js';
 import { createSiteAccess, type SiteGrant } from './site-access.js';
 import { originOfPattern } from './site-patterns.js';
 
@@ -36,17 +42,19 @@ interface SavedServer {
 
 const store = createStore('toolgate-extension', 'state');
 
-async function loadServers(): Promise<ServerConfig[]> {
+async function loadServers(withSignIn: (config: ServerConfig) => ServerConfig): Promise<ServerConfig[]> {
   const saved = ((await get<SavedServer[]>('servers', store)) ?? []).filter((server) => server.url);
   const secrets = (await chrome.storage.session.get('headers')).headers as
     | Record<string, Record<string, string>>
     | undefined;
-  return saved.map((server) => ({
-    id: server.id,
-    url: server.url,
-    ...(server.label ? { label: server.label } : {}),
-    ...(secrets?.[server.id] ? { headers: secrets[server.id] } : {}),
-  }));
+  return saved.map((server) =>
+    withSignIn({
+      id: server.id,
+      url: server.url,
+      ...(server.label ? { label: server.label } : {}),
+      ...(secrets?.[server.id] ? { headers: secrets[server.id] } : {}),
+    }),
+  );
 }
 
 async function start() {
@@ -64,8 +72,20 @@ async function start() {
     loadRefusals: async () => (await get<Refusal[]>('site-refusals', store)) ?? [],
     saveRefusals: (refusals) => set('site-refusals', refusals, store),
   });
-  const controller = createController({
-    servers: await loadServers(),
+  // Signing in (sign-in/*): asked in the side panel, done in Chrome's web auth flow, tokens kept in
+  // session storage so a worker Chrome stopped while idle does not ask the person again.
+  let controller: Controller | undefined;
+  const signIns = createSignInPrompts(
+    (serverId) => controller?.servers.value.find((server) => server.id === serverId)?.label ?? serverId,
+  );
+  const signInBase = { prompts: signIns, store: sessionAuthStore(), preRegistered: await managedClients() };
+  const serverIdOf = (auth: SignInOptions) =>
+    controller?.servers.value.find((server) => server.config.auth === auth)?.id;
+  // Every server by URL may sign in; nothing of OAuth runs until one answers 401.
+  const withSignIn = (config: ServerConfig): ServerConfig =>
+    config.url && !config.auth ? { ...config, auth: extensionSignIn({ ...signInBase, serverIdOf }) } : config;
+  controller = createController({
+    servers: await loadServers(withSignIn),
     personLabel: 'you',
     // MV3 forbids eval here: schemas are interpreted, and Ajv is not even in this file.
     schemaEngine: 'cfworker',
@@ -93,11 +113,12 @@ async function start() {
   const panelController = {
     ...controller,
     addServer: async (config: ServerConfig) => {
-      const state = await controller.addServer(config);
+      const state = await controller.addServer(withSignIn(config));
       await saveServers();
       return state;
     },
     removeServer: async (id: string) => {
+      signIns.dropServer(id);
       await controller.removeServer(id);
       await saveServers();
     },
@@ -105,7 +126,8 @@ async function start() {
 
   // The toolbar badge counts what waits for the person, so a page's request is seen with the panel closed.
   effect(() => {
-    const count = controller.approvals.value.length + siteAccess.consents.value.length;
+    const count =
+      controller.approvals.value.length + siteAccess.consents.value.length + signIns.pending.value.length;
     void chrome.action.setBadgeText({ text: count ? String(count) : '' });
   });
   // Chrome stops a worker after 30 s without events; an extension API call counts as one. Keep it
@@ -113,7 +135,10 @@ async function start() {
   let keepAlive: ReturnType<typeof setInterval> | undefined;
   effect(() => {
     const busy =
-      controller.running.value.length + controller.approvals.value.length + siteAccess.consents.value.length >
+      controller.running.value.length +
+        controller.approvals.value.length +
+        siteAccess.consents.value.length +
+        signIns.working.value >
       0;
     if (busy && !keepAlive) keepAlive = setInterval(() => void chrome.runtime.getPlatformInfo(), 20_000);
     if (!busy && keepAlive) {
@@ -122,7 +147,7 @@ async function start() {
     }
   });
 
-  return { controller, panelController, siteAccess };
+  return { controller, panelController, siteAccess, signIns };
 }
 
 const started = start();
@@ -138,9 +163,9 @@ chrome.runtime.onConnect.addListener((rawPort) => {
   const sender = rawPort.sender;
   const turnedOn: Promise<string[]> = rawPort.name === PAGE_PORT ? enabledOrigins() : Promise.resolve([]);
   void Promise.all([started, turnedOn]).then(
-    ([{ panelController, controller, siteAccess }, enabled]) => {
+    ([{ panelController, controller, siteAccess, signIns }, enabled]) => {
       if (rawPort.name === PANEL_PORT && sender?.id === chrome.runtime.id && isExtensionPage(sender.url)) {
-        servePanel({ port, controller: panelController, siteAccess });
+        servePanel({ port, controller: panelController, siteAccess, signIns });
       } else if (
         rawPort.name === PAGE_PORT &&
         sender?.tab &&
@@ -199,11 +224,28 @@ const exactOrigins = (permissions: chrome.permissions.Permissions) =>
   (permissions.origins ?? []).map(originOfPattern).filter((origin): origin is string => origin !== undefined);
 
 // The person turned a site on (Chrome granted its host permission, from the Sites tab or
-// chrome://extensions): its pages get the bridge from now on, and its open tabs at once.
+// chrome://extensions): its pages get the bridge from now on, and its open tabs at once. An origin
+// granted only to reach a server (server-access.ts) gets nothing on its pages.
 chrome.permissions.onAdded.addListener((permissions) => {
   void (async () => {
     await syncPageScripts();
-    await Promise.all(exactOrigins(permissions).map(injectIntoOpenTabs));
+    const sites = await enabledOrigins();
+    await Promise.all(
+      exactOrigins(permissions)
+        .filter((o) => sites.includes(o))
+        .map(injectIntoOpenTabs),
+    );
+  })().catch((error: unknown) => console.error('Toolgate could not turn a site on:', error));
+});
+
+// A server origin the person turned on as a site left the record: its pages get the bridge now.
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== 'local' || !(SERVER_ORIGINS_KEY in changes)) return;
+  const before = (changes[SERVER_ORIGINS_KEY]?.oldValue as string[] | undefined) ?? [];
+  void (async () => {
+    await syncPageScripts();
+    const sites = await enabledOrigins();
+    await Promise.all(before.filter((origin) => sites.includes(origin)).map(injectIntoOpenTabs));
   })().catch((error: unknown) => console.error('Toolgate could not turn a site on:', error));
 });
 
@@ -212,7 +254,10 @@ chrome.permissions.onRemoved.addListener((permissions) => {
   void (async () => {
     await syncPageScripts();
     const { siteAccess } = await started;
-    for (const origin of exactOrigins(permissions)) {
+    // A server origin whose permission went (from chrome://extensions too) is no longer reached.
+    const gone = exactOrigins(permissions);
+    if ((await serverOrigins()).some((origin) => gone.includes(origin))) await forgetServerOrigins(gone);
+    for (const origin of gone) {
       if (siteAccess.grantOf(origin)) await siteAccess.revoke(origin);
       for (const gateway of gateways.get(origin) ?? [])
         gateway.close(`Toolgate was turned off for ${origin}: its access to the person's tools ended.`);

@@ -7,12 +7,18 @@
  * Toolgate, message it or wake its worker.
  */
 
+import { serverOrigins } from './server-access.js';
 import { originOfPattern, planPageScripts, scriptIds, sitePattern } from './site-patterns.js';
 
-/** The origins the person turned on: exact-origin host permissions Chrome holds for us. */
+/**
+ * The origins the person turned on: exact-origin host permissions Chrome holds for us, but for
+ * those granted only to reach a server (server-access.ts), whose pages get no page API.
+ */
 export async function enabledOrigins(): Promise<string[]> {
-  const { origins = [] } = await chrome.permissions.getAll();
-  return origins.map(originOfPattern).filter((origin): origin is string => origin !== undefined);
+  const [{ origins = [] }, servers] = await Promise.all([chrome.permissions.getAll(), serverOrigins()]);
+  return origins
+    .map(originOfPattern)
+    .filter((origin): origin is string => origin !== undefined && !servers.includes(origin));
 }
 
 function scriptsFor(origin: string): chrome.scripting.RegisteredContentScript[] {

@@ -12,13 +12,17 @@ import { Panel } from '../src/ui/panel.js';
 import { panelStyles } from '../src/ui/styles.js';
 import { createRemoteController, type RemoteController } from './remote/remote-controller.js';
 import { PANEL_PORT } from './remote/wire.js';
+import { watchServerOrigins } from './server-access.js';
 import { activeTabOrigin, watchTurnedOnSites } from './site-switch.js';
 import { ConsentDialog } from './views/consent-dialog.js';
+import { ServerAccessBar, ServerAccessList } from './views/server-access.js';
 import { SitesView } from './views/sites-view.js';
 import { ActiveSiteBar } from './views/turn-on-site.js';
 
 const turnedOn = signal<string[]>([]);
 const activeOrigin = signal<string | undefined>(undefined);
+/** Origins the person let Toolgate reach as servers that send no CORS headers. */
+const serverOrigins = signal<string[]>([]);
 
 function ExtensionPanel({ remote }: { remote: RemoteController }) {
   const consent = remote.consents.value[0];
@@ -31,13 +35,19 @@ function ExtensionPanel({ remote }: { remote: RemoteController }) {
         </p>
       )}
       {active && <ActiveSiteBar key={active} origin={active} turnedOn={turnedOn.value} />}
+      <ServerAccessBar remote={remote} granted={serverOrigins.value} />
       <Panel
         controller={remote}
         extraTabs={[
           {
             id: 'sites',
             label: 'Sites',
-            render: () => <SitesView remote={remote} turnedOn={turnedOn.value} activeOrigin={active} />,
+            render: () => (
+              <>
+                <SitesView remote={remote} turnedOn={turnedOn.value} activeOrigin={active} />
+                <ServerAccessList granted={serverOrigins.value} />
+              </>
+            ),
           },
         ]}
         extraDialog={consent && <ConsentDialog key={consent.id} consent={consent} remote={remote} />}
@@ -59,6 +69,9 @@ const remote = createRemoteController({
 });
 watchTurnedOnSites((origins) => {
   turnedOn.value = origins;
+});
+watchServerOrigins((origins) => {
+  serverOrigins.value = origins;
 });
 void activeTabOrigin().then((origin) => {
   activeOrigin.value = origin;

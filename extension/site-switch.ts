@@ -7,11 +7,16 @@
  */
 
 import { isSiteOrigin } from './origins.js';
-import { originOfPattern, sitePattern } from './site-patterns.js';
+import { enabledOrigins } from './page-scripts.js';
+import { forgetServerOrigins, watchServerOrigins } from './server-access.js';
+import { sitePattern } from './site-patterns.js';
 
 /** Asks Chrome (and so the person) to let Toolgate put its page API on this origin's pages. */
-export function turnOnSite(origin: string): Promise<boolean> {
-  return chrome.permissions.request({ origins: [sitePattern(origin)] });
+export async function turnOnSite(origin: string): Promise<boolean> {
+  const granted = await chrome.permissions.request({ origins: [sitePattern(origin)] });
+  // An origin Toolgate was only let reach as a server becomes a site (the worker hears the change).
+  if (granted) await forgetServerOrigins([origin]);
+  return granted;
 }
 
 /** Takes the origin's permission back; the worker then revokes its tools and closes its pages. */
@@ -40,17 +45,20 @@ export function watchTurnedOnSites(callback: (origins: string[]) => void): () =>
   let latest = 0;
   const read = () => {
     const reading = ++latest;
-    void chrome.permissions.getAll().then(({ origins = [] }) => {
+    void enabledOrigins().then((origins) => {
       // Only the newest reading counts: an older one may finish after it.
       if (stopped || reading !== latest) return;
-      callback(origins.map(originOfPattern).filter((origin): origin is string => origin !== undefined));
+      callback(origins);
     });
   };
   read();
   chrome.permissions.onAdded.addListener(read);
   chrome.permissions.onRemoved.addListener(read);
+  // Origins granted only to reach servers are not sites; the record changes apart from permissions.
+  const stopWatchingServers = watchServerOrigins(read);
   return () => {
     stopped = true;
+    stopWatchingServers();
     chrome.permissions.onAdded.removeListener(read);
     chrome.permissions.onRemoved.removeListener(read);
   };

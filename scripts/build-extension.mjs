@@ -3,7 +3,7 @@
 //   - the side panel and popup pages (ES modules, code-split like the widget);
 //   - the service worker: one ES file, since import() is not allowed in service workers;
 //   - the two content scripts: classic scripts (IIFE), since content scripts cannot be modules.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
@@ -79,6 +79,8 @@ const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8'
 manifest.version = pkg.version;
 assertNoStandingSiteAccess(manifest);
 await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+// The policy schema for deployers' pre-registered OAuth client ids (extension/sign-in/managed-clients.ts).
+await copyFile(join(source, manifest.storage.managed_schema), join(outDir, manifest.storage.managed_schema));
 
 // The zip a person uploads to the Chrome Web Store (or keeps): the folder's files at its root.
 const files = {};

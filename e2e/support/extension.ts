@@ -44,6 +44,12 @@ export interface LoadedExtension {
    */
   turnOnSite(panel: Page, origin: string): Promise<void>;
   /**
+   * The answer the person gives Chrome's host-permission prompt for `origin`, given beforehand in
+   * chrome://extensions (Playwright cannot click Chrome's prompt): the extension's own request for
+   * that origin is then granted without showing it.
+   */
+  allowOriginInSettings(origin: string): Promise<void>;
+  /**
    * Reports the service worker's running state ("running", "stopped", ...) as Chrome's DevTools
    * protocol sees it, from a page that does not talk to the worker (so watching never wakes it).
    */
@@ -84,6 +90,20 @@ export async function launchWithExtension(): Promise<LoadedExtension> {
   const serviceWorker = async () =>
     context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
   const extensionId = new URL((await serviceWorker()).url()).host;
+  const allowOriginInSettings = async (origin: string) => {
+    const settings = await context.newPage();
+    await settings.goto(`chrome://extensions/?id=${extensionId}`);
+    await settings.evaluate(
+      ([id, pattern]) =>
+        (
+          chrome as unknown as {
+            developerPrivate: { addHostPermission(id: string, host: string): Promise<void> };
+          }
+        ).developerPrivate.addHostPermission(id!, pattern!),
+      [extensionId, sitePattern(origin)],
+    );
+    await settings.close();
+  };
   return {
     context,
     extensionId,
@@ -93,19 +113,9 @@ export async function launchWithExtension(): Promise<LoadedExtension> {
       await page.goto(`chrome-extension://${extensionId}/sidepanel.html`);
       return page;
     },
+    allowOriginInSettings,
     async turnOnSite(panel, origin) {
-      const settings = await context.newPage();
-      await settings.goto(`chrome://extensions/?id=${extensionId}`);
-      await settings.evaluate(
-        ([id, pattern]) =>
-          (
-            chrome as unknown as {
-              developerPrivate: { addHostPermission(id: string, host: string): Promise<void> };
-            }
-          ).developerPrivate.addHostPermission(id!, pattern!),
-        [extensionId, sitePattern(origin)],
-      );
-      await settings.close();
+      await allowOriginInSettings(origin);
       await panel.getByRole('tab', { name: 'Sites' }).click();
       await panel.getByLabel('Site address').fill(origin);
       await panel.getByRole('button', { name: 'Let this site use your tools' }).click();

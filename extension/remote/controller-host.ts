@@ -11,6 +11,7 @@ import type { ElicitResult } from '../../src/protocol/types.js';
 import type { Controller, ServerConfig, ServerState } from '../../src/session/controller.js';
 import type { RememberedItem } from '../../src/session/remembered.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
+import type { SignInPrompts } from '../sign-in/prompts.js';
 import type { ConsentAnswer, SiteAccess } from '../site-access.js';
 import {
   type PageCommand,
@@ -39,7 +40,12 @@ export function toWireServer(server: ServerState): WireServer {
 }
 
 /** Reads one key of the worker's state as plain data. */
-export function readWireState(controller: Controller, siteAccess: SiteAccess, key: WireStateKey): unknown {
+export function readWireState(
+  controller: Controller,
+  siteAccess: SiteAccess,
+  key: WireStateKey,
+  signIns?: SignInPrompts,
+): unknown {
   switch (key) {
     case 'servers':
       return controller.servers.value.map(toWireServer);
@@ -58,6 +64,8 @@ export function readWireState(controller: Controller, siteAccess: SiteAccess, ke
       return siteAccess.consents.value;
     case 'sites':
       return siteAccess.sites.value;
+    case 'signIns':
+      return signIns?.pending.value ?? [];
     case 'rememberedVersion':
       return controller.rememberedVersion.value;
   }
@@ -69,6 +77,7 @@ function commandsFor(
   controller: Controller,
   siteAccess: SiteAccess,
   personLabel: string,
+  signIns: SignInPrompts | undefined,
 ): Record<string, Handler> {
   const approval = (invocationId: string) => {
     const pending = controller.approvals.value.find((item) => item.request.invocationId === invocationId);
@@ -99,6 +108,15 @@ function commandsFor(
     revokeSite: (origin: string) => siteAccess.revoke(origin),
     listRemembered: () => controller.listRemembered(),
     forgetRemembered: (item: Pick<RememberedItem, 'type' | 'id'>) => controller.forgetRemembered(item),
+    // The person's answer to "Sign in to <server>?": only a yes lets the worker open the sign-in window.
+    answerSignIn: (id: string, accept: boolean) => {
+      if (!signIns) throw new Error('This Toolgate worker does not sign in to servers.');
+      signIns.answer(id, accept === true);
+    },
+    signOut: (serverId: string) => {
+      if (!controller.signOut) throw new Error('This Toolgate worker does not sign in to servers.');
+      return controller.signOut(serverId);
+    },
   };
 }
 
@@ -107,19 +125,27 @@ export interface PanelHostOptions {
   controller: Controller;
   siteAccess: SiteAccess;
   personLabel?: string;
+  /** The sign-ins waiting for the person (absent: the worker signs in to nothing). */
+  signIns?: SignInPrompts;
 }
 
 /** Serves one extension page until its port disconnects. */
-export function servePanel({ port, controller, siteAccess, personLabel = 'you' }: PanelHostOptions): void {
+export function servePanel({
+  port,
+  controller,
+  siteAccess,
+  personLabel = 'you',
+  signIns,
+}: PanelHostOptions): void {
   let open = true;
   const send = (message: WorkerToPage) => {
     if (open) port.postMessage(message);
   };
   // One effect per key: a progress tick resends the running calls, not the tool lists.
   const watchers = WIRE_STATE_KEYS.map((key) =>
-    effect(() => send({ type: 'state', key, value: readWireState(controller, siteAccess, key) })),
+    effect(() => send({ type: 'state', key, value: readWireState(controller, siteAccess, key, signIns) })),
   );
-  const commands = commandsFor(controller, siteAccess, personLabel);
+  const commands = commandsFor(controller, siteAccess, personLabel, signIns);
 
   const onMessage = (message: unknown) => {
     const command = message as PageCommand;

@@ -17,6 +17,7 @@ import type {
   PanelController,
   PendingApproval,
   PendingElicitation,
+  PendingSignIn,
   RunningCall,
   ServerState,
 } from '../../src/session/controller.js';
@@ -30,10 +31,13 @@ import {
   type WireElicitation,
   type WireRunningCall,
   type WireServer,
+  type WireSignIn,
   type WorkerToPage,
 } from './wire.js';
 
 export interface RemoteController extends PanelController {
+  readonly signIns: Signal<PendingSignIn[]>;
+  signOut(serverId: string): Promise<void>;
   readonly consents: Signal<ConsentRequest[]>;
   readonly sites: Signal<SiteGrant[]>;
   /** False while the worker is unreachable (between a stop and the reconnect). */
@@ -69,6 +73,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
   const finished = signal<FinishedCall[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
   const consents = signal<ConsentRequest[]>([]);
+  const signIns = signal<PendingSignIn[]>([]);
   const sites = signal<SiteGrant[]>([]);
   const rememberedVersion = signal(0);
   const connected = signal(false);
@@ -143,6 +148,14 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
       case 'sites':
         sites.value = value as SiteGrant[];
         break;
+      case 'signIns':
+        // The panel's "Sign in" answers the worker, which then opens Chrome's sign-in window.
+        signIns.value = (value as WireSignIn[]).map((item) => ({
+          ...item,
+          accept: () => void command('answerSignIn', item.id, true).catch(() => undefined),
+          decline: () => void command('answerSignIn', item.id, false).catch(() => undefined),
+        }));
+        break;
       case 'rememberedVersion':
         rememberedVersion.value = value as number;
         break;
@@ -191,6 +204,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     finished,
     elicitations,
     consents,
+    signIns,
     sites,
     connected,
     rememberedVersion,
@@ -210,6 +224,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     call: (serverId, toolName, args, _caller?: Caller) =>
       command<GateResult>('call', serverId, toolName, args),
     cancel: (invocationId) => void command('cancel', invocationId).catch(() => undefined),
+    signOut: (serverId) => command('signOut', serverId),
     answerConsent: (id, answer) => command('answerConsent', id, answer),
     revokeSite: (origin) => command('revokeSite', origin),
     listRemembered: () => command<RememberedItem[]>('listRemembered'),

@@ -8,7 +8,10 @@
 import type { ApprovalRequest } from '../../src/gate/types.js';
 import type { ElicitRequestParams } from '../../src/protocol/types.js';
 import type { FinishedCall, ServerConfig, ServerState } from '../../src/session/controller.js';
+import type { WireSignIn } from '../sign-in/prompts.js';
 import type { ConsentRequest, SiteGrant } from '../site-access.js';
+
+export type { WireSignIn } from '../sign-in/prompts.js';
 
 export type WireServer = Omit<ServerState, 'disabled' | 'config'> & {
   disabled: string[];
@@ -49,6 +52,8 @@ export interface WireState {
   elicitations: WireElicitation[];
   consents: ConsentRequest[];
   sites: SiteGrant[];
+  /** Servers asking the person to sign in (the worker opens nothing before they answer). */
+  signIns: WireSignIn[];
   /** Bumped when rules or remembered approvals change (the Approvals view re-reads them). */
   rememberedVersion: number;
 }
@@ -63,6 +68,7 @@ export const WIRE_STATE_KEYS: readonly WireStateKey[] = [
   'elicitations',
   'consents',
   'sites',
+  'signIns',
   'rememberedVersion',
 ];
 

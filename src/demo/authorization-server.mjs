@@ -60,9 +60,11 @@ export async function startAuthorizationServer(options) {
       Session: 24 * 3600,
       Grant: 14 * 24 * 3600,
     },
-    // Browser clients call the token and revocation endpoints from the origin of their redirect URI.
+    // Browser clients call the token and revocation endpoints from the origin of their redirect URI;
+    // a Chrome extension's redirect URI is https://<id>.chromiumapp.org/..., its calls come from
+    // chrome-extension://<id>.
     clientBasedCORS: (_ctx, origin, client) =>
-      origin !== 'null' && client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin),
+      origin !== 'null' && client.redirectUris.some((uri) => callerOriginOf(uri) === origin),
     rotateRefreshToken: true,
     // Refresh tokens for every client registered for them. oidc-provider's default wants
     // offline_access with prompt=consent (OpenID Connect's rule for ID tokens); MCP clients are
@@ -132,6 +134,14 @@ export async function startAuthorizationServer(options) {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The origin a client with this redirect URI calls from (an extension's is its own scheme). */
+function callerOriginOf(redirectUri) {
+  const url = URL.parse(redirectUri);
+  if (!url) return undefined;
+  const extension = /^([a-p]{32})\.chromiumapp\.org$/.exec(url.hostname);
+  return extension && url.protocol === 'https:' ? `chrome-extension://${extension[1]}` : url.origin;
 }
 
 /**
