@@ -79,6 +79,9 @@ const manifest = JSON.parse(await readFile(join(source, 'manifest.json'), 'utf8'
 manifest.version = pkg.version;
 assertNoStandingSiteAccess(manifest);
 await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+// The MCP App sandbox proxy, served by Chrome at an opaque origin (manifest "sandbox" pages).
+for (const page of manifest.sandbox?.pages ?? [])
+  await writeFile(join(outDir, page), await readFile(join(root, 'public', page)));
 // The policy schema for deployers' pre-registered OAuth client ids (extension/sign-in/managed-clients.ts).
 await copyFile(join(source, manifest.storage.managed_schema), join(outDir, manifest.storage.managed_schema));
 

@@ -11,6 +11,7 @@ import type { ElicitResult } from '../../src/protocol/types.js';
 import type { Controller, ServerConfig, ServerState } from '../../src/session/controller.js';
 import type { RememberedItem } from '../../src/session/remembered.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
+import { appCommands } from '../apps/worker-app-commands.js';
 import type { SignInPrompts } from '../sign-in/prompts.js';
 import type { ConsentAnswer, SiteAccess } from '../site-access.js';
 import {
@@ -145,7 +146,8 @@ export function servePanel({
   const watchers = WIRE_STATE_KEYS.map((key) =>
     effect(() => send({ type: 'state', key, value: readWireState(controller, siteAccess, key, signIns) })),
   );
-  const commands = commandsFor(controller, siteAccess, personLabel, signIns);
+  const apps = appCommands(controller);
+  const commands = { ...commandsFor(controller, siteAccess, personLabel, signIns), ...apps.commands };
 
   const onMessage = (message: unknown) => {
     const command = message as PageCommand;
@@ -166,6 +168,7 @@ export function servePanel({
   port.onDisconnect.addListener(() => {
     open = false;
     for (const stop of watchers) stop();
+    apps.close();
     port.onMessage.removeListener(onMessage);
   });
 }

@@ -23,6 +23,7 @@ import type {
 } from '../../src/session/controller.js';
 import type { RememberedItem } from '../../src/session/remembered.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
+import { callForApp, readResourceThrough } from '../apps/page-app-calls.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
 import {
   fromWireError,
@@ -220,9 +221,12 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     retry: async (id) => fromWireServer(await command<WireServer>('retry', id)),
     setTrust: (id, trust) => command('setTrust', id, trust),
     setToolEnabled: (id, toolName, enabled) => command('setToolEnabled', id, toolName, enabled),
-    // Calls from the panel are the person's own; the worker sets the caller.
-    call: (serverId, toolName, args, _caller?: Caller) =>
-      command<GateResult>('call', serverId, toolName, args),
+    // Calls from the panel are the person's own, or an MCP App's shown in it; the worker sets the caller.
+    call: (serverId, toolName, args, caller?: Caller, signal?: AbortSignal) =>
+      caller?.kind === 'mcp-app'
+        ? callForApp(command, serverId, toolName, args, caller, signal)
+        : command<GateResult>('call', serverId, toolName, args),
+    readResource: readResourceThrough(command),
     cancel: (invocationId) => void command('cancel', invocationId).catch(() => undefined),
     signOut: (serverId) => command('signOut', serverId),
     answerConsent: (id, answer) => command('answerConsent', id, answer),

@@ -1,0 +1,206 @@
+/**
+ * MCP Apps in the extension's side panel, built and loaded unpacked, against the official
+ * @modelcontextprotocol/server-basic-vanillajs (started through its own bin, a recording proxy in
+ * front of it to prove from the server's side what was sent): the side panel reads the app's UI
+ * resource through the service worker and runs the app in the manifest's sandbox page (an opaque
+ * origin); the app's button asks the worker's gate, whose approval dialog in the side panel names
+ * the app; a denial sends nothing, an approval does, and both are in the audit log under the app's
+ * name; the app's script reaches neither the side panel nor chrome.* (checked from both sides).
+ */
+import { expect, type Frame, type Page, test } from '@playwright/test';
+import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
+import { type AppServer, startAppServer } from './support/app-servers.js';
+import { type LoadedExtension, launchWithExtension } from './support/extension.js';
+
+const BASIC_APP = 'ui://get-time/mcp-app.html';
+test.describe.configure({ mode: 'serial' });
+
+let basic: AppServer;
+let proxy: RecordingProxy;
+let extension: LoadedExtension;
+let panel: Page;
+
+test.beforeAll(async () => {
+  [basic, extension] = await Promise.all([startAppServer('basic-vanillajs'), launchWithExtension()]);
+  proxy = await startRecordingProxy(basic.url);
+});
+test.afterAll(async () => {
+  await proxy?.close();
+  await Promise.all([basic?.stop(), extension?.close()]);
+});
+
+/** Shows where the panel keeps open apps: the Apps tab (while one is open). */
+async function showApps(page: Page) {
+  await page.getByRole('tab', { name: /^Apps/ }).click();
+  await expect(page.locator(`figure[data-app="${BASIC_APP}"]`)).toHaveAttribute('data-app-state', 'running', {
+    timeout: 20_000,
+  });
+}
+
+/** The app's document: the sandbox page's inner frame. */
+function app(page: Page) {
+  return page.frameLocator(`figure[data-app="${BASIC_APP}"] iframe`).frameLocator('iframe');
+}
+
+/** The frames as Playwright sees them: the sandbox proxy page and the app inside it. */
+async function frames(page: Page): Promise<{ proxyFrame: Frame; appFrame: Frame }> {
+  const isProxy = (frame: Frame | null) => frame?.url().endsWith('/mcp-app-sandbox.html') === true;
+  await expect.poll(() => page.frames().some((frame) => isProxy(frame.parentFrame()))).toBe(true);
+  const appFrame = page.frames().find((frame) => isProxy(frame.parentFrame()))!;
+  return { proxyFrame: appFrame.parentFrame()!, appFrame };
+}
+
+test('the app renders in the side panel from a result the worker ran', async () => {
+  panel = await extension.openPanel();
+  await panel.getByLabel('Server URL').fill(proxy.url);
+  await panel.getByRole('button', { name: 'Add server' }).click();
+  await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(1, { timeout: 20_000 });
+
+  await panel.getByRole('tab', { name: 'Tools' }).click();
+  await panel.getByLabel('Search tools').fill('get-time');
+  // The tool's title ("Get Time"), as the server gives it.
+  await panel.locator('.tg-tool-button', { hasText: /^Get Time\b/ }).click();
+  await panel
+    .locator('.tg-try')
+    .getByRole('button', { name: /^Call / })
+    .click();
+  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await showApps(panel);
+  // The tool result reached the app: it shows the time the server returned, not its placeholder.
+  await expect(app(panel).locator('#server-time')).toHaveText(/^\d{4}-\d\d-\d\dT/);
+  expect(proxy.toolCalls()).toEqual(['get-time']);
+  // The UI resource was read by the worker's connection, through the same server.
+  expect(
+    proxy
+      .messages()
+      .filter((m) => m.method === 'resources/read')
+      .map((m) => m.params?.uri),
+  ).toContain(BASIC_APP);
+  await panel.screenshot({ path: 'test-results/screenshots/extension-app.png', fullPage: true });
+});
+
+test("the app's call asks in the side panel naming the app; deny sends nothing, allow sends; both on record", async () => {
+  await app(panel).getByRole('button', { name: 'Get Server Time' }).click();
+  const dialog = panel.getByRole('dialog');
+  await expect(dialog).toContainText(`Asked by the MCP App ${BASIC_APP}`);
+  await dialog.getByLabel(/Reason if you deny/).fill('not from the app');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(panel.getByRole('list', { name: 'App requests that did not succeed' })).toContainText(
+    'not from the app',
+  );
+  expect(proxy.toolCalls()).toEqual(['get-time']);
+
+  const before = await app(panel).locator('#server-time').textContent();
+  await app(panel).getByRole('button', { name: 'Get Server Time' }).click();
+  await expect(dialog).toContainText(BASIC_APP);
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect.poll(() => proxy.toolCalls()).toEqual(['get-time', 'get-time']);
+  await expect(app(panel).locator('#server-time')).not.toHaveText(before ?? '');
+
+  // The audit log (written by the worker's gate, read here from the same IndexedDB): the app shown,
+  // the person's call, and the app's denied and sent calls, each under the app's name.
+  await panel.getByRole('tab', { name: 'Audit log' }).click();
+  const rows = panel.locator('.tg-log-table tbody tr');
+  await expect(rows).toHaveCount(4);
+  // Each entry's tool, outcome and caller, as its Details say.
+  const seen: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const row = rows.nth(i);
+    const [tool, outcome] = await Promise.all([
+      row.locator('td[data-label="Tool"]').textContent(),
+      row.locator('td[data-label="Outcome"]').textContent(),
+    ]);
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = panel.locator('.tg-entry-detail');
+    await expect(detail).toContainText(`${tool} on`);
+    const caller = await detail
+      .locator('dt', { hasText: /^Caller$/ })
+      .locator('xpath=following-sibling::dd[1]')
+      .textContent();
+    seen.push(`${tool} ${outcome}: ${caller}`);
+  }
+  expect(seen.sort()).toEqual(
+    [
+      `apps/show success: mcp-app (${BASIC_APP})`,
+      `get-time denied: mcp-app (${BASIC_APP})`,
+      `get-time success: mcp-app (${BASIC_APP})`,
+      'get-time success: person (you)',
+    ].sort(),
+  );
+});
+
+test('the app reaches neither the side panel nor chrome.*, and the panel cannot reach into it', async () => {
+  await showApps(panel);
+  const calls = proxy.toolCalls().length;
+  await panel.evaluate(() => {
+    document.title = 'Toolgate side panel';
+    Object.assign(window, { panelSecret: 'kept in the panel' });
+  });
+  const { proxyFrame, appFrame } = await frames(panel);
+  const probe = () => {
+    const tryIt = (what: () => unknown) => {
+      try {
+        return `reached: ${String(what())}`;
+      } catch (error) {
+        return `blocked: ${(error as Error).name}`;
+      }
+    };
+    const forged = { jsonrpc: '2.0', id: 'forged', method: 'tools/call', params: { name: 'get-time' } };
+    const extensionApi = (globalThis as { chrome?: { runtime?: { id?: string; sendMessage?: unknown } } })
+      .chrome?.runtime;
+    return {
+      origin: self.origin,
+      chromeRuntime: (extensionApi?.id ?? extensionApi?.sendMessage) ? 'present' : 'absent',
+      topDocument: tryIt(() => window.top!.document.title),
+      secret: tryIt(() => (window.top as unknown as { panelSecret: string }).panelSecret),
+      retitle: tryIt(() => {
+        window.top!.document.title = 'pwned';
+        return 'done';
+      }),
+      storage: tryIt(() => localStorage.length),
+      database: tryIt(() => indexedDB.open('toolgate-audit')),
+      // Posting to the side panel is allowed by the browser, and must achieve nothing.
+      forged: tryIt(() => {
+        window.top!.postMessage(forged, '*');
+        return 'posted';
+      }),
+    };
+  };
+  for (const [which, frame] of [
+    ['app', appFrame],
+    ['sandbox page', proxyFrame],
+  ] as const) {
+    const attempts = await frame.evaluate(probe);
+    expect(attempts.origin, which).toBe('null');
+    expect(attempts.chromeRuntime, which).toBe('absent');
+    expect(attempts.topDocument, which).toBe('blocked: SecurityError');
+    expect(attempts.secret, which).toMatch(/^blocked|^reached: undefined$/);
+    expect(attempts.retitle, which).toBe('blocked: SecurityError');
+    expect(attempts.storage, which).toBe('blocked: SecurityError');
+    expect(attempts.database, which).toBe('blocked: SecurityError');
+  }
+
+  // Checked from the side panel: nothing changed, nothing was asked or sent, and the sandbox frame
+  // is an opaque origin whose document the panel cannot read.
+  const seen = await panel.evaluate(() => {
+    const root = document.getElementById('toolgate')!.shadowRoot!;
+    const frame = root.querySelector<HTMLIFrameElement>('figure[data-app] iframe')!;
+    return {
+      title: document.title,
+      secret: (window as unknown as { panelSecret: string }).panelSecret,
+      proxyDocument: frame.contentDocument === null ? 'unreadable' : 'readable',
+      proxySandbox: frame.getAttribute('sandbox'),
+      proxyUrl: frame.src.replace(location.origin, ''),
+    };
+  });
+  expect(seen).toEqual({
+    title: 'Toolgate side panel',
+    secret: 'kept in the panel',
+    proxyDocument: 'unreadable',
+    proxySandbox: 'allow-scripts allow-forms',
+    proxyUrl: '/mcp-app-sandbox.html',
+  });
+  await expect(panel.getByRole('dialog')).toHaveCount(0);
+  expect(proxy.toolCalls().length).toBe(calls);
+});
