@@ -5,8 +5,11 @@
  * resource through the service worker and runs the app in the manifest's sandbox page (an opaque
  * origin); the app's button asks the worker's gate, whose approval dialog in the side panel names
  * the app; a denial sends nothing, an approval does, and both are in the audit log under the app's
- * name; the app's script reaches neither the side panel nor chrome.* (checked from both sides).
+ * name; the app's script reaches neither the side panel nor chrome.* (checked from both sides), and
+ * the app's own CSP still blocks what it does not declare.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, type Frame, type Page, test } from '@playwright/test';
 import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
 import { type AppServer, startAppServer } from './support/app-servers.js';
@@ -203,4 +206,35 @@ test('the app reaches neither the side panel nor chrome.*, and the panel cannot 
   });
   await expect(panel.getByRole('dialog')).toHaveCount(0);
   expect(proxy.toolCalls().length).toBe(calls);
+});
+
+test("the sandbox page's CSP leaves the app's own policy in force: a fetch it does not declare is blocked", async () => {
+  let hits = 0;
+  const target: Server = createServer((_request, response) => {
+    hits++;
+    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }).end('ok');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/exfiltrate`;
+  try {
+    await showApps(panel);
+    const { appFrame } = await frames(panel);
+    const outcome = await appFrame.evaluate(async (address) => {
+      const violations: string[] = [];
+      document.addEventListener('securitypolicyviolation', (event) =>
+        violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
+      );
+      const fetched = await fetch(address).then(
+        () => 'fetched',
+        (error: Error) => `failed: ${error.name}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { fetched, violations };
+    }, url);
+    expect(outcome.fetched).toBe('failed: TypeError');
+    expect(outcome.violations).toContain(`connect-src ${url}`);
+    expect(hits).toBe(0);
+  } finally {
+    await new Promise<void>((resolve) => target.close(() => resolve()));
+  }
 });
