@@ -80,7 +80,13 @@ const DEFAULT_SCOPE_UPGRADES = 2;
 /** What the layer needs of a sign-in session: AuthSession (a person) or ClientCredentialsSession. */
 interface TokenSource {
   currentTokens(): Promise<TokenSet | undefined>;
-  recover(challenge: BearerChallenge, failed: TokenSet | undefined, kind: RecoveryKind): Promise<void>;
+  /** `signal`: the request's, told when the sign-in waits for a person (sessions without one ignore it). */
+  recover(
+    challenge: BearerChallenge,
+    failed: TokenSet | undefined,
+    kind: RecoveryKind,
+    signal?: AbortSignal | null,
+  ): Promise<void>;
   signOut(): Promise<void>;
   signedIn(): Promise<boolean>;
   retrySignIn(): void;
