@@ -2,7 +2,8 @@
 /**
  * What anchoring the audit log's head costs (bench/pages/audit-anchor-bench.ts), in headless
  * Chromium with an on-disk profile, each figure against its baseline in the same page and run.
- * Prints JSON.   node bench/audit-anchor.mjs [--entries 20000] [--rounds 6]
+ * Prints JSON.   node bench/audit-anchor.mjs [--entries 20000] [--rounds 6] [--same]
+ * --same: both logs without anchoring, to see how far two identical logs differ in this run.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ const argument = (name) => {
 };
 const total = Number(argument('--entries') ?? 20_000);
 const rounds = Number(argument('--rounds') ?? 6);
+const same = process.argv.includes('--same');
 
 const script = await bundle('bench/pages/audit-anchor-bench.ts');
 const profile = await mkdtemp(join(tmpdir(), 'toolgate-anchor-bench-'));
@@ -48,12 +50,13 @@ try {
   page.on('console', (m) => console.error('page:', m.text()));
   await page.goto(`${ORIGIN}/`);
   await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
-  const result = await page.evaluate(([n, r]) => window.runAnchorBench(n, r), [total, rounds]);
+  const result = await page.evaluate(([n, r, s]) => window.runAnchorBench(n, r, s), [total, rounds, same]);
   console.log(
     JSON.stringify(
       {
         total,
         rounds,
+        ...(same ? { same } : {}),
         ...result,
         load: loadavg()[0].toFixed(2),
         date: new Date().toISOString().slice(0, 10),

@@ -102,8 +102,13 @@ async function pendingWrites(on: AuditLog, off: AuditLog, runs: number) {
 }
 
 Object.assign(window, {
-  runAnchorBench: async (total: number, rounds: number) => {
-    const on = await createAuditLog({ name: 'bench-anchoring-on', retention: false });
+  /** `same`: both logs without anchoring (an A/A run: how far two identical logs differ). */
+  runAnchorBench: async (total: number, rounds: number, same = false) => {
+    const on = await createAuditLog({
+      name: 'bench-anchoring-on',
+      retention: false,
+      ...(same ? { anchoring: false } : {}),
+    });
     const off = await createAuditLog({ name: 'bench-anchoring-off', retention: false, anchoring: false });
     const explicit = await createAuditLog({
       name: 'bench-anchor-explicit',

@@ -15,6 +15,7 @@ import {
   type StoredAnchorKey,
   storeAnchor,
 } from './anchor-store.js';
+import type { ChainAnchor } from './chain.js';
 
 export interface AnchoringOptions {
   /** Sign the head once this many events were appended since the last anchored head. Default 1000. */
@@ -45,6 +46,8 @@ export class Anchorer {
   /** Anchors run one after another, so two in one context never sign the same head twice. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** The last event this context appended: what the next automatic anchor signs. */
+  private latest: ChainAnchor | undefined;
   /** Read once: a key swapped in storage later does not change what this context signs with. */
   private key: StoredAnchorKey | undefined;
 
@@ -58,17 +61,26 @@ export class Anchorer {
       );
   }
 
-  /** Told after every committed batch: must stay a few comparisons. */
-  appended(headSeq: number): void {
+  /**
+   * Told after every committed batch, with its last event: must stay a few comparisons. That event
+   * is what the automatic anchor signs, so it reads nothing from the chain's store (an append
+   * never waits behind it); another context's later events are anchored by that context.
+   */
+  appended(last: ChainAnchor): void {
     if (this.closed || !this.options.automatic) return;
-    const due = this.anchoredSeq !== undefined && headSeq - this.anchoredSeq >= this.options.everyEvents;
+    this.latest = last;
+    const due = this.anchoredSeq !== undefined && last.seq - this.anchoredSeq >= this.options.everyEvents;
     if (due && !this.timerSoon) this.schedule(0);
     else if (!this.timer) this.schedule(this.options.everyMs);
   }
 
   /** Signs the head as it is now (or returns the kept head when it is already anchored). */
   anchor(): Promise<AnchoredHead | undefined> {
-    const run = this.queue.then(() => this.anchorOnce());
+    return this.enqueue(() => this.anchorOnce());
+  }
+
+  private enqueue(work: () => Promise<AnchoredHead | undefined>): Promise<AnchoredHead | undefined> {
+    const run = this.queue.then(work);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -85,20 +97,27 @@ export class Anchorer {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerSoon = false;
+      const latest = this.latest;
+      if (!latest || (this.anchoredSeq ?? 0) >= latest.seq) return;
       // A failure (storage full, the database closed) is retried after the next append: the
       // head stays unanchored meanwhile, which is what verify reports.
-      this.anchor().catch(() => undefined);
+      this.enqueue(() => this.sign(latest)).catch(() => undefined);
     }, delay);
   }
 
   private async anchorOnce(): Promise<AnchoredHead | undefined> {
-    const { database, keep, now } = this.options;
-    const { head, last } = await readHeadAndAnchor(database);
+    const { head, last } = await readHeadAndAnchor(this.options.database);
     if (head.seq === 0) return undefined;
     if (last && last.seq === head.seq && last.hash === head.hash) {
       this.anchoredSeq = Math.max(this.anchoredSeq ?? 0, head.seq);
       return last;
     }
+    return this.sign(head);
+  }
+
+  /** Signs `head`, keeps it, and ships it unless another context kept it first. */
+  private async sign(head: ChainAnchor): Promise<AnchoredHead> {
+    const { database, keep, now } = this.options;
     this.key ??= await anchorKeyFor(database, now());
     const key = this.key;
     const signed = await signHead(key.privateKey, key.key.keyId, head, now());

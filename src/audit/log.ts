@@ -286,7 +286,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         headSeq: events.at(-1)!.seq,
       });
       maybeSeal();
-      anchorer.appended(events.at(-1)!.seq);
+      anchorer.appended(events.at(-1)!);
     },
   });
 
