@@ -144,6 +144,9 @@ test('the collector down for a while (503, then refusing connections), then back
   expectEveryRecordOnce(receiver.records, head);
   // Nothing was acknowledged during the outage, so nothing arrived twice.
   expect(receiver.records).toHaveLength(head);
+  const recovered = await page.evaluate(() => window.otlpApi.status());
+  expect(recovered).toMatchObject({ state: 'idle', acknowledgedSeq: head });
+  expect(recovered.problem).toBeUndefined();
 });
 
 test('a lost acknowledgement means the batch comes again, with the same record ids', async ({ page }) => {
@@ -183,4 +186,43 @@ test('a reload mid-way resumes from the acknowledged cursor: the rest arrives, n
   // The cursor survived the reload: the first two records were not sent again.
   expect(receiver.records.filter((record) => seqOf(record) <= 2)).toHaveLength(2);
   expect(receiver.records).toHaveLength(head);
+});
+
+test('a collector that refuses the credentials stops the export and says so; after a fix, all of it arrives', async ({
+  page,
+}) => {
+  receiver.setMode({ kind: 'status', status: 401 });
+  await openPage(page);
+  await page.evaluate(() => window.otlpApi.call('refused credentials'));
+  await expect.poll(() => page.evaluate(() => window.otlpApi.status().then((s) => s.state))).toBe('stopped');
+  const status = await page.evaluate(() => window.otlpApi.status());
+  expect(status.problem).toMatch(/127\.0\.0\.1.*HTTP 401.*check the collector URL and its headers/);
+  expect(status.acknowledgedSeq).toBe(0);
+  expect(
+    await page.evaluate(() =>
+      window.otlpApi.flush().then(
+        () => 'flushed',
+        (e: Error) => e.message,
+      ),
+    ),
+  ).toMatch(/HTTP 401/);
+  // Nothing was taken as sent: with the collector fixed, a reload exports everything.
+  receiver.setMode({ kind: 'up' });
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  await page.evaluate(() => window.otlpApi.flush());
+  expectEveryRecordOnce(receiver.records, await page.evaluate(() => window.otlpApi.headSeq()));
+});
+
+test('partial success: records the collector refused are counted and reported, not sent again', async ({
+  page,
+}) => {
+  receiver.setMode({ kind: 'partial', rejected: 1 });
+  await openPage(page);
+  await page.evaluate(() => window.otlpApi.call('partly refused'));
+  await page.evaluate(() => window.otlpApi.flush());
+  const status = await page.evaluate(() => window.otlpApi.status());
+  expect(status.rejectedRecords).toBeGreaterThan(0);
+  expect(status.problem).toMatch(/the collector refused 1 of \d+ records: test rejection/);
+  expect(status.acknowledgedSeq).toBe(await page.evaluate(() => window.otlpApi.headSeq()));
 });

@@ -272,6 +272,8 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
           outcome.kind === 'rejected' ? events.length : outcome.rejected > 0 ? outcome.rejected : 0;
         cursor = { seq: last.seq, hash: last.hash };
         await saveCursor(key, cursor);
+        // The collector is back: the outage's message no longer describes anything.
+        if (attempt > 0 && rejected === 0) delete status.problem;
         attempt = 0;
         batchLimit = maxRecords;
         report({
