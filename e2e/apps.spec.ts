@@ -5,8 +5,9 @@
  * approval dialog naming the app, a denial sends nothing (proven by a recording proxy in front of the
  * server) and an approval does; app-only tools never reach the host API's model-facing list; a
  * script in the app cannot reach the page; a fetch the app's CSP does not allow is blocked; an app
- * asking for another server's tool is refused and recorded. Screenshots go to
- * test-results/screenshots/.
+ * asking for another server's tool is refused and recorded. Apps live in the Apps tab: an app opens
+ * as soon as its call is sent, gets the call's input, then its result or its cancellation, survives
+ * tab switches, and Close tears it down. Screenshots go to test-results/screenshots/.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -30,16 +31,41 @@ let basic: AppServer;
 let pdf: AppServer;
 let basicProxy: RecordingProxy;
 let pdfProxy: RecordingProxy;
+/** In front of the basic server, holding its tools/call requests back while `held` is set. */
+let holdingProxy: RecordingProxy;
+let held: { release: () => void; promise: Promise<void> } | undefined;
 let pdfDir: string;
+
+/** From now on, tools/call requests wait at the holding proxy until the returned release(). */
+function holdCalls(): () => void {
+  let release: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  held = { release, promise };
+  return () => {
+    held = undefined;
+    release();
+  };
+}
 
 test.beforeAll(async () => {
   pdfDir = await mkdtemp(join(tmpdir(), 'toolgate-apps-'));
   await writeFile(join(pdfDir, 'hello.pdf'), onePagePdf('Hello from Toolgate'));
   [basic, pdf] = await Promise.all([startAppServer('basic-vanillajs'), startAppServer('pdf', [pdfDir])]);
-  [basicProxy, pdfProxy] = await Promise.all([startRecordingProxy(basic.url), startRecordingProxy(pdf.url)]);
+  [basicProxy, pdfProxy, holdingProxy] = await Promise.all([
+    startRecordingProxy(basic.url),
+    startRecordingProxy(pdf.url),
+    startRecordingProxy(basic.url, {
+      beforeForward: async (_request, body) => {
+        if (held && body.toString('utf8').includes('"tools/call"')) await held.promise;
+      },
+    }),
+  ]);
 });
 test.afterAll(async () => {
-  await Promise.all([basicProxy?.close(), pdfProxy?.close()]);
+  held?.release();
+  await Promise.all([basicProxy?.close(), pdfProxy?.close(), holdingProxy?.close()]);
   await Promise.all([basic?.stop(), pdf?.stop()]);
   if (pdfDir) await rm(pdfDir, { recursive: true, force: true });
 });
@@ -76,8 +102,8 @@ async function openPage(
     await expect(page.locator(`[data-server="${s.id}"]`)).toContainText('connected', { timeout: 20_000 });
 }
 
-/** Runs get-time as the assistant would (host API), approves it, and waits for its app to run. */
-async function showBasicApp(page: Page): Promise<void> {
+/** Runs get-time as the assistant would (host API) and approves it; `run` is its outcome. */
+async function runGetTime(page: Page): Promise<{ run: Promise<unknown> }> {
   const run = page.evaluate(() =>
     (window as unknown as { toolgateHost: { run(call: object): Promise<unknown> } }).toolgateHost.run({
       serverId: 'basic',
@@ -86,8 +112,14 @@ async function showBasicApp(page: Page): Promise<void> {
     }),
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
-  await run;
-  await page.getByRole('tab', { name: /Activity/ }).click();
+  // Wrapped: an async function returning the bare promise would wait for the call's end.
+  return { run };
+}
+
+/** Runs get-time, then shows its app in the Apps tab and waits for it to run. */
+async function showBasicApp(page: Page): Promise<void> {
+  await (await runGetTime(page)).run;
+  await page.getByRole('tab', { name: /^Apps/ }).click();
   await expect(page.locator(`figure[data-app="${BASIC_APP}"]`)).toHaveAttribute('data-app-state', 'running', {
     timeout: 20_000,
   });
@@ -430,11 +462,15 @@ test("the app's message and log reach the host app as events; Close app tears it
     .poll(() => appEvents(page, 'log'))
     .toContainEqual(expect.objectContaining({ data: 'This is log text.' }));
 
+  // Close, from the keyboard: the app hears its teardown, then it and its tab are gone.
   const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
-  await figure.getByRole('button', { name: 'Close app' }).click();
-  await expect(figure).toHaveAttribute('data-app-state', 'closed');
+  await figure.getByRole('button', { name: 'Close app' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(figure).toHaveCount(0);
   expect(consoleLines).toContain('App is being torn down');
-  await expect(figure.locator('iframe')).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: /^Apps/ })).toHaveCount(0);
+  await expect(page.locator('toolgate-panel').locator('iframe[title^="MCP App"]')).toHaveCount(0);
+  await expect.poll(() => appEvents(page, 'closed')).toHaveLength(1);
 });
 
 async function appEvents(page: Page, type: string): Promise<Record<string, unknown>[]> {
@@ -463,7 +499,7 @@ test("an app calls its app-only tool through the gate: asked under the app's nam
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await run;
-  await page.getByRole('tab', { name: /Activity/ }).click();
+  await page.getByRole('tab', { name: /^Apps/ }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(`Asked by the MCP App ${PDF_APP}`, { timeout: 20_000 });
   await expect(dialog).toContainText('Allow Read PDF Bytes on PDF Server?');
@@ -526,4 +562,97 @@ test('an app that navigates away is closed; what the page it went to asked ends 
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(basicProxy.toolCalls().length).toBe(calls);
   expect(served).toBe(1);
+});
+
+test('the app stays alive across tab switches, and Activity links to it', async ({ page }) => {
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  await showBasicApp(page);
+  const time = await app(page).locator('#server-time').textContent();
+  expect(time).toMatch(/^\d{4}-\d\d-\d\dT/);
+  // A mark in the app's own document: a reloaded or restarted app would not have it.
+  await (await appFrame(page)).evaluate(() => Object.assign(window, { toolgateMark: 'kept' }));
+
+  for (const tab of ['Tools', 'Servers', 'Audit log'])
+    await page.getByRole('tab', { name: tab, exact: true }).click();
+  // Hidden, not gone: the frame is still in the panel while another tab is shown.
+  const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  await expect(figure).toBeHidden();
+  await expect(figure).toHaveAttribute('data-app-state', 'running');
+
+  // Activity's row for the call links to its app: the Apps tab, that app focused.
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  await page.locator('.tg-finished-call').first().getByRole('button', { name: 'Show app' }).click();
+  await expect(page.getByRole('tab', { name: /^Apps/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(figure).toBeFocused();
+  expect(
+    await (await appFrame(page)).evaluate(() => (window as { toolgateMark?: string }).toolgateMark),
+  ).toBe('kept');
+  await expect(app(page).locator('#server-time')).toHaveText(time ?? '');
+  expect(consoleLines).not.toContain('App is being torn down');
+  // The app got its input and result once, not again on each switch.
+  expect(consoleLines.filter((line) => line.startsWith('Received tool call result:'))).toHaveLength(1);
+  expect(basicProxy.toolCalls()).toEqual(expect.arrayContaining(['get-time']));
+});
+
+test('an app opens when its call is sent: it gets the input at once, then the result when it arrives', async ({
+  page,
+}) => {
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  await openPage(page, [{ url: holdingProxy.url, id: 'basic' }]);
+  const release = holdCalls();
+  try {
+    const { run } = await runGetTime(page);
+    // The call is held at the server's door, and its app is already open, showing the call running.
+    await expect.poll(() => holdingProxy.toolCalls().length).toBe(0);
+    await page.getByRole('tab', { name: /^Apps/ }).click();
+    const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+    await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+    await expect(figure.locator('[data-app-call="running"]')).toContainText('get-time is running');
+    await expect
+      .poll(() => consoleLines.some((line) => line.startsWith('Received tool call input:')))
+      .toBe(true);
+    expect(consoleLines.some((line) => line.startsWith('Received tool call result:'))).toBe(false);
+    await page.getByRole('tab', { name: /Activity/ }).click();
+    await expect(page.locator('.tg-running-call').getByRole('button', { name: 'Show app' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/screenshots/apps-running.png', fullPage: true });
+
+    release();
+    await run;
+    await page.getByRole('tab', { name: /^Apps/ }).click();
+    await expect(app(page).locator('#server-time')).toHaveText(/^\d{4}-\d\d-\d\dT/);
+    await expect(figure.locator('[data-app-call]')).toHaveCount(0);
+    const input = consoleLines.findIndex((line) => line.startsWith('Received tool call input:'));
+    const result = consoleLines.findIndex((line) => line.startsWith('Received tool call result:'));
+    expect(input).toBeGreaterThanOrEqual(0);
+    expect(result).toBeGreaterThan(input);
+  } finally {
+    release();
+  }
+});
+
+test('a running call cancelled from Activity: its app is told, and says so', async ({ page }) => {
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(message.text()));
+  await openPage(page, [{ url: holdingProxy.url, id: 'basic' }]);
+  const release = holdCalls();
+  try {
+    const { run } = await runGetTime(page);
+    await page.getByRole('tab', { name: /^Apps/ }).click();
+    const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+    await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+    await page.getByRole('tab', { name: /Activity/ }).click();
+    await page.locator('.tg-running-call').getByRole('button', { name: 'Cancel' }).click();
+    await run;
+    await page.getByRole('tab', { name: /^Apps/ }).click();
+    await expect(figure.locator('[data-app-call="cancelled"]')).toContainText('ended without a result');
+    await expect.poll(() => consoleLines.some((line) => line.startsWith('Tool call cancelled:'))).toBe(true);
+    expect(consoleLines.some((line) => line.startsWith('Received tool call result:'))).toBe(false);
+    // The app is still open (the person closes it): its frame is there, and it is told nothing more.
+    await expect(figure).toHaveAttribute('data-app-state', 'running');
+  } finally {
+    release();
+  }
 });

@@ -1,14 +1,13 @@
 /**
- * The slot where a finished call's MCP App appears, under its result in Activity. It costs the
- * panel almost nothing: unless the call's tool links a `ui://` resource, it renders nothing, and the
- * app host (sandbox, protocol, CSP) is fetched only when an app is actually shown, never prefetched.
+ * The slot where one open MCP App appears. It costs the panel almost nothing: the app host (sandbox,
+ * protocol, CSP) is fetched only when an app is actually shown, never prefetched.
  */
 
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { FinishedCall, PanelController } from '../session/controller.js';
+import type { PanelController } from '../session/controller.js';
 import type { AppViewProps } from './app-view.js';
-import { uiResourceUriOf } from './tool-ui.js';
+import type { OpenApp, OpenApps } from './open-apps.js';
 
 let appView: Promise<ComponentType<AppViewProps>> | undefined;
 const loadAppView = () => {
@@ -22,17 +21,19 @@ const loadAppView = () => {
   return appView;
 };
 
-export function AppFrame({ controller, call }: { controller: PanelController; call: FinishedCall }) {
-  const tool = controller.servers.value
-    .find((server) => server.id === call.serverId)
-    ?.tools.find((candidate) => candidate.name === call.toolName);
-  const resourceUri = tool ? uiResourceUriOf(tool) : undefined;
-  // An app's own calls answer the app; they never open another copy of it.
-  const shown = resourceUri !== undefined && call.outcome.ok && call.caller?.kind !== 'mcp-app';
+export function AppFrame({
+  controller,
+  apps,
+  app,
+}: {
+  controller: PanelController;
+  apps: OpenApps;
+  app: OpenApp;
+}) {
   const [View, setView] = useState<ComponentType<AppViewProps>>();
   const [failure, setFailure] = useState<string>();
   useEffect(() => {
-    if (!shown || View) return;
+    if (View) return;
     let live = true;
     loadAppView().then(
       (loaded) => live && setView(() => loaded),
@@ -41,23 +42,21 @@ export function AppFrame({ controller, call }: { controller: PanelController; ca
     return () => {
       live = false;
     };
-  }, [shown, View]);
-  if (!shown || !tool || !resourceUri || !call.outcome.ok) return null;
-  if (failure) return <p class="tg-error">{failure}</p>;
+  }, [View]);
+  if (failure)
+    return (
+      <div class="tg-row" data-app={app.resourceUri} data-app-id={app.id}>
+        <p class="tg-error">{failure}</p>
+        <button type="button" onClick={() => void apps.close(app.id, 'closed by the person')}>
+          Close app
+        </button>
+      </div>
+    );
   if (!View)
     return (
       <p class="tg-muted" role="status">
         Loading the app…
       </p>
     );
-  return (
-    <View
-      controller={controller}
-      serverId={call.serverId}
-      tool={tool}
-      resourceUri={resourceUri}
-      result={call.outcome.result}
-      resultAt={call.finishedAt}
-    />
-  );
+  return <View controller={controller} apps={apps} app={app} />;
 }

@@ -1,13 +1,12 @@
 /**
- * One MCP App under its tool's result: its UI resource read through the server, the sandbox proxy
- * frame, the host side of the app protocol, and what the person needs around it (which app, from
- * which server, what it may reach, its requests to open links and for browser features). Loaded
- * only when an app is shown (app-frame.tsx).
+ * One open MCP App: its UI resource read through the server, the sandbox proxy frame, the host side
+ * of the app protocol fed from the call that opened it (input, then result or cancellation), and
+ * what the person needs around it (which app, from which server, for which call and how that call is
+ * going, what it may reach, its requests to open links and for browser features, a Close button).
+ * Loaded only when an app is shown (app-frame.tsx).
  */
 
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { GateResult } from '../gate/pipeline.js';
-import type { Tool } from '../protocol/types.js';
 import type { PanelController } from '../session/controller.js';
 import { callToolForApp } from './app-calls.js';
 import { AppSession } from './app-session.js';
@@ -16,18 +15,15 @@ import { mcpAppsOptions } from './config.js';
 import { buildCsp, withCspMeta } from './csp.js';
 import { type AppIdentity, emitAppEvent } from './events.js';
 import { hostContextFor, onThemeChange } from './host-context.js';
+import type { AppCallState, OpenApp, OpenApps } from './open-apps.js';
 import { loadUiResource, type UiResource } from './resource.js';
 import { createSandboxFrame, VIEW_SANDBOX } from './sandbox-frame.js';
 import type { AppPermission } from './spec.js';
 
 export interface AppViewProps {
   controller: PanelController;
-  serverId: string;
-  tool: Tool;
-  resourceUri: string;
-  result: GateResult;
-  /** When the result arrived (epoch ms), to report the time to the app's first paint. */
-  resultAt?: number;
+  apps: OpenApps;
+  app: OpenApp;
 }
 
 type Phase =
@@ -55,7 +51,8 @@ const STYLES = `.tg-app{margin:var(--tg-s2) 0;padding:0}
 .tg-app-ask{border:1px solid var(--tg-accent);border-radius:var(--tg-radius);padding:var(--tg-s2);margin:var(--tg-s2) 0}
 .tg-app-ask p{margin:0 0 var(--tg-s2);overflow-wrap:anywhere}`;
 
-export function AppView({ controller, serverId, tool, resourceUri, result, resultAt }: AppViewProps) {
+export function AppView({ controller, apps, app }: AppViewProps) {
+  const { serverId, resourceUri } = app;
   const key = `${serverId}\u0000${resourceUri}`;
   const [granted, setGranted] = useState<readonly AppPermission[]>(() => grants.get(key) ?? []);
   const [state, setState] = useState<Phase>({ phase: 'loading' });
@@ -66,17 +63,19 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
   const session = useRef<AppSession | undefined>(undefined);
   const frame = useRef<HTMLIFrameElement | undefined>(undefined);
   const serverLabel = controller.servers.value.find((server) => server.id === serverId)?.label ?? serverId;
-  // Read when the app starts; a refreshed tool list or a new server label must not restart it.
-  const startWith = useRef({ tool, serverLabel, resultAt });
-  startWith.current = { tool, serverLabel, resultAt };
+  // Read when the app starts; a new server label must not restart it.
+  const startWith = useRef({ serverLabel });
+  startWith.current = { serverLabel };
 
   useEffect(() => {
-    const app: AppIdentity = { serverId, resourceUri };
-    const { tool, serverLabel, resultAt } = startWith.current;
+    const identity: AppIdentity = { serverId, resourceUri };
+    const { tool } = app;
+    const { serverLabel } = startWith.current;
     const maxHeight = mcpAppsOptions().maxHeight ?? 800;
     let live = true;
     let readyReported = false;
     let pendingLink: LinkQuestion | undefined;
+    let stopFollowing: (() => void) | undefined;
     const stopTheme = onThemeChange((theme) => session.current?.hostContextChanged({ theme }));
     const launch = async () => {
       const read = controller.readResource?.bind(controller);
@@ -98,7 +97,7 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
       const current = new AppSession(
         sandbox.transport,
         {
-          app,
+          app: identity,
           html: withCspMeta(resource.html, policy),
           csp: resource.csp.csp,
           permissions,
@@ -107,7 +106,7 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
         },
         {
           callTool: (name, args, signal) =>
-            callToolForApp(controller, app, name, args, signal).catch((error: unknown) => {
+            callToolForApp(controller, identity, name, args, signal).catch((error: unknown) => {
               const message = error instanceof Error ? error.message : String(error);
               if (live) setRefusals((list) => [message, ...list].slice(0, KEEP_REFUSALS));
               throw error;
@@ -136,30 +135,33 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
             setHeight(fitted);
             if (!readyReported) {
               readyReported = true;
+              const call = app.call.peek();
+              const now = Date.now();
               emitAppEvent({
                 type: 'ready',
-                app,
-                msSinceResult: resultAt === undefined ? Number.NaN : Date.now() - resultAt,
+                app: identity,
+                msSinceResult: call.phase === 'done' ? now - call.finishedAt : Number.NaN,
+                msSinceOpened: now - app.openedAt,
               });
             }
           },
           onInitialized: () =>
             live && setState((now) => (now.phase === 'starting' ? { ...now, phase: 'running' } : now)),
-          onRequestTeardown: () => void closeApp('the app asked to close'),
+          onRequestTeardown: () => void apps.close(app.id, 'the app asked to close'),
           onClosed: () => {
             sandbox.frame.remove();
             if (live)
               setState((now) =>
                 now.phase === 'failed' ? now : { phase: 'closed', reason: 'the app ended' },
               );
-            emitAppEvent({ type: 'closed', app, reason: 'the channel to the app ended' });
+            emitAppEvent({ type: 'closed', app: identity, reason: 'the channel to the app ended' });
           },
         },
       );
       session.current = current;
       setState({ phase: 'starting', resource, policy, origin: sandbox.origin });
-      emitAppEvent({ type: 'shown', app, csp: policy });
-      // On record: which app, for which result, under which policy (before it can make a call).
+      emitAppEvent({ type: 'shown', app: identity, csp: policy });
+      // On record: which app, for which call, under which policy (before it can make a call).
       const sink = await controller.ready.then(({ auditLog }) => auditLog).catch(() => undefined);
       if (sink)
         await recordAppShown(sink, {
@@ -173,16 +175,26 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
       await sandbox.loaded;
       if (!live) return;
       await current.start();
-      current.toolInput(result.arguments);
-      current.toolResult(result.result);
+      if (!live) return;
+      // The call as it goes: its input now, then its result or its end without one. The session
+      // holds them until the View is initialized, in this order, and sends each once.
+      let ended = false;
+      stopFollowing = app.call.subscribe((call) => {
+        if (call.arguments) current.toolInput(call.arguments);
+        if (ended || call.phase === 'running') return;
+        ended = true;
+        if (call.phase === 'done') current.toolResult(call.result);
+        else current.toolCancelled(call.reason);
+      });
     };
-    const closeApp = async (reason: string) => {
+    /** Every way the app closes comes here through the store: teardown first, then the frame goes. */
+    const teardown = async (reason: string) => {
       const current = session.current;
       session.current = undefined;
       await current?.teardown(reason);
       frame.current?.remove();
-      if (live) setState({ phase: 'closed', reason });
     };
+    const unregister = apps.onTeardown(app.id, teardown);
     launch().catch((error: unknown) => {
       frame.current?.remove();
       if (live)
@@ -193,22 +205,16 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
     });
     return () => {
       live = false;
+      unregister();
       stopTheme();
+      stopFollowing?.();
       pendingLink?.answer(false);
-      // The panel no longer shows this call: the app goes with it (its frame is being removed).
+      // The panel no longer shows this app (a restart, or the panel went): its frame is being removed.
       void session.current?.close();
       session.current = undefined;
       frame.current?.remove();
     };
-  }, [controller, serverId, resourceUri, result, granted]);
-
-  const close = async () => {
-    const current = session.current;
-    session.current = undefined;
-    await current?.teardown('closed by the person');
-    frame.current?.remove();
-    setState({ phase: 'closed', reason: 'closed by you' });
-  };
+  }, [controller, apps, app, serverId, resourceUri, granted]);
 
   const shown = state.phase === 'starting' || state.phase === 'running' ? state : undefined;
   const bordered = shown?.resource.prefersBorder !== false;
@@ -217,20 +223,22 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
     <figure
       class={bordered ? 'tg-app tg-app-bordered' : 'tg-app'}
       data-app={resourceUri}
+      data-app-id={app.id}
+      data-invocation={app.invocationId}
       data-app-state={state.phase}
       aria-label={`MCP App ${resourceUri}`}
+      tabIndex={-1}
     >
       <style>{STYLES}</style>
       <figcaption class="tg-app-head">
         <span>
-          App <code>{resourceUri}</code> from {serverLabel}
+          App <code>{resourceUri}</code> from {serverLabel}, for {app.tool.name}
         </span>
-        {(state.phase === 'starting' || state.phase === 'running') && (
-          <button type="button" onClick={() => void close()}>
-            Close app
-          </button>
-        )}
+        <button type="button" onClick={() => void apps.close(app.id, 'closed by the person')}>
+          Close app
+        </button>
       </figcaption>
+      <CallStatus toolName={app.tool.name} call={app.call.value} />
       {shown && <p class="tg-muted">{describeReach(shown.resource, shown.origin)}</p>}
       {shown && shown.resource.csp.ignored.length > 0 && (
         <p class="tg-warning">
@@ -273,6 +281,34 @@ export function AppView({ controller, serverId, tool, resourceUri, result, resul
         </ul>
       )}
     </figure>
+  );
+}
+
+/** How the call that opened the app is going: running (with its progress), or ended without a result. */
+function CallStatus({ toolName, call }: { toolName: string; call: AppCallState }) {
+  if (call.phase === 'done') return null;
+  if (call.phase === 'cancelled')
+    return (
+      <p class="tg-warning" data-app-call="cancelled">
+        The call to {toolName} ended without a result ({call.reason}); the app was told.
+      </p>
+    );
+  const progress = call.progress;
+  const label = `${toolName} progress`;
+  return (
+    <div class="tg-row" role="status" data-app-call="running">
+      <span class="tg-spinner" aria-hidden="true" />
+      <span class="tg-muted">
+        {toolName} is running; the app has its input and gets the result when it arrives
+        {progress?.message ? ` (${progress.message})` : ''}.
+      </span>
+      {/* Determinate once the server gives a total, as in Activity. */}
+      {progress?.total !== undefined ? (
+        <progress aria-label={label} max={progress.total} value={progress.progress} />
+      ) : (
+        <progress aria-label={label} />
+      )}
+    </div>
   );
 }
 

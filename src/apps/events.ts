@@ -14,7 +14,11 @@ export interface AppIdentity {
 
 export type McpAppEvent =
   | { type: 'shown'; app: AppIdentity; csp: string }
-  | { type: 'ready'; app: AppIdentity; msSinceResult: number }
+  /**
+   * The app's first size report (its first paint): ms since it opened (its call was sent), and since
+   * that call's result reached the panel (NaN when the app painted before the result arrived).
+   */
+  | { type: 'ready'; app: AppIdentity; msSinceResult: number; msSinceOpened: number }
   | { type: 'message'; app: AppIdentity; message: JsonObject }
   | { type: 'model-context'; app: AppIdentity; context: JsonObject }
   | { type: 'log'; app: AppIdentity; level: string; data: unknown }

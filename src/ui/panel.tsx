@@ -1,12 +1,15 @@
 /**
  * The panel: tabs for servers, tools, activity and the audit log, with the approval and elicitation
- * dialogs over them whenever something waits for the person. The "overlay" shape shows only the
- * dialogs and a running-call indicator, for apps that want just the confirm step.
+ * dialogs over them whenever something waits for the person, and an Apps tab while MCP Apps are
+ * open (kept mounted, hidden when another tab is shown, so apps survive tab switches). The "overlay"
+ * shape shows only the dialogs and a running-call indicator, for apps that want just the confirm step.
  */
 
-import { useSignal } from '@preact/signals';
+import { effect, useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { AppsLease, OpenApps } from '../apps/open-apps.js';
+import { afterFirstPaint } from '../session/after-first-paint.js';
 import type { PanelController } from '../session/controller.js';
 import { serverNames } from '../session/server-names.js';
 import { AuditAlert } from './audit-alert.js';
@@ -20,6 +23,7 @@ const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) 
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
+const AppArea = lazyView(() => import('./views/app-area.js').then((m) => m.AppArea));
 const SkillsView = lazyView(() => import('./views/skills-view.js').then((m) => m.SkillsView));
 const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
 const SignInDialog = lazyView(() => import('./views/sign-in-dialog.js').then((m) => m.SignInDialog));
@@ -34,6 +38,8 @@ const TABS = [
   { id: 'tools', label: 'Tools' },
   { id: 'skills', label: 'Skills' },
   { id: 'activity', label: 'Activity' },
+  // Listed only while an app is open.
+  { id: 'apps', label: 'Apps' },
   { id: 'log', label: 'Audit log' },
   { id: 'remembered', label: 'Approvals' },
   { id: 'inspect', label: 'Inspect' },
@@ -58,7 +64,16 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   const tab = useSignal<string>('servers');
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
   const views = useMemo(createPanelViewState, []);
-  const tabs = [...TABS, ...extraTabs];
+  const apps = useOpenApps(controller, shape === 'panel', (id) => {
+    tab.value = id;
+  });
+  const openApps = apps && 'store' in apps ? apps.store.apps.value.length : 0;
+  const tabs = [...TABS.filter((t) => t.id !== 'apps' || openApps > 0), ...extraTabs];
+  const root = useRef<HTMLDivElement>(null);
+  // The last app closed while its tab was shown: Activity, where its call is.
+  useEffect(() => {
+    if (openApps === 0 && tab.value === 'apps') tab.value = 'activity';
+  }, [openApps]);
   const extra = extraTabs.find((t) => t.id === tab.value);
   const signIn = controller.signIns?.value[0];
   const approval = controller.approvals.value[0];
@@ -108,8 +123,20 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   const select = (id: string) => {
     tab.value = id;
   };
+  /** Activity's "Show app": the call's app (opened again if it was closed), in view and focused. */
+  const showApp =
+    apps && 'store' in apps
+      ? (invocationId: string) => {
+          const app = apps.store.show(invocationId);
+          if (!app) return;
+          select('apps');
+          requestAnimationFrame(() =>
+            root.current?.querySelector<HTMLElement>(`[data-app-id="${app.id}"]`)?.focus(),
+          );
+        }
+      : undefined;
   return (
-    <div class="tg-root">
+    <div class="tg-root" ref={root}>
       <header class="tg-header">
         <strong>Toolgate</strong>
         {running > 0 && (
@@ -148,25 +175,94 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
           >
             {t.label}
             {t.id === 'activity' && running > 0 ? ` (${running})` : ''}
+            {t.id === 'apps' ? ` (${openApps})` : ''}
           </button>
         ))}
       </div>
-      <div
-        role="tabpanel"
-        id={`tg-tabpanel-${tab.value}`}
-        aria-labelledby={`tg-tab-${tab.value}`}
-        class="tg-tabpanel"
-      >
-        {tab.value === 'servers' && <ServersView controller={controller} />}
-        {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
-        {tab.value === 'skills' && <SkillsView controller={controller} />}
-        {tab.value === 'activity' && <ActivityView controller={controller} />}
-        {tab.value === 'log' && <AuditView controller={controller} />}
-        {tab.value === 'remembered' && <RememberedView controller={controller} />}
-        {tab.value === 'inspect' && <InspectView controller={controller} />}
-        {extra?.render()}
-      </div>
+      {apps && 'failure' in apps && (
+        <p class="tg-error" role="alert">
+          {apps.failure}
+        </p>
+      )}
+      {apps && 'store' in apps && openApps > 0 && (
+        // Mounted while any app is open, whichever tab is shown: hiding keeps the apps' frames alive.
+        <div
+          role="tabpanel"
+          id="tg-tabpanel-apps"
+          aria-labelledby="tg-tab-apps"
+          class="tg-tabpanel"
+          hidden={tab.value !== 'apps'}
+        >
+          <AppArea controller={controller} apps={apps.store} lease={apps.lease} />
+        </div>
+      )}
+      {tab.value !== 'apps' && (
+        <div
+          role="tabpanel"
+          id={`tg-tabpanel-${tab.value}`}
+          aria-labelledby={`tg-tab-${tab.value}`}
+          class="tg-tabpanel"
+        >
+          {tab.value === 'servers' && <ServersView controller={controller} />}
+          {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
+          {tab.value === 'skills' && <SkillsView controller={controller} />}
+          {tab.value === 'activity' && <ActivityView controller={controller} onShowApp={showApp} />}
+          {tab.value === 'log' && <AuditView controller={controller} />}
+          {tab.value === 'remembered' && <RememberedView controller={controller} />}
+          {tab.value === 'inspect' && <InspectView controller={controller} />}
+          {extra?.render()}
+        </div>
+      )}
       {dialogs}
     </div>
   );
+}
+
+/**
+ * The session's open apps, loaded after the panel's first paint (the first screen never pays for
+ * them) and held while the panel is mounted: when the panel goes, its apps are torn down. An app the
+ * person opened with their own call is shown at once (`show('apps')`); others wait in the Apps tab.
+ */
+function useOpenApps(
+  controller: PanelController,
+  enabled: boolean,
+  show: (tab: string) => void,
+): { store: OpenApps; lease: AppsLease } | { failure: string } | undefined {
+  const [apps, setApps] = useState<{ store: OpenApps; lease: AppsLease } | { failure: string }>();
+  const showTab = useRef(show);
+  showTab.current = show;
+  useEffect(() => {
+    if (!enabled) return;
+    let lease: AppsLease | undefined;
+    let stop: (() => void) | undefined;
+    let live = true;
+    void afterFirstPaint()
+      .then(() => import('../apps/open-apps.js'))
+      .then(({ openAppsOf }) => {
+        if (!live) return;
+        const store = openAppsOf(controller);
+        lease = store.retain();
+        const seen = new Set(store.apps.peek().map((app) => app.id));
+        stop = effect(() => {
+          for (const app of store.apps.value) {
+            if (seen.has(app.id)) continue;
+            seen.add(app.id);
+            if (app.caller?.kind === 'person' && lease?.renders.peek()) showTab.current('apps');
+          }
+        });
+        setApps({ store, lease });
+      })
+      .catch((error: unknown) => {
+        if (live)
+          setApps({
+            failure: `Toolgate could not load MCP Apps support (${String(error)}): tools that open apps show their results in Activity only. Reload the page to try again.`,
+          });
+      });
+    return () => {
+      live = false;
+      stop?.();
+      lease?.release();
+    };
+  }, [controller, enabled]);
+  return apps;
 }

@@ -24,8 +24,11 @@ export interface RecordingProxy {
 }
 
 export interface RecordingProxyOptions {
-  /** Runs before each request is forwarded (e.g. to change the server's state first). */
-  beforeForward?: (request: http.IncomingMessage) => Promise<void> | void;
+  /**
+   * Runs before each request is forwarded (e.g. to change the server's state first, or to hold a
+   * tools/call back), with the request's body.
+   */
+  beforeForward?: (request: http.IncomingMessage, body: Buffer) => Promise<void> | void;
 }
 
 export async function startRecordingProxy(
@@ -39,7 +42,7 @@ export async function startRecordingProxy(
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const body = Buffer.concat(chunks);
-      await options.beforeForward?.(request);
+      await options.beforeForward?.(request, body);
       if (body.length > 0) {
         try {
           const parsed = JSON.parse(body.toString('utf8')) as unknown;

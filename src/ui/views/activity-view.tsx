@@ -2,11 +2,12 @@
  * Calls in flight (progress, elapsed time against the timeout, cancel) and recent results, each with
  * what a person debugging it asks first: who called, with which arguments (secrets redacted exactly
  * as the audit log redacts them), when it started, how long it took, how its progress went and how
- * it ended.
+ * it ended. A call whose tool opens an MCP App links to it ("Show app"); the app itself lives in the
+ * Apps tab, so it outlasts this view.
  */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { AppFrame } from '../../apps/app-frame.js';
+import { uiResourceUriOf } from '../../apps/tool-ui.js';
 import { redactSecrets } from '../../audit/redaction.js';
 import { describeCaller } from '../../gate/caller.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
@@ -15,10 +16,25 @@ import { type ServerNames, serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
 
-export function ActivityView({ controller }: { controller: PanelController }) {
+export function ActivityView({
+  controller,
+  onShowApp,
+}: {
+  controller: PanelController;
+  /** Shows the call's MCP App (absent where the panel shows no apps). */
+  onShowApp?: ((invocationId: string) => void) | undefined;
+}) {
   const running = controller.running.value;
   const finished = controller.finished.value;
   const names = serverNames(controller.servers.value);
+  /** The "Show app" action for a call whose tool links an app, unless an app made the call. */
+  const showAppFor = (call: RunningCall | FinishedCall) => {
+    if (!onShowApp || call.caller?.kind === 'mcp-app') return undefined;
+    const tool = controller.servers.value
+      .find((server) => server.id === call.serverId)
+      ?.tools.find((candidate) => candidate.name === call.toolName);
+    return tool && uiResourceUriOf(tool) ? () => onShowApp(call.invocationId) : undefined;
+  };
   return (
     <section class="tg-view" aria-labelledby="tg-activity-heading">
       <h2 id="tg-activity-heading">Activity</h2>
@@ -39,6 +55,7 @@ export function ActivityView({ controller }: { controller: PanelController }) {
                 (item) => item.request.invocationId === call.invocationId,
               )}
               onCancel={() => controller.cancel(call.invocationId)}
+              onShowApp={call.sentAt === undefined ? undefined : showAppFor(call)}
             />
           ))}
         </ul>
@@ -46,7 +63,13 @@ export function ActivityView({ controller }: { controller: PanelController }) {
       {finished.length > 0 && (
         <ul class="tg-finished" aria-label="Finished calls">
           {finished.map((call) => (
-            <FinishedRow key={call.invocationId} call={call} names={names} controller={controller} />
+            <FinishedRow
+              key={call.invocationId}
+              call={call}
+              names={names}
+              controller={controller}
+              onShowApp={call.outcome.ok ? showAppFor(call) : undefined}
+            />
           ))}
         </ul>
       )}
@@ -67,10 +90,12 @@ function FinishedRow({
   call,
   names,
   controller,
+  onShowApp,
 }: {
   call: FinishedCall;
   names: ServerNames;
   controller: PanelController;
+  onShowApp: (() => void) | undefined;
 }) {
   const server = names(call.serverId);
   const outcome = call.outcome;
@@ -118,7 +143,7 @@ function FinishedRow({
               {warning}
             </p>
           ))}
-          <AppFrame controller={controller} call={call} />
+          {onShowApp && <ShowAppButton onShow={onShowApp} />}
         </>
       ) : (
         <p class="tg-error">{outcome.error}</p>
@@ -207,17 +232,28 @@ function ProgressHistory({ points, startedAt }: { points: readonly ProgressPoint
   );
 }
 
+/** The link from a call to its app in the Apps tab. */
+function ShowAppButton({ onShow }: { onShow: () => void }) {
+  return (
+    <button type="button" onClick={onShow}>
+      Show app
+    </button>
+  );
+}
+
 function RunningRow({
   call,
   names,
   asking,
   onCancel,
+  onShowApp,
 }: {
   call: RunningCall;
   names: ServerNames;
   /** Its approval dialog is waiting for the person. */
   asking: boolean;
   onCancel: () => void;
+  onShowApp: (() => void) | undefined;
 }) {
   const now = useSignal(Date.now());
   useSignalEffect(() => {
@@ -245,6 +281,7 @@ function RunningRow({
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
+        {onShowApp && <ShowAppButton onShow={onShowApp} />}
       </div>
       {/* Indeterminate (no value) until the server reports progress; determinate once it gives a total. */}
       {progress?.total !== undefined ? (
