@@ -1,5 +1,15 @@
 /** Toolgate's library entry: the headless MCP client (no UI). */
 
+export {
+  type AnchoredHead,
+  type AnchorKey,
+  type AnchorReport,
+  checkAnchoredHead,
+  describeAnchorReport,
+  isAnchoredHead,
+} from './audit/anchor.js';
+export type { AnchoringOptions } from './audit/anchor-cadence.js';
+export type { LogVerification, VerifyOptions } from './audit/anchor-verify.js';
 export { type ChainAnchor, type ChainEvent, GENESIS, type Verification, verifyChain } from './audit/chain.js';
 export type { AuditEntry, EntryOutcome } from './audit/entry.js';
 export { AuditContentionError, AuditStorageFullError, AuditWriteError } from './audit/errors.js';
