@@ -183,7 +183,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
             'it refused the token it had just asked for (HTTP 401)',
           );
         await discardBody(response);
-        await untilAborted(session.recover(challenge, tokens, 'unauthorized'), signal);
+        await untilAborted(session.recover(challenge, tokens, 'unauthorized', signal), signal);
         signedInAgain = true;
       } else if (response.status === 403 && challenge.error === 'insufficient_scope') {
         if (tokens && alreadyGranted(challenge.scopes, tokens.grantedScopes))
@@ -203,7 +203,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
             `it still wants more scopes after ${upgrades} step-ups`,
           );
         await discardBody(response);
-        await untilAborted(session.recover(challenge, tokens, 'insufficient_scope'), signal);
+        await untilAborted(session.recover(challenge, tokens, 'insufficient_scope', signal), signal);
         upgrades++;
       } else return response;
       if (isStream(init?.body))

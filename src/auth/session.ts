@@ -8,8 +8,10 @@
  * followed: tokens and registrations of the old one are never offered to the new one.
  */
 
+import { reportPersonWait } from '../protocol/person-wait.js';
 import {
   AuthorizationProblem,
+  type AuthorizationRequest,
   type Authorize,
   authorizationCodeFlow,
   finishAuthorization,
@@ -83,6 +85,10 @@ export class AuthSession {
    * consent or closed the window is not sent to the authorization server again by a retry.
    */
   private failed: AuthorizationError | undefined;
+  /** Whether the person is being asked now (the authorize step: prompt, popup or redirect). */
+  private askingPerson = false;
+  /** Requests waiting on this sign-in, told when the person is asked and when that ends. */
+  private readonly personWaits = new Set<(waiting: boolean) => void>();
   /** Whether tokens found in the store at the first read were reported (once per page). */
   private restoredChecked = false;
 
@@ -114,8 +120,26 @@ export class AuthSession {
    * After a 401 (or a 403 insufficient_scope) for a request sent with `failed`: signs in again,
    * unless another request already did. Throws AuthorizationError naming the failed step.
    */
-  async recover(challenge: BearerChallenge, failed: TokenSet | undefined, kind: RecoveryKind): Promise<void> {
+  async recover(
+    challenge: BearerChallenge,
+    failed: TokenSet | undefined,
+    kind: RecoveryKind,
+    /** The request's signal: told when the sign-in waits for the person (its timeout stops meanwhile). */
+    signal?: AbortSignal | null,
+  ): Promise<void> {
     if (this.failed) throw this.failed;
+    const relay = (waiting: boolean) => reportPersonWait(signal, waiting);
+    this.personWaits.add(relay);
+    if (this.askingPerson) relay(true);
+    try {
+      await this.recoverOnce(challenge, failed, kind);
+    } finally {
+      this.personWaits.delete(relay);
+      if (this.askingPerson) relay(false);
+    }
+  }
+
+  private async recoverOnce(challenge: BearerChallenge, failed: TokenSet | undefined, kind: RecoveryKind) {
     if (this.flight) {
       // Another request is signing in already: its outcome, failure included, is ours too.
       await this.flight;
@@ -233,7 +257,7 @@ export class AuthSession {
         resource: found.resource,
         scopes,
         server: this.options.shown,
-        authorize: this.options.authorize,
+        authorize: (request) => this.askPerson(request),
         fetchFn: this.options.fetchFn,
         signal: this.cancel.signal,
         ...(canRedirect()
@@ -273,6 +297,21 @@ export class AuthSession {
       this.reportFailure(failure);
       throw failure;
     }
+  }
+
+  /** The host's user-agent step, with the requests waiting on it told that a person is asked. */
+  private async askPerson(request: AuthorizationRequest): Promise<string | URL> {
+    this.setAskingPerson(true);
+    try {
+      return await this.options.authorize(request);
+    } finally {
+      this.setAskingPerson(false);
+    }
+  }
+
+  private setAskingPerson(asking: boolean): void {
+    this.askingPerson = asking;
+    for (const relay of this.personWaits) relay(asking);
   }
 
   private async signedInWith(

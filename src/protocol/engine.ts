@@ -23,6 +23,7 @@ import {
   type JsonRpcSuccess,
   type RequestId,
 } from './jsonrpc.js';
+import { onPersonWait } from './person-wait.js';
 import type { Transport } from './transport.js';
 import type { Progress } from './types.js';
 
@@ -85,6 +86,8 @@ interface Pending {
   progressToken?: RequestId;
   reissues: number;
   detachAbort?: () => void;
+  /** Sign-ins this request waits for the person in: its idle timer is stopped while above 0. */
+  personWaits?: number;
 }
 
 export class RpcEngine {
@@ -202,6 +205,7 @@ export class RpcEngine {
     }
     this.pending.set(id, entry);
     this.armIdleTimer(entry);
+    onPersonWait(entry.controller.signal, (waiting) => this.personWait(id, entry, waiting));
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method: entry.method, params };
     this.transport
       .send(message, { signal: entry.controller.signal, headers: entry.options.headers })
@@ -212,7 +216,16 @@ export class RpcEngine {
       });
   }
 
+  /** The person is asked to sign in for this request: no idle timeout meanwhile, a full one after. */
+  private personWait(id: RequestId, entry: Pending, waiting: boolean): void {
+    if (this.pending.get(id) !== entry) return;
+    entry.personWaits = Math.max(0, (entry.personWaits ?? 0) + (waiting ? 1 : -1));
+    if (entry.personWaits > 0) entry.idleDeadline = undefined;
+    else this.armIdleTimer(entry);
+  }
+
   private armIdleTimer(entry: Pending): void {
+    if ((entry.personWaits ?? 0) > 0) return;
     const timeout = entry.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeout)) {
       entry.idleDeadline = undefined;

@@ -6,6 +6,7 @@
 
 import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
 import { isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import { forwardPersonWait } from '../protocol/person-wait.js';
 import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import {
   assertValidHeaders,
@@ -147,6 +148,8 @@ export class HttpSseTransport implements Transport {
     if (options.headers) assertValidHeaders(options.headers, this.label);
     if (options.signal?.aborted) return;
     const controller = new AbortController();
+    // A sign-in that waits for the person, reported on this signal by the fetch, reaches the engine.
+    forwardPersonWait(options.signal, controller.signal);
     this.sent.note(message);
     const onAbort = () => {
       controller.abort();

@@ -22,6 +22,7 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { forwardPersonWait } from '../protocol/person-wait.js';
 import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import { isModernVersion } from '../protocol/versions.js';
 import { readBodyWithin } from './bounded-body.js';
@@ -642,6 +643,8 @@ export class StreamableHttpTransport implements Transport {
   private lifeline(signal?: AbortSignal): { controller: AbortController; release: () => void } | undefined {
     if (signal?.aborted || this.closed) return undefined;
     const controller = new AbortController();
+    // A sign-in that waits for the person, reported on this signal by the fetch, reaches the engine.
+    forwardPersonWait(signal, controller.signal);
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     this.live.add(controller);
