@@ -54,15 +54,19 @@ test('the person signs in more slowly than the call times out, and the call stil
   const row = page.locator('[data-server="notes"]');
   await expect(row).toContainText('connected', { timeout: 20_000 });
 
+  await page.getByRole('tab', { name: 'Activity', exact: true }).click();
   const called = callTool(page, 'add_note', { text: 'written after a slow sign-in' });
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await expect(stepUp).toContainText('mcp:write');
+  // Activity says what the call waits for (behind the dialog).
+  await expect(page.locator('.tg-running-call')).toContainText('waiting for sign-in');
   // The person reads, hesitates: twice the call's timeout passes before they click.
   await page.waitForTimeout(CALL_TIMEOUT_MS * 2);
   await expect(stepUp).toBeVisible();
   await signInAtOidcProvider(context, () => stepUp.getByRole('button', { name: 'Sign in' }).click());
 
   expect(await called).toBe('ok');
+  await expect(page.locator('.tg-running-call')).toHaveCount(0);
   expect(peer.seen.authorizations.at(-1)?.scopes).toContain('mcp:write');
 });

@@ -54,6 +54,7 @@ export function ActivityView({
               asking={controller.approvals.value.some(
                 (item) => item.request.invocationId === call.invocationId,
               )}
+              signingIn={controller.signIns?.value.some((item) => item.serverId === call.serverId) ?? false}
               onCancel={() => controller.cancel(call.invocationId)}
               onShowApp={call.sentAt === undefined ? undefined : showAppFor(call)}
             />
@@ -245,6 +246,7 @@ function RunningRow({
   call,
   names,
   asking,
+  signingIn,
   onCancel,
   onShowApp,
 }: {
@@ -252,6 +254,8 @@ function RunningRow({
   names: ServerNames;
   /** Its approval dialog is waiting for the person. */
   asking: boolean;
+  /** Its server asks the person to sign in (a sent call waits for that; its timeout is stopped). */
+  signingIn: boolean;
   onCancel: () => void;
   onShowApp: (() => void) | undefined;
 }) {
@@ -272,11 +276,13 @@ function RunningRow({
         <strong>{call.toolName}</strong>
         <span class="tg-muted">on {names(call.serverId)}</span>
         <span class="tg-muted">
-          {call.sentAt
-            ? `running ${elapsed} s (times out after ${Math.round(call.timeoutMs / 1000)} s without progress)`
-            : asking
-              ? 'waiting for approval'
-              : 'being checked and recorded'}
+          {call.sentAt && signingIn
+            ? 'waiting for sign-in (its timeout waits too)'
+            : call.sentAt
+              ? `running ${elapsed} s (times out after ${Math.round(call.timeoutMs / 1000)} s without progress)`
+              : asking
+                ? 'waiting for approval'
+                : 'being checked and recorded'}
         </span>
         <button type="button" onClick={onCancel}>
           Cancel
