@@ -9,7 +9,9 @@
  * exchanges the code.
  *
  * sessionStorage belongs to this tab and this origin: the redirect URI must be a page of the app's
- * own origin. A record is honoured for ten minutes at most.
+ * own origin. A record is honoured for ten minutes at most. It holds the client registration as
+ * well (a registered client's secret included, where the server issued one): the page that comes
+ * back has lost its memory, and the code can only be exchanged by the client it was issued to.
  */
 
 import type { AuthorizationRequest, RedirectHandover } from './authorization-code.js';
