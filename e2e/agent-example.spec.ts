@@ -43,7 +43,7 @@ function recordToolCallsSentToWorkers(): void {
 test('the assistant proposes, the person approves and denies, results flow back', async ({ page }) => {
   await page.addInitScript(recordToolCallsSentToWorkers);
   await page.goto(`${site.origin}/examples/agent/`);
-  await expect(page.locator('#status')).toContainText('may ask to use 11 tools', { timeout: 20_000 });
+  await expect(page.locator('#status')).toContainText('may ask to use 12 tools', { timeout: 20_000 });
   const conversation = page.locator('#conversation');
   const dialog = page.getByRole('dialog');
 

@@ -53,7 +53,7 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
   await expect(page.locator('[data-server="demo"]')).toContainText('connected', { timeout: 20_000 });
   await expect(page.locator('[data-server="demo-browser"]')).toContainText('connected', { timeout: 20_000 });
   await page.getByRole('tab', { name: 'Tools' }).click();
-  await expect(page.locator('.tg-view [role=status]').first()).toHaveText('22 tools');
+  await expect(page.locator('.tg-view [role=status]').first()).toHaveText('24 tools');
 
   await openTool(page, 'Countdown');
   await expect(page.locator('.tg-tool-detail')).toContainText('on Demo server (npm start)');
@@ -90,11 +90,54 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
 
 test('npm start: the example app runs its approve and deny loop', async ({ page }) => {
   await page.goto(new URL('examples/agent/', demoUrl).href);
-  await expect(page.locator('#status')).toContainText('may ask to use 11 tools', { timeout: 20_000 });
+  await expect(page.locator('#status')).toContainText('may ask to use 12 tools', { timeout: 20_000 });
   await page.getByRole('button', { name: /^Send:/ }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Allow Weather (structured) on Demo server (in your browser)?');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(page.locator('#conversation')).toContainText('"city":"Lisbon"');
   await expect(page.locator('#conversation li.tool').first()).toContainText('Lisbon');
+});
+
+test("npm start: the demo's counter app opens, and its button's call is asked under the app's name", async ({
+  page,
+}) => {
+  const COUNTER_APP = 'ui://toolgate-demo/counter.html';
+  await page.goto(demoUrl);
+  await page
+    .getByRole('dialog', { name: /^Sign in to Protected demo/ })
+    .getByRole('button', { name: 'Not now' })
+    .click();
+  await expect(page.locator('[data-server="demo-browser"]')).toContainText('connected', { timeout: 20_000 });
+  // The in-browser server's, as on the static site.
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.getByLabel('Search tools').fill('Counter');
+  await page
+    .locator('.tg-tool-button', { hasText: 'Counter' })
+    .filter({ hasText: 'in your browser' })
+    .first()
+    .click();
+  await page.locator('.tg-try').getByLabel(/start/).fill('41');
+  await page
+    .locator('.tg-try')
+    .getByRole('button', { name: /^Call / })
+    .click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+
+  // The person's own call: the panel shows its app at once, in the Apps tab.
+  await expect(page.getByRole('tab', { name: /^Apps/ })).toHaveAttribute('aria-selected', 'true');
+  const figure = page.locator(`figure[data-app="${COUNTER_APP}"]`);
+  await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+  const counter = page.frameLocator(`figure[data-app="${COUNTER_APP}"] iframe`).frameLocator('iframe');
+  await expect(counter.locator('#count')).toHaveText('41');
+
+  // The app's button asks to call add: the person is asked, and the dialog names the app.
+  await counter.getByRole('button', { name: /Add 1/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(`Asked by the MCP App ${COUNTER_APP}`);
+  await expect(dialog).toContainText('Demo server (in your browser)');
+  await page.screenshot({ path: 'test-results/screenshots/demo-app-approval.png', fullPage: true });
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(counter.locator('#count')).toHaveText('42');
+  await expect(counter.locator('#status')).toHaveText('add answered 42.');
 });

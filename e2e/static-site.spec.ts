@@ -53,7 +53,7 @@ test('the demo works from a static host with its in-browser server only', async 
   expect(await background()).toBe('rgb(255, 255, 255)');
 
   await page.getByRole('tab', { name: 'Tools' }).click();
-  await expect(page.locator('.tg-view [role=status]').first()).toHaveText('11 tools');
+  await expect(page.locator('.tg-view [role=status]').first()).toHaveText('12 tools');
 
   // Progress and result, after approval.
   await openTool(page, 'Countdown');

@@ -1,13 +1,15 @@
 /**
  * The demo MCP server that runs in the visitor's browser, for the static site: the official SDK
  * (1.x McpServer, the same demo tools as `npm start`'s server) in a dedicated Web Worker, reached
- * over a MessageChannel. A worker rather than a sandboxed frame: a frame at an opaque origin may only
- * load module scripts from hosts that send CORS headers, which plain static hosts do not.
+ * over a MessageChannel, with the demo's MCP App (counter-app.mjs). A worker rather than a sandboxed
+ * frame: a frame at an opaque origin may only load module scripts from hosts that send CORS headers,
+ * which plain static hosts do not.
  */
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { acceptWorkerClients } from '../transport/worker-server.js';
+import { registerDemoApp } from './counter-app.mjs';
 import { registerDemoTools } from './tools.mjs';
 
 acceptWorkerClients((transport) => {
@@ -16,6 +18,8 @@ acceptWorkerClients((transport) => {
     { capabilities: { tools: { listChanged: true } } },
   );
   registerDemoTools(server);
+  // The demo's MCP App: the static site shows an app with nothing but its in-browser server.
+  registerDemoApp(server);
   // Our MessagePortTransport has the SDK's transport shape (start, send, close, on*).
   void server.connect(transport as unknown as SdkTransport);
 });

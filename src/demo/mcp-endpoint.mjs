@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { registerDemoApp } from './counter-app.mjs';
 import { registerDemoTools } from './tools.mjs';
 
 /** Returns a node:http handler for the MCP endpoint, and a close() for shutdown. */
@@ -31,6 +32,7 @@ export function createDemoEndpoint() {
         { capabilities: { tools: { listChanged: true } } },
       );
       registerDemoTools(server);
+      registerDemoApp(server);
       await server.connect(transport);
     }
     await transport.handleRequest(req, res);
