@@ -40,6 +40,23 @@ function records(audit: MemoryAuditSink, toolName: string) {
     .sort();
 }
 
+/** A second server, whose tool no app of "clock" may reach. */
+function otherServer(calls: string[]) {
+  return new ScriptedTransport((request, peer) => {
+    if (request.method === 'server/discover') return peer.fail(request, -32601, 'Method not found');
+    if (request.method === 'initialize')
+      return peer.reply(request, {
+        protocolVersion: '2025-11-25',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'other', version: '1.0.0' },
+      });
+    if (request.method === 'tools/list')
+      return peer.reply(request, { tools: [{ name: 'wipe_all', inputSchema: { type: 'object' } }] });
+    if (request.method === 'tools/call') calls.push(`other:${(request.params as { name: string }).name}`);
+    return peer.reply(request, {});
+  });
+}
+
 async function setup() {
   const calls: string[] = [];
   const reads: unknown[] = [];
@@ -74,7 +91,10 @@ async function setup() {
   const controller = createController({
     audit,
     policy: createPolicy({ store: memorySettingsStore() }),
-    servers: [{ id: 'clock', transport }],
+    servers: [
+      { id: 'clock', transport },
+      { id: 'other', label: 'Other server', transport: otherServer(calls) },
+    ],
   });
   await controller.ready;
   const siteAccess = await createSiteAccess({ load: async () => [], save: async () => undefined });
@@ -89,7 +109,10 @@ async function setup() {
     openAuditLog: () => Promise.reject(new Error('no IndexedDB in this test')),
     reconnectDelayMs: 1,
   });
-  await until(() => remote.servers.value[0]?.state === 'connected', 'the mirrored server');
+  await until(
+    () => remote.servers.value.filter((server) => server.state === 'connected').length === 2,
+    'the mirrored servers',
+  );
   const release = () => {
     for (const answer of held.splice(0)) answer();
   };
@@ -127,7 +150,7 @@ describe('MCP Apps in an extension page', () => {
     ]);
   });
 
-  it('refuses, in the worker and on record, tools not for apps and callers that are not ui:// resources', async () => {
+  it('refuses, in the worker and on record, tools not for apps, callers that are not ui:// resources and tools of other servers', async () => {
     const { remote, calls, audit, controller } = await setup();
     // Straight at the worker, as a page that skipped its own check would: still refused there.
     await expect(remote.call('clock', 'secret', {}, { kind: 'mcp-app', label: APP })).rejects.toThrow(
@@ -137,6 +160,17 @@ describe('MCP Apps in an extension page', () => {
     await expect(
       remote.call('clock', 'tick', {}, { kind: 'mcp-app', label: 'https://evil.example/' }),
     ).rejects.toThrow(/ui:\/\/ resource/);
+    // Another server's tool: asked of the app's own server, refused by the worker's gate, on record.
+    await expect(
+      callToolForApp(
+        remote,
+        { serverId: 'clock', resourceUri: APP },
+        'wipe_all',
+        {},
+        new AbortController().signal,
+      ),
+    ).rejects.toThrow(/wipe_all is a tool of another server \(Other server\)/);
+    expect(records(audit, 'wipe_all')).toEqual([[APP, 'denied']]);
     expect(controller.approvals.value).toEqual([]);
     expect(calls).toEqual([]);
   });
