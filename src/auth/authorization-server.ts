@@ -122,6 +122,13 @@ export function problemOf(error: unknown): string {
   if (error instanceof BodyProblem) return error.message;
   if (error instanceof oauth.ResponseBodyError)
     return `${error.error}${error.error_description ? `: ${error.error_description}` : ''} (HTTP ${error.status})`;
+  // A 401 from a token endpoint comes as a challenge (client authentication failed): its error.
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const challenge = error.cause.find((candidate) => candidate.parameters.error) ?? error.cause[0];
+    const code = challenge?.parameters.error ?? `a ${challenge?.scheme ?? 'bare'} challenge`;
+    const description = challenge?.parameters.error_description;
+    return `${code}${description ? `: ${description}` : ''} (HTTP ${error.status})`;
+  }
   if (error instanceof oauth.OperationProcessingError && error.code === oauth.JSON_ATTRIBUTE_COMPARISON)
     return 'its "issuer" is not the issuer it was looked up for';
   return error instanceof Error ? error.message : String(error);

@@ -131,7 +131,7 @@ export class ClientCredentialsSession {
         (kind === 'insufficient_scope' && previous && challenge.scopes
           ? [...new Set([...previous.requestedScopes, ...challenge.scopes])]
           : (challenge.scopes ?? found.resourceScopes ?? []));
-      step = 'token';
+      step = 'credentials';
       const assertion = credentials.assertion
         ? await credentials.assertion({
             issuer: found.issuer,
@@ -160,7 +160,7 @@ export class ClientCredentialsSession {
     } catch (error) {
       const failure = this.failure(
         error,
-        kind === 'insufficient_scope' && step === 'token' ? 'step-up' : step,
+        kind === 'insufficient_scope' && step === 'credentials' ? 'step-up' : step,
       );
       this.failed = failure;
       this.reportFailure(failure);

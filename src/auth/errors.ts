@@ -13,6 +13,8 @@ export type AuthorizationStep =
   | 'registration'
   | 'authorization'
   | 'token'
+  /** A host app's own grant (client credentials, JWT bearer): no person, no authorization code. */
+  | 'credentials'
   | 'refresh'
   | 'step-up'
   | 'retry';
@@ -35,6 +37,7 @@ const STEP_NAMES: Record<AuthorizationStep, string> = {
   registration: 'registering this client',
   authorization: 'authorization',
   token: 'exchanging the authorization code',
+  credentials: "getting a token with the app's own credentials",
   refresh: 'refreshing the access token',
   'step-up': 'asking for more scopes',
   retry: 'using the new access token',
