@@ -8,9 +8,11 @@
  *   - 0.2.0-alpha.12 `--requirements 2025-11-25` and `--requirements 2026-07-28`: exactly what each
  *     revision requires, frozen at its release, read from the runner itself (plus the client
  *     scenarios it lists as added after the release), authorization scenarios included (issue 15):
- *     each passes on the checks that prove it happened for the right reason (AUTH_REQUIRED);
- *     an authorization scenario without such a list (the auth extensions) is counted as not run,
- *     never as passed;
+ *     each passes on the checks that prove it happened for the right reason (AUTH_REQUIRED), and
+ *     so do the auth extension scenarios the runner lists as "run and reported, never scored"
+ *     (client credentials, workload identity, enterprise-managed authorization, DPoP:
+ *     AUTH_EXTENSIONS, run with --force); an authorization scenario without such a list (one a
+ *     later runner adds) is counted as not run, never as passed;
  *   - the 2025-03-26 authorization back-compat scenarios (`auth/2025-03-26-*`).
  *
  * The runner's exit code alone is not trusted: a client that never connects passes `initialize`
@@ -437,7 +439,7 @@ async function main() {
     if (unknownAuth.length > 0) {
       notRun += unknownAuth.length;
       console.log(
-        `[suite] NOT RUN: ${unknownAuth.length} authorization scenarios Toolgate does not implement yet (extensions, issue 15): ${unknownAuth.join(', ')}`,
+        `[suite] NOT RUN: ${unknownAuth.length} authorization scenarios this suite knows no proving checks for (add them to AUTH_REQUIRED or AUTH_EXTENSIONS once Toolgate implements them): ${unknownAuth.join(', ')}`,
       );
     }
     for (const scenario of scenarios) {
