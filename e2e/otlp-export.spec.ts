@@ -226,3 +226,33 @@ test('partial success: records the collector refused are counted and reported, n
   expect(status.problem).toMatch(/the collector refused 1 of \d+ records: test rejection/);
   expect(status.acknowledgedSeq).toBe(await page.evaluate(() => window.otlpApi.headSeq()));
 });
+
+test('two tabs on one log: one exports, the other follows its cursor, and takes over when it closes', async ({
+  context,
+}) => {
+  const first = await context.newPage();
+  const second = await context.newPage();
+  await openPage(first);
+  await openPage(second);
+  await first.evaluate(() => window.otlpApi.call('from the first tab'));
+  await second.evaluate(() => window.otlpApi.call('from the second tab'));
+  // Exactly one of them holds the export.
+  const states = await Promise.all(
+    [first, second].map((tab) => tab.evaluate(() => window.otlpApi.status().then((s) => s.state))),
+  );
+  expect(states.filter((state) => state === 'waiting-for-lock')).toHaveLength(1);
+  const [exporting, waiting] = states[0] === 'waiting-for-lock' ? [second, first] : [first, second];
+  // A flush in the waiting tab ends when the other tab's acknowledgements cover its calls.
+  await waiting.evaluate(() => window.otlpApi.flush());
+  expectEveryRecordOnce(receiver.records, 4);
+  expect(receiver.records).toHaveLength(4);
+
+  await exporting.close();
+  await expect
+    .poll(() => waiting.evaluate(() => window.otlpApi.status().then((s) => s.state)))
+    .not.toBe('waiting-for-lock');
+  await waiting.evaluate(() => window.otlpApi.call('after the other tab closed'));
+  await waiting.evaluate(() => window.otlpApi.flush());
+  expectEveryRecordOnce(receiver.records, 6);
+  expect(receiver.records).toHaveLength(6);
+});

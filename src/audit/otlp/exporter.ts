@@ -79,6 +79,8 @@ const DEFAULTS = {
   initialRetryDelayMs: 1000,
   maxRetryDelayMs: 60_000,
 };
+/** How often a tab whose exporter waits for another tab's reads the shared cursor, during a flush. */
+const FOLLOW_MS = 250;
 /** Calls remembered for their later events (final, resent, interrupted), newest kept. */
 const CONTEXTS_KEPT = 4096;
 
@@ -378,6 +380,14 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
       if (status.state === 'stopped') throw new Error(status.problem ?? 'The audit log export is stopped.');
       const { headSeq } = await log.eventsAfter(Number.MAX_SAFE_INTEGER, 1);
       if (status.acknowledgedSeq >= headSeq && status.state !== 'starting') return;
+      // Another tab exports this log meanwhile: its acknowledgements reach the shared cursor.
+      while (status.state === 'waiting-for-lock') {
+        if (((await loadCursor(key))?.seq ?? 0) >= headSeq) return;
+        await sleep(FOLLOW_MS, true);
+      }
+      // The loop above may end because this tab's export stopped (TypeScript cannot see that).
+      if ((status.state as OtlpExportStatus['state']) === 'stopped')
+        throw new Error(status.problem ?? 'The audit log export is stopped.');
       await new Promise<void>((resolve, reject) => {
         waiters.push({ seq: headSeq, resolve, reject });
         urgent = true;
