@@ -256,3 +256,22 @@ test('two tabs on one log: one exports, the other follows its cursor, and takes 
   expectEveryRecordOnce(receiver.records, 6);
   expect(receiver.records).toHaveLength(6);
 });
+
+test('events pruned by retention before they were exported are reported as a gap; the rest arrives', async ({
+  page,
+}) => {
+  await openPage(page);
+  await receiver.goDown();
+  for (const message of ['one', 'two', 'three']) await page.evaluate((m) => window.otlpApi.call(m), message);
+  const checkpoint = await page.evaluate(() => window.otlpApi.prune(1));
+  expect(checkpoint).toBeGreaterThan(0);
+  await receiver.comeBack();
+  await page.evaluate(() => window.otlpApi.flush());
+  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  const status = await page.evaluate(() => window.otlpApi.status());
+  expect(status.skippedEvents).toBe(checkpoint);
+  expect(status.problem).toMatch(/pruned by retention before they could be exported/);
+  expect(receiver.records.map(seqOf).sort((a, b) => a - b)).toEqual(
+    Array.from({ length: head - checkpoint }, (_, i) => checkpoint + i + 1),
+  );
+});
