@@ -275,3 +275,22 @@ test('events pruned by retention before they were exported are reported as a gap
     Array.from({ length: head - checkpoint }, (_, i) => checkpoint + i + 1),
   );
 });
+
+test('a collector that takes only small requests (413) gets smaller batches, and every record', async ({
+  page,
+}) => {
+  receiver.setMode({ kind: 'max-records', records: 1 });
+  await openPage(page);
+  // Down while the calls are made, so the first batch back holds all four records.
+  await receiver.goDown();
+  await page.evaluate(() => window.otlpApi.call('one'));
+  await page.evaluate(() => window.otlpApi.call('two'));
+  await receiver.comeBack();
+  await page.evaluate(() => window.otlpApi.flush());
+  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  expectEveryRecordOnce(receiver.records, head);
+  expect(receiver.records).toHaveLength(head);
+  // Refused as too large at four and at two records, then taken one by one.
+  expect(receiver.counts.refused).toBeGreaterThanOrEqual(2);
+  expect(receiver.counts.accepted).toBe(head);
+});

@@ -17,7 +17,9 @@ export type ReceiverMode =
   | { kind: 'reset' }
   | { kind: 'lose-answer' }
   | { kind: 'status'; status: number }
-  | { kind: 'partial'; rejected: number };
+  | { kind: 'partial'; rejected: number }
+  /** 413 for a request of more than `records` log records (a collector's body size limit). */
+  | { kind: 'max-records'; records: number };
 
 /** One log record as received, with its attributes as plain values. */
 export interface ReceivedRecord {
@@ -129,8 +131,14 @@ export async function startOtlpReceiver(
       answer(response, 400, { code: 3, message: checked.problem });
       return;
     }
+    const records = recordsOf(parsed as LogsRequestJson);
+    if (current.kind === 'max-records' && records.length > current.records) {
+      receiver.counts.refused++;
+      answer(response, 413, { code: 8, message: `more than ${current.records} records in one request` });
+      return;
+    }
     receiver.counts.accepted++;
-    receiver.records.push(...recordsOf(parsed as LogsRequestJson));
+    receiver.records.push(...records);
     if (current.kind === 'lose-answer') {
       // Taken, but the acknowledgement never arrives: the client must send these again.
       request.socket.destroy();

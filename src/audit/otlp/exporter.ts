@@ -228,7 +228,7 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     report({ state: 'idle', acknowledgedSeq: cursor.seq });
     settleWaiters();
     let attempt = 0;
-    /** Lowered after a 413, back up after a success. */
+    /** Halved after each 413, and kept there: a collector's size limit does not change often. */
     let batchLimit = maxRecords;
     while (!stopping.signal.aborted) {
       dirty = false;
@@ -277,7 +277,6 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
         // The collector is back: the outage's message no longer describes anything.
         if (attempt > 0 && rejected === 0) delete status.problem;
         attempt = 0;
-        batchLimit = maxRecords;
         report({
           state: 'sending',
           acknowledgedSeq: cursor.seq,
