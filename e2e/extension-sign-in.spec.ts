@@ -36,6 +36,28 @@ const tokensAt = (path: string) =>
     .filter((request) => request.path === path && request.authorization)
     .map((r) => r.authorization);
 
+/** Every record of the extension's audit database, as one JSON text (read in an extension page). */
+async function dumpAuditLog(): Promise<string> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open('toolgate-audit');
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const stores = [...db.objectStoreNames];
+  const all = await Promise.all(
+    stores.map(
+      (name) =>
+        new Promise<unknown[]>((resolve, reject) => {
+          const request = db.transaction(name).objectStore(name).getAll();
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        }),
+    ),
+  );
+  db.close();
+  return JSON.stringify(all);
+}
+
 async function addServer(panel: Page, url: string): Promise<void> {
   await panel.getByRole('tab', { name: 'Servers' }).click();
   await panel.getByLabel('Server URL').fill(url);
@@ -110,6 +132,12 @@ test('signs in through Chrome’s web auth flow after the panel’s yes, calls w
   const kept = await worker.evaluate(async () => Object.keys(await chrome.storage.session.get(null)));
   expect(kept.some((key) => key.startsWith('auth tokens '))).toBe(true);
 
+  // The audit log (the extension's IndexedDB) records the sign-in, never a token.
+  const tokens = new Set(tokensAt('/mcp').map((header) => header!.slice('Bearer '.length)));
+  const audit = await panel.evaluate(dumpAuditLog);
+  expect(audit).toContain('auth/sign-in');
+  for (const token of tokens) expect(audit).not.toContain(token);
+
   await panel.getByRole('tab', { name: 'Servers' }).click();
   await row.getByRole('button', { name: /^Sign out of / }).click();
   await expect(row).not.toContainText('Signed in at');
@@ -117,7 +145,51 @@ test('signs in through Chrome’s web auth flow after the panel’s yes, calls w
   const after = await worker.evaluate(async () => Object.keys(await chrome.storage.session.get(null)));
   expect(after.some((key) => key.startsWith('auth tokens '))).toBe(false);
   expect(extensionId).toMatch(/^[a-p]{32}$/);
+  // Removed, so a later worker start does not ask to sign in to it again.
+  await row.getByRole('button', { name: 'Remove' }).click();
   await panel.close();
+});
+
+test('a sign-in outlives the worker: Chrome stops it, the next one connects with the kept token, asking nobody', async () => {
+  const lasting = await startOidcProtected();
+  try {
+    const { context } = extension;
+    const panel = await extension.openPanel();
+    const id = idOf(lasting.urls.good);
+    await addServer(panel, lasting.urls.good);
+    const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+    await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+    const row = panel.locator(`[data-server="${id}"]`);
+    await expect(row).toContainText('connected', { timeout: 20_000 });
+    let windows = 0;
+    context.on('page', () => windows++);
+
+    const worker = await extension.serviceWorker();
+    await worker.evaluate(() => Object.assign(globalThis, { beforeTheStop: true }));
+    const devtools = await context.newCDPSession(panel);
+    await devtools.send('ServiceWorker.enable');
+    await devtools.send('ServiceWorker.stopAllWorkers');
+    // The open panel reconnects at once, which starts a new worker (one without the mark).
+    await expect
+      .poll(async () =>
+        (await extension.serviceWorker()).evaluate(() => 'beforeTheStop' in globalThis).catch(() => true),
+      )
+      .toBe(false);
+    await devtools.detach();
+
+    await expect(row).toContainText('connected', { timeout: 20_000 });
+    const before = lasting.seen.mcp.filter((request) => request.authorization).length;
+    expect(await callFromPanel(panel, 'Who am I')).toContain('mcp:tools');
+    // The new worker's requests carried the kept token; nobody was sent to sign in again.
+    expect(lasting.seen.mcp.filter((request) => request.authorization).length).toBeGreaterThan(before);
+    expect(windows).toBe(0);
+    expect(lasting.seen.authorizations).toHaveLength(1);
+    await panel.getByRole('tab', { name: 'Servers' }).click();
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await panel.close();
+  } finally {
+    await lasting.close();
+  }
 });
 
 test('"Not now" opens nothing and leaves the server unconnected, saying why', async () => {

@@ -187,7 +187,8 @@ test('the page API exists only on sites the person turned on: elsewhere no globa
   expect(manifest.externally_connectable).toBeUndefined();
   expect(manifest.web_accessible_resources).toBeUndefined();
   expect(manifest.optional_host_permissions).toEqual(['https://*/*', 'http://*/*']);
-  expect(manifest.permissions).toEqual(['sidePanel', 'storage', 'scripting', 'activeTab']);
+  // identity: chrome.identity.launchWebAuthFlow, for signing in to servers (no host access comes with it).
+  expect(manifest.permissions).toEqual(['sidePanel', 'storage', 'scripting', 'activeTab', 'identity']);
 
   // The worker is asleep, and no extension page is open to wake it.
   const watch = await extension.watchWorker();
