@@ -7,6 +7,7 @@
  */
 
 import { type ClientCredentials, preRegisteredFrom, SigningKeyProblem } from './client-credentials.js';
+import { machineGrant } from './client-credentials-grant.js';
 import { type PreRegisteredClient, type RegisteredClient, RegistrationProblem } from './client-identity.js';
 import { type Discovery, discoverAuthorization } from './discovery.js';
 import type { DPoPPolicy } from './dpop.js';
@@ -14,7 +15,7 @@ import { AuthorizationError, type AuthorizationStep } from './errors.js';
 import { DiscoveryProblem } from './resource-metadata.js';
 import type { AuthEvent, RecoveryKind } from './session.js';
 import type { AuthStore } from './store.js';
-import { expiresSoon, machineGrant, revoke, TokenProblem, type TokenSet } from './tokens.js';
+import { expiresSoon, revoke, TokenProblem, type TokenSet } from './tokens.js';
 import { canonicalResourceUri } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
 

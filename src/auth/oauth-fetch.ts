@@ -19,7 +19,6 @@ import { untilAborted } from '../protocol/abort.js';
 import { redactUrl } from '../protocol/url-secrets.js';
 import type { Authorize } from './authorization-code.js';
 import type { ClientCredentials } from './client-credentials.js';
-import { ClientCredentialsSession } from './client-credentials-session.js';
 import type { ClientIdentity } from './client-identity.js';
 import { type DPoPMode, DPoPPolicy, fetchWithPolicy, keyForToken, sendWithProof } from './dpop.js';
 import { resourceChallenge } from './dpop-challenge.js';
@@ -103,15 +102,20 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   const store = options.store ?? memoryAuthStore();
   const onEvent = options.onEvent ? { onEvent: options.onEvent } : {};
   let session: TokenSource;
-  if (options.clientCredentials)
-    session = new ClientCredentialsSession({
-      serverUrl,
-      shown,
-      fetchFn: base,
-      credentials: options.clientCredentials,
-      store,
-      dpop,
-      ...onEvent,
+  const { clientCredentials } = options;
+  if (clientCredentials)
+    // Its code is fetched when first used: a person's sign-in does not carry it.
+    session = lazySession(async () => {
+      const { ClientCredentialsSession } = await import('./client-credentials-session.js');
+      return new ClientCredentialsSession({
+        serverUrl,
+        shown,
+        fetchFn: base,
+        credentials: clientCredentials,
+        store,
+        dpop,
+        ...onEvent,
+      });
     });
   else {
     if (!options.client || !options.authorize)
@@ -226,6 +230,36 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     retrySignIn: () => session.retrySignIn(),
     signInInProgress: () => session.signInInProgress(),
   });
+}
+
+/** A session made at its first use; until then nothing is signed in or in progress. */
+function lazySession(load: () => Promise<TokenSource>): TokenSource {
+  let loading: Promise<TokenSource> | undefined;
+  let ready: TokenSource | undefined;
+  const get = (): Promise<TokenSource> => {
+    if (!loading) {
+      const attempt = load().then((session) => {
+        ready = session;
+        return session;
+      });
+      // A chunk that failed to load is fetched again next time, not remembered as failed.
+      attempt.catch(() => {
+        if (loading === attempt) loading = undefined;
+      });
+      loading = attempt;
+    }
+    return loading;
+  };
+  return {
+    currentTokens: async () => (await get()).currentTokens(),
+    recover: async (challenge, failed, kind, signal) =>
+      (await get()).recover(challenge, failed, kind, signal),
+    signOut: async () => (await get()).signOut(),
+    signedIn: async () => (await get()).signedIn(),
+    retrySignIn: () => ready?.retrySignIn(),
+    signInInProgress: () => ready?.signInInProgress(),
+    reportFailure: (error) => ready?.reportFailure(error),
+  };
 }
 
 async function refused(

@@ -1,8 +1,8 @@
 /**
  * Access tokens as Toolgate keeps them: bound to the resource and the issuer they were issued for,
  * with what was asked for and what was granted, and, for a DPoP-bound token, the thumbprint of
- * the key it is bound to. The grants themselves (authorization code with PKCE, refresh, client
- * credentials, JWT bearer, revocation) are oauth4webapi's; this file only calls it and reads its
+ * the key it is bound to. The grants themselves (authorization code with PKCE, refresh,
+ * revocation; client credentials in client-credentials-grant.ts) are oauth4webapi's; this file only calls it and reads its
  * answers. Token requests carry a DPoP proof when the fetch they are given carries a policy that
  * says so (dpop.ts), or the caller passes one.
  */
@@ -10,7 +10,7 @@
 import * as oauth from 'oauth4webapi';
 import { type AuthorizationServerMetadata, problemOf, requestOptions } from './authorization-server.js';
 import { clientAuthentication, type RegisteredClient } from './client-identity.js';
-import { type DPoPKey, type DPoPPolicy, policyOf, withNonceRetry } from './dpop.js';
+import { type DPoPKey, policyOf, withNonceRetry } from './dpop.js';
 import { boundedCopy } from './json-body.js';
 import { splitScopes } from './www-authenticate.js';
 
@@ -153,73 +153,8 @@ export async function revoke(options: {
   }
 }
 
-/**
- * A grant that needs no person: client credentials (the client acts as itself, authenticated by
- * its secret or its signed JWT), or a JWT bearer assertion (RFC 7523: a workload identity token,
- * an enterprise identity provider's ID-JAG) when `assertion` is given. Same `resource` and DPoP
- * rules as the code flow; no refresh token is expected (a new one is asked for instead).
- */
-export async function machineGrant(options: {
-  as: AuthorizationServerMetadata;
-  registered: RegisteredClient;
-  resource: string;
-  scopes: string[];
-  /** A JWT bearer assertion for the grant; absent, the client_credentials grant. */
-  assertion?: string;
-  fetchFn: typeof fetch;
-  dpop?: DPoPPolicy;
-}): Promise<TokenSet> {
-  const { as, registered } = options;
-  const grant = options.assertion === undefined ? 'client credentials' : 'JWT bearer';
-  try {
-    const dpop = await (options.dpop ?? policyOf(options.fetchFn))?.forTokenRequest(as);
-    const parameters: Record<string, string> = { resource: options.resource };
-    if (options.scopes.length > 0) parameters.scope = options.scopes.join(' ');
-    if (options.assertion !== undefined) parameters.assertion = options.assertion;
-    const answer = await withNonceRetry(dpop, async () => {
-      const requestOptionsWithProof = {
-        ...requestOptions(options.fetchFn, as.token_endpoint),
-        ...(dpop ? { DPoP: dpop.handle } : {}),
-      };
-      const response =
-        options.assertion === undefined
-          ? await oauth.clientCredentialsGrantRequest(
-              as,
-              registered.client,
-              clientAuthentication(registered, as),
-              parameters,
-              requestOptionsWithProof,
-            )
-          : await oauth.genericTokenEndpointRequest(
-              as,
-              registered.client,
-              clientAuthentication(registered, as),
-              JWT_BEARER_GRANT,
-              parameters,
-              requestOptionsWithProof,
-            );
-      return oauth.processGenericTokenEndpointResponse(as, registered.client, await boundedCopy(response));
-    });
-    return tokenSetOf(
-      answer,
-      {
-        issuer: as.issuer,
-        resource: options.resource,
-        clientId: registered.client.client_id,
-        requestedScopes: options.scopes,
-      },
-      dpop,
-    );
-  } catch (error) {
-    if (error instanceof TokenProblem) throw error;
-    throw new TokenProblem(`${as.token_endpoint} refused the ${grant} grant: ${problemOf(error)}`);
-  }
-}
-
-/** RFC 7523 §2.1. */
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-
-function tokenSetOf(
+/** The answer of a token endpoint as a TokenSet; `dpop` is the key its request was proven with. */
+export function tokenSetOf(
   answer: oauth.TokenEndpointResponse,
   base: Pick<TokenSet, 'issuer' | 'resource' | 'clientId' | 'requestedScopes'>,
   dpop?: DPoPKey,
