@@ -192,7 +192,7 @@ test('a sign-in outlives the worker: Chrome stops it, the next one connects with
   }
 });
 
-test('"Not now" opens nothing and leaves the server unconnected, saying why', async () => {
+test('"Not now" opens nothing and leaves the server unconnected, saying why; Retry asks again', async () => {
   const panel = await extension.openPanel();
   const url = peer!.urls.refuses;
   const before = extension.context.pages().length;
@@ -203,6 +203,19 @@ test('"Not now" opens nothing and leaves the server unconnected, saying why', as
   await expect(panel.getByText(/chose not to sign in/).first()).toBeVisible({ timeout: 20_000 });
   expect(extension.context.pages()).toHaveLength(before);
   expect(peer!.seen.authorizations).toHaveLength(authorizations);
+  // Retry asks again (and only asks: the window still waits for a yes).
+  await panel
+    .getByRole('button', { name: /^Retry / })
+    .first()
+    .click();
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  expect(extension.context.pages()).toHaveLength(before);
+  await dialog.getByRole('button', { name: 'Not now' }).click();
+  await expect(dialog).toHaveCount(0);
+  await panel
+    .locator(`[data-server="${idOf(url)}"]`)
+    .getByRole('button', { name: 'Remove' })
+    .click();
   await panel.close();
 });
 
