@@ -88,6 +88,18 @@ describe('client credentials at oidc-provider', () => {
     expect(setup.tokenRequests).toHaveLength(2);
   });
 
+  it('is what connect({ auth: { clientCredentials } }) installs, and auth with no identity is refused at connect()', async () => {
+    setup = await start((await keyPair()).publicJwk);
+    const url = setup.url;
+    client = await connect({
+      url,
+      auth: { clientCredentials: { clientId: 'secret-app', clientSecret: SECRET } },
+    });
+    expect(JSON.stringify((await client.callTool('whoami', {})).content)).toContain('secret-app');
+    await expect(connect({ url, auth: {} })).rejects.toThrow(/needs client .* or clientCredentials/);
+    expect(setup.tokenRequests).toHaveLength(1);
+  });
+
   it('fails with an error naming the server and the step, never the secret', async () => {
     setup = await start((await keyPair()).publicJwk);
     const wrong = `${SECRET}-not-it`;

@@ -94,6 +94,11 @@ export function signInFetch(
   options: SignInOptions,
   base: typeof fetch | undefined,
 ): LazyOAuthFetch {
+  // Said at connect(), not at the server's first 401, where it would read as a sign-in failure.
+  if (!options.client && !options.clientCredentials)
+    throw new TypeError(
+      `auth for ${new URL(serverUrl).origin} needs client (a person signs in) or clientCredentials (the app signs in as itself)`,
+    );
   pageStore ??= memoryAuthStore();
   return createLazyOAuthFetch({
     serverUrl,
