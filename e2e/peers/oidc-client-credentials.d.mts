@@ -4,6 +4,8 @@ export interface ClientCredentialsServers {
   url: string;
   /** Grants the authorization server issued, and whether the client authenticated with a JWT. */
   tokenRequests: { clientId: string | undefined; assertion: boolean }[];
+  /** Every request to the MCP endpoint, with its Authorization header as sent. */
+  mcpRequests: { authorization: string | null }[];
   /** Ends every token issued so far, as an operator revoking them does. */
   revokeAll(): Promise<void>;
   close(): Promise<void>;
@@ -13,4 +15,6 @@ export interface ClientCredentialsServers {
 export function startClientCredentials(options: {
   publicJwk: JsonWebKey;
   secret: string;
+  /** Access token lifetime; default an hour. */
+  tokenSeconds?: number;
 }): Promise<ClientCredentialsServers>;

@@ -26,9 +26,9 @@ const listen = (server) =>
   );
 
 /**
- * @param {{ publicJwk: JsonWebKey, secret: string }} options
+ * @param {{ publicJwk: JsonWebKey, secret: string, tokenSeconds?: number }} options
  */
-export async function startClientCredentials({ publicJwk, secret }) {
+export async function startClientCredentials({ publicJwk, secret, tokenSeconds = 3600 }) {
   const asServer = createServer();
   const rsServer = createServer();
   const issuer = await listen(asServer);
@@ -55,6 +55,7 @@ export async function startClientCredentials({ publicJwk, secret }) {
       },
     ],
     cookies: { keys: [randomBytes(32).toString('base64url')] },
+    ttl: { ClientCredentials: tokenSeconds },
     features: {
       clientCredentials: { enabled: true },
       resourceIndicators: {
@@ -63,7 +64,12 @@ export async function startClientCredentials({ publicJwk, secret }) {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== resource) throw new errors.InvalidTarget(`${indicator} is not a resource here`);
-          return { scope: `${BASE_SCOPE} ${WRITE_SCOPE}`, audience: resource, accessTokenFormat: 'opaque' };
+          return {
+            scope: `${BASE_SCOPE} ${WRITE_SCOPE}`,
+            audience: resource,
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: tokenSeconds,
+          };
         },
       },
     },
@@ -93,11 +99,17 @@ export async function startClientCredentials({ publicJwk, secret }) {
   app.get(new URL(resourceMetadataUrlOf(resource)).pathname, (_req, res) =>
     res.json(protectedResourceMetadata({ resource, issuer })),
   );
-  app.use('/mcp', protectedMcpEndpoint({ resource, introspect }));
+  /** @type {{ authorization: string | null }[]} */
+  const mcpRequests = [];
+  app.use(
+    '/mcp',
+    protectedMcpEndpoint({ resource, introspect, onRequest: (request) => mcpRequests.push(request) }),
+  );
   rsServer.on('request', app);
   return {
     url: resource,
     tokenRequests,
+    mcpRequests,
     revokeAll: async () => {
       for (const token of issued) await (await provider.ClientCredentials.find(token))?.destroy();
     },

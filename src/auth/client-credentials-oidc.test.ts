@@ -100,6 +100,20 @@ describe('client credentials at oidc-provider', () => {
     expect(setup.tokenRequests).toHaveLength(1);
   });
 
+  it('replaces a token about to expire before sending it, without a 401 in between', async () => {
+    const publicJwk = (await keyPair()).publicJwk;
+    setup = await startClientCredentials({ publicJwk, secret: SECRET, tokenSeconds: 2 });
+    const mcp = await connectAs({ clientId: 'secret-app', clientSecret: SECRET });
+    await mcp.callTool('whoami', {});
+    const before = setup.tokenRequests.length;
+    // Past the token's end, whatever the machine's load: it is due for replacement by then.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await mcp.callTool('whoami', {});
+    expect(setup.tokenRequests.length).toBeGreaterThan(before);
+    // Only the very first request went without a token (the 401 that started the sign-in).
+    expect(setup.mcpRequests.filter((request) => request.authorization === null)).toHaveLength(1);
+  });
+
   it('fails with an error naming the server and the step, never the secret', async () => {
     setup = await start((await keyPair()).publicJwk);
     const wrong = `${SECRET}-not-it`;

@@ -43,11 +43,21 @@ export class ClientCredentialsSession {
     this.tokensKey = `client-credentials ${options.credentials.clientId} ${canonicalResourceUri(options.serverUrl)}`;
   }
 
-  /** The token to send now; none when it is about to expire (the 401 that follows gets a new one). */
+  /**
+   * The token to send now. One about to expire is replaced first (the same scopes, from the
+   * server found at the last 401), so a long-running host does not earn a 401 every hour; if that
+   * fails, none is sent and the 401 that follows says why.
+   */
   async currentTokens(): Promise<TokenSet | undefined> {
     if (this.flight) await this.flight.catch(() => undefined);
     const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
-    return tokens && !expiresSoon(tokens) ? tokens : undefined;
+    if (!tokens || !expiresSoon(tokens)) return tokens;
+    if (!this.discovered || this.failed) return undefined;
+    const renewed = await this.recover({ scopes: tokens.requestedScopes }, tokens, 'unauthorized').then(
+      () => true,
+      () => false,
+    );
+    return renewed ? this.options.store.get<TokenSet>(this.tokensKey) : undefined;
   }
 
   /** After a 401 (or a 403 insufficient_scope): a new token, unless another request got one already. */
