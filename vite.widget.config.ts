@@ -6,7 +6,9 @@ import { defineConfig } from 'vite';
 //
 // Library mode keeps whitespace and comments in ES output unless the bundler is told to minify
 // the output itself (about 2 KB gzip of the first load); an app build would minify but add a
-// module-preload helper to the first load.
+// module-preload helper to the first load. The minified output still kept the /* @__PURE__ */
+// marks on every JSX call: they only help a bundler that tree-shakes this file again, which a
+// drop-in script never meets, so they go (about 0.2 KB gzip before the first screen).
 export default defineConfig({
   build: {
     outDir: 'dist/widget',
@@ -14,6 +16,6 @@ export default defineConfig({
     target: 'es2022',
     minify: true,
     lib: { entry: 'src/widget.ts', formats: ['es'], fileName: 'toolgate-widget' },
-    rolldownOptions: { output: { minify: true } },
+    rolldownOptions: { output: { minify: true, comments: { legal: true, annotation: false, jsdoc: false } } },
   },
 });

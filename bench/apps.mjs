@@ -8,10 +8,14 @@
  * - Bytes: the JavaScript fetched only when an app is shown (gzip), after the page went idle with
  *   every prefetched view in, plus the sandbox proxy page; and, for comparison, what the
  *   @modelcontextprotocol/ext-apps AppBridge would add (bundled with its dependencies, minified).
- * - Time from a tool result to the app's first paint: from the moment the call's result reaches the
- *   panel (its `finishedAt`) to the app's first size report, which the App SDK sends from a
- *   ResizeObserver once its content is laid out (the `ready` app event). Cold: the first app of a
- *   fresh page (app code fetched, UI resource read from the server); warm: the next ones (both cached).
+ * - Time to the app's first paint, the app's first size report, which the App SDK sends from a
+ *   ResizeObserver once its content is laid out (the `ready` app event): from the moment the call was
+ *   sent (the app opens then, in parallel with the call), and from the moment the call's result
+ *   reached the panel (its `finishedAt`; none when the app painted before the result came). Beside
+ *   them, the call's own round trip in the same run (sent to result), the baseline an app adds to.
+ *   Cold: the first app of a fresh page (app code fetched, UI resource read from the server); warm:
+ *   the next ones (both cached). The calls are the person's (controller.call), so the panel shows the
+ *   Apps tab and the app paints as soon as it can.
  *
  *   node bench/apps.mjs [--runs N] [--warm N] [--json]
  */
@@ -80,7 +84,9 @@ const page = (serverUrl) => `<!doctype html><html lang="en"><title>Apps bench</t
 import { configureMcpApps, defineToolgatePanel, onMcpAppEvent } from './toolgate-widget.js';
 configureMcpApps({ sandboxUrl: '${SANDBOX_ORIGIN}/mcp-app-sandbox.html' });
 window.ready = [];
-onMcpAppEvent((event) => { if (event.type === 'ready') window.ready.push(event.msSinceResult); });
+onMcpAppEvent((event) => {
+  if (event.type === 'ready') window.ready.push({ result: event.msSinceResult, opened: event.msSinceOpened });
+});
 defineToolgatePanel();
 const panel = document.querySelector('toolgate-panel');
 panel.ready.then((controller) => {
@@ -97,6 +103,9 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cold = [];
 const warm = [];
+const coldOpened = [];
+const warmOpened = [];
+const roundTrips = [];
 let appOnly;
 try {
   for (let run = 0; run < RUNS; run++) {
@@ -126,14 +135,24 @@ try {
       await tab.waitForTimeout(1_500);
     }
     const before = new Set(fetched);
-    await tab.getByRole('tab', { name: /Activity/ }).click();
     for (let shown = 1; shown <= 1 + WARM; shown++) {
       await tab.evaluate(() => window.controller.call(window.controller.servers.value[0].id, 'get-time', {}));
       await tab.waitForFunction((n) => window.ready.length >= n, shown, { timeout: 20_000 });
     }
     const times = await tab.evaluate(() => window.ready);
-    cold.push(times[0]);
-    warm.push(...times.slice(1));
+    // The app painted before its result: no "result to paint" figure for it.
+    const afterResult = (list) => list.map((time) => time.result).filter((ms) => Number.isFinite(ms));
+    cold.push(...afterResult(times.slice(0, 1)));
+    warm.push(...afterResult(times.slice(1)));
+    coldOpened.push(times[0].opened);
+    warmOpened.push(...times.slice(1).map((time) => time.opened));
+    roundTrips.push(
+      ...(await tab.evaluate(() =>
+        window.controller.finished.value
+          .filter((call) => call.sentAt !== undefined)
+          .map((call) => call.finishedAt - call.sentAt),
+      )),
+    );
     const added = fetched.filter((name) => !before.has(name));
     const js = [...new Set(added.filter((name) => files.has(name)))];
     appOnly ??= {
@@ -158,7 +177,16 @@ const result = {
     warmMedian: median(warm),
     warmMin: Math.min(...warm),
     warmMax: Math.max(...warm),
+    paintedBeforeResult: RUNS * (1 + WARM) - cold.length - warm.length,
   },
+  msFromSentToFirstPaint: {
+    coldMedian: median(coldOpened),
+    cold: coldOpened,
+    warmMedian: median(warmOpened),
+    warmMin: Math.min(...warmOpened),
+    warmMax: Math.max(...warmOpened),
+  },
+  msCallRoundTripMedian: median(roundTrips),
   runs: RUNS,
   warmPerRun: WARM,
   load: loadavg()[0],
@@ -177,7 +205,11 @@ else {
     `AppBridge (@modelcontextprotocol/ext-apps) with its dependencies: ${kb(result.bytes.appBridgeGzip)} gzip`,
   );
   console.log(
-    `Tool result -> app's first paint: cold ${result.msFromResultToFirstPaint.coldMedian} ms median (${cold.join(', ')}), warm ${result.msFromResultToFirstPaint.warmMedian} ms median (${result.msFromResultToFirstPaint.warmMin}-${result.msFromResultToFirstPaint.warmMax})`,
+    `Tool result -> app's first paint: cold ${result.msFromResultToFirstPaint.coldMedian} ms median (${cold.join(', ')}), warm ${result.msFromResultToFirstPaint.warmMedian} ms median (${result.msFromResultToFirstPaint.warmMin}-${result.msFromResultToFirstPaint.warmMax}); ${result.msFromResultToFirstPaint.paintedBeforeResult} apps painted before their result`,
   );
+  console.log(
+    `Call sent -> app's first paint: cold ${result.msFromSentToFirstPaint.coldMedian} ms median (${coldOpened.join(', ')}), warm ${result.msFromSentToFirstPaint.warmMedian} ms median (${result.msFromSentToFirstPaint.warmMin}-${result.msFromSentToFirstPaint.warmMax})`,
+  );
+  console.log(`The call's own round trip (sent -> result), median: ${result.msCallRoundTripMedian} ms`);
   console.log(`${RUNS} pages, ${WARM} warm apps each; load average ${result.load.toFixed(2)}`);
 }

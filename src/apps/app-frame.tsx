@@ -10,9 +10,14 @@ import type { AppViewProps } from './app-view.js';
 import type { OpenApp, OpenApps } from './open-apps.js';
 
 let appView: Promise<ComponentType<AppViewProps>> | undefined;
+/** Once loaded, the next app renders at once (no "Loading" frame in between to lose focus to). */
+let loadedAppView: ComponentType<AppViewProps> | undefined;
 const loadAppView = () => {
   appView ??= import('./app-view.js').then(
-    (module) => module.AppView,
+    (module) => {
+      loadedAppView = module.AppView;
+      return module.AppView;
+    },
     (error: unknown) => {
       appView = undefined;
       throw error;
@@ -30,7 +35,7 @@ export function AppFrame({
   apps: OpenApps;
   app: OpenApp;
 }) {
-  const [View, setView] = useState<ComponentType<AppViewProps>>();
+  const [View, setView] = useState<ComponentType<AppViewProps> | undefined>(() => loadedAppView);
   const [failure, setFailure] = useState<string>();
   useEffect(() => {
     if (View) return;
@@ -54,7 +59,7 @@ export function AppFrame({
     );
   if (!View)
     return (
-      <p class="tg-muted" role="status">
+      <p class="tg-muted" role="status" data-app-id={app.id} tabIndex={-1}>
         Loading the app…
       </p>
     );

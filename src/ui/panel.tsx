@@ -1,20 +1,20 @@
 /**
  * The panel: tabs for servers, tools, activity and the audit log, with the approval and elicitation
  * dialogs over them whenever something waits for the person, and an Apps tab while MCP Apps are
- * open (kept mounted, hidden when another tab is shown, so apps survive tab switches). The "overlay"
- * shape shows only the dialogs and a running-call indicator, for apps that want just the confirm step.
+ * open (views/app-area.tsx). The "overlay" shape shows only the dialogs and a running-call
+ * indicator, for apps that want just the confirm step.
  */
 
-import { effect, useSignal } from '@preact/signals';
+import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AppsLease, OpenApps } from '../apps/open-apps.js';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { afterFirstPaint } from '../session/after-first-paint.js';
 import type { PanelController } from '../session/controller.js';
 import { serverNames } from '../session/server-names.js';
 import { AuditAlert } from './audit-alert.js';
 import { lazyView } from './lazy.js';
 import { createPanelViewState } from './view-state.js';
+import type { PanelApps } from './views/app-area.js';
 import { ServersView } from './views/servers-view.js';
 import { ToolsView } from './views/tools-view.js';
 
@@ -23,7 +23,6 @@ const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) 
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
-const AppArea = lazyView(() => import('./views/app-area.js').then((m) => m.AppArea));
 const SkillsView = lazyView(() => import('./views/skills-view.js').then((m) => m.SkillsView));
 const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
 const SignInDialog = lazyView(() => import('./views/sign-in-dialog.js').then((m) => m.SignInDialog));
@@ -38,8 +37,6 @@ const TABS = [
   { id: 'tools', label: 'Tools' },
   { id: 'skills', label: 'Skills' },
   { id: 'activity', label: 'Activity' },
-  // Listed only while an app is open.
-  { id: 'apps', label: 'Apps' },
   { id: 'log', label: 'Audit log' },
   { id: 'remembered', label: 'Approvals' },
   { id: 'inspect', label: 'Inspect' },
@@ -64,16 +61,30 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   const tab = useSignal<string>('servers');
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
   const views = useMemo(createPanelViewState, []);
-  const apps = useOpenApps(controller, shape === 'panel', (id) => {
-    tab.value = id;
-  });
-  const openApps = apps && 'store' in apps ? apps.store.apps.value.length : 0;
-  const tabs = [...TABS.filter((t) => t.id !== 'apps' || openApps > 0), ...extraTabs];
-  const root = useRef<HTMLDivElement>(null);
-  // The last app closed while its tab was shown: Activity, where its call is.
+  // MCP Apps: their store and tab come after the first paint, so the first screen never pays for them.
+  const [apps, setApps] = useState<PanelApps | string>();
   useEffect(() => {
-    if (openApps === 0 && tab.value === 'apps') tab.value = 'activity';
-  }, [openApps]);
+    if (shape !== 'panel') return;
+    let live = true;
+    let held: PanelApps | undefined;
+    afterFirstPaint()
+      .then(() => import('./views/app-area.js'))
+      .then(
+        (m) => {
+          if (!live) return;
+          held = m.panelApps(controller, tab);
+          setApps(held);
+        },
+        (error: unknown) => live && setApps(`MCP Apps did not load (${error}): reload the page.`),
+      );
+    return () => {
+      live = false;
+      held?.release();
+    };
+  }, [controller, shape]);
+  const app = typeof apps === 'object' ? apps : undefined;
+  // The Apps tab is listed while an app is open.
+  const tabs = [...TABS, ...(app?.tabs() ?? []), ...extraTabs];
   const extra = extraTabs.find((t) => t.id === tab.value);
   const signIn = controller.signIns?.value[0];
   const approval = controller.approvals.value[0];
@@ -123,20 +134,8 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   const select = (id: string) => {
     tab.value = id;
   };
-  /** Activity's "Show app": the call's app (opened again if it was closed), in view and focused. */
-  const showApp =
-    apps && 'store' in apps
-      ? (invocationId: string) => {
-          const app = apps.store.show(invocationId);
-          if (!app) return;
-          select('apps');
-          requestAnimationFrame(() =>
-            root.current?.querySelector<HTMLElement>(`[data-app-id="${app.id}"]`)?.focus(),
-          );
-        }
-      : undefined;
   return (
-    <div class="tg-root" ref={root}>
+    <div class="tg-root">
       <header class="tg-header">
         <strong>Toolgate</strong>
         {running > 0 && (
@@ -175,27 +174,12 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
           >
             {t.label}
             {t.id === 'activity' && running > 0 ? ` (${running})` : ''}
-            {t.id === 'apps' ? ` (${openApps})` : ''}
           </button>
         ))}
       </div>
-      {apps && 'failure' in apps && (
-        <p class="tg-error" role="alert">
-          {apps.failure}
-        </p>
-      )}
-      {apps && 'store' in apps && openApps > 0 && (
-        // Mounted while any app is open, whichever tab is shown: hiding keeps the apps' frames alive.
-        <div
-          role="tabpanel"
-          id="tg-tabpanel-apps"
-          aria-labelledby="tg-tab-apps"
-          class="tg-tabpanel"
-          hidden={tab.value !== 'apps'}
-        >
-          <AppArea controller={controller} apps={apps.store} lease={apps.lease} />
-        </div>
-      )}
+      {typeof apps === 'string' && <p class="tg-error">{apps}</p>}
+      {/* Kept mounted while apps are open, hidden on other tabs: hiding keeps their frames alive. */}
+      {app?.render(tab.value === 'apps')}
       {tab.value !== 'apps' && (
         <div
           role="tabpanel"
@@ -206,7 +190,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
           {tab.value === 'servers' && <ServersView controller={controller} />}
           {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
           {tab.value === 'skills' && <SkillsView controller={controller} />}
-          {tab.value === 'activity' && <ActivityView controller={controller} onShowApp={showApp} />}
+          {tab.value === 'activity' && <ActivityView controller={controller} onShowApp={app?.showApp} />}
           {tab.value === 'log' && <AuditView controller={controller} />}
           {tab.value === 'remembered' && <RememberedView controller={controller} />}
           {tab.value === 'inspect' && <InspectView controller={controller} />}
@@ -216,53 +200,4 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
       {dialogs}
     </div>
   );
-}
-
-/**
- * The session's open apps, loaded after the panel's first paint (the first screen never pays for
- * them) and held while the panel is mounted: when the panel goes, its apps are torn down. An app the
- * person opened with their own call is shown at once (`show('apps')`); others wait in the Apps tab.
- */
-function useOpenApps(
-  controller: PanelController,
-  enabled: boolean,
-  show: (tab: string) => void,
-): { store: OpenApps; lease: AppsLease } | { failure: string } | undefined {
-  const [apps, setApps] = useState<{ store: OpenApps; lease: AppsLease } | { failure: string }>();
-  const showTab = useRef(show);
-  showTab.current = show;
-  useEffect(() => {
-    if (!enabled) return;
-    let lease: AppsLease | undefined;
-    let stop: (() => void) | undefined;
-    let live = true;
-    void afterFirstPaint()
-      .then(() => import('../apps/open-apps.js'))
-      .then(({ openAppsOf }) => {
-        if (!live) return;
-        const store = openAppsOf(controller);
-        lease = store.retain();
-        const seen = new Set(store.apps.peek().map((app) => app.id));
-        stop = effect(() => {
-          for (const app of store.apps.value) {
-            if (seen.has(app.id)) continue;
-            seen.add(app.id);
-            if (app.caller?.kind === 'person' && lease?.renders.peek()) showTab.current('apps');
-          }
-        });
-        setApps({ store, lease });
-      })
-      .catch((error: unknown) => {
-        if (live)
-          setApps({
-            failure: `Toolgate could not load MCP Apps support (${String(error)}): tools that open apps show their results in Activity only. Reload the page to try again.`,
-          });
-      });
-    return () => {
-      live = false;
-      stop?.();
-      lease?.release();
-    };
-  }, [controller, enabled]);
-  return apps;
 }
