@@ -75,6 +75,33 @@ export async function clientFor(
   store: AuthStore,
   fetchFn: typeof fetch,
 ): Promise<RegisteredClient> {
+  const known = await knownClient(identity, as, store);
+  if (known) return known;
+  const issuer = as.issuer;
+  const preRegistered = identity.preRegistered ?? [];
+  if (identity.dynamicRegistration !== false && as.registration_endpoint) {
+    const registered = await register(identity, as, fetchFn);
+    await store.set(registrationKey(issuer, identity.redirectUri), registered);
+    return registered;
+  }
+  const others = preRegistered.map((entry) => entry.issuer).filter((value) => value !== undefined);
+  throw new RegistrationProblem(
+    others.length > 0
+      ? `the pre-registered client belongs to ${others.join(', ')}, not to ${issuer}, and ${issuer} offers no other way to register`
+      : `${issuer} accepts neither a Client ID Metadata Document${identity.metadataDocumentUrl ? '' : ' (none is configured)'} nor Dynamic Client Registration; ask its operator for a client id and configure it as pre-registered`,
+  );
+}
+
+/**
+ * The client identity for `as` that exists without registering: pre-registered, a metadata
+ * document, or a registration kept in the store. A refresh needs exactly the client its token was
+ * issued to, so it asks this and never registers a new one.
+ */
+export async function knownClient(
+  identity: ClientIdentity,
+  as: AuthorizationServerMetadata,
+  store: AuthStore,
+): Promise<RegisteredClient | undefined> {
   const issuer = as.issuer;
   const preRegistered = identity.preRegistered ?? [];
   const mine = preRegistered.find((entry) => entry.issuer !== undefined && sameIssuer(entry.issuer, issuer));
@@ -104,19 +131,10 @@ export async function clientFor(
     };
   }
   if (identity.dynamicRegistration !== false && as.registration_endpoint) {
-    const key = registrationKey(issuer, identity.redirectUri);
-    const saved = await store.get<RegisteredClient>(key);
+    const saved = await store.get<RegisteredClient>(registrationKey(issuer, identity.redirectUri));
     if (saved && saved.issuer === issuer) return saved;
-    const registered = await register(identity, as, fetchFn);
-    await store.set(key, registered);
-    return registered;
   }
-  const others = preRegistered.map((entry) => entry.issuer).filter((value) => value !== undefined);
-  throw new RegistrationProblem(
-    others.length > 0
-      ? `the pre-registered client belongs to ${others.join(', ')}, not to ${issuer}, and ${issuer} offers no other way to register`
-      : `${issuer} accepts neither a Client ID Metadata Document${identity.metadataDocumentUrl ? '' : ' (none is configured)'} nor Dynamic Client Registration; ask its operator for a client id and configure it as pre-registered`,
-  );
+  return undefined;
 }
 
 /** How this client authenticates at the token endpoint, as oauth4webapi applies it. */

@@ -14,6 +14,7 @@ import { AuthorizationError } from './errors.js';
 import { createLazyOAuthFetch } from './lazy-fetch.js';
 import { createOAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';
 import type { AuthEvent } from './session.js';
+import { memoryAuthStore } from './store.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
@@ -204,6 +205,57 @@ describe('createOAuthFetch against an SDK-protected MCP server', () => {
     expect(server.seen.authorizations).toHaveLength(1);
     expect(server.seen.refreshes).toEqual([{ resource: server.url }]);
     expect(events.map((event) => event.type)).toEqual(['signed-in', 'refreshed']);
+  });
+
+  it('a new page (or a restarted extension worker) on a kept store refreshes with the kept registration, asking nobody', async () => {
+    server = await startProtectedServer({ refreshTokens: true });
+    const store = memoryAuthStore();
+    client = await connect({
+      url: server.url,
+      era: 'legacy',
+      fetch: createOAuthFetch(oauthOptions(server.url, [], { store })),
+    });
+    await client.close();
+    server.expireAccessTokens();
+    // The second fetch layer shares nothing with the first but the store, as after a reload.
+    const events: AuthEvent[] = [];
+    const asked: string[] = [];
+    client = await connect({
+      url: server.url,
+      era: 'legacy',
+      fetch: createOAuthFetch(
+        oauthOptions(server.url, events, {
+          store,
+          authorize: (request) => {
+            asked.push(request.url.href);
+            return followToCallback(request);
+          },
+        }),
+      ),
+    });
+    expect((await client.callTool('whoami', {})).isError).toBeFalsy();
+    expect(asked).toEqual([]);
+    expect(server.seen.registrations).toBe(1);
+    expect(server.seen.refreshes).toHaveLength(1);
+    expect(events.map((event) => event.type)).toEqual(['restored', 'refreshed']);
+  });
+
+  it('signing out from a new page before any 401 still revokes the kept token', async () => {
+    server = await startProtectedServer({ refreshTokens: true });
+    const store = memoryAuthStore();
+    client = await connect({
+      url: server.url,
+      era: 'legacy',
+      fetch: createOAuthFetch(oauthOptions(server.url, [], { store })),
+    });
+    await client.close();
+    client = undefined;
+    const events: AuthEvent[] = [];
+    const later = createOAuthFetch(oauthOptions(server.url, events, { store }));
+    await later.signOut();
+    expect(server.seen.revocations).toBe(1);
+    expect(events.at(-1)).toMatchObject({ type: 'signed-out', issuer: server.issuer, revoked: true });
+    expect(await later.signedIn()).toBe(false);
   });
 
   it('refreshes once, before sending, when the token is about to expire, for requests sent together', async () => {

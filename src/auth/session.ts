@@ -18,24 +18,21 @@ import {
   type RedirectHandover,
 } from './authorization-code.js';
 import {
-  type AuthorizationServerMetadata,
-  discoverAuthorizationServer,
-  legacyDefaultEndpoints,
-} from './authorization-server.js';
-import {
   type ClientIdentity,
   clientFor,
   forgetRegistration,
+  knownClient,
   type RegisteredClient,
   RegistrationProblem,
 } from './client-identity.js';
+import { type Discovery, discoverAuthorization } from './discovery.js';
 import { AuthorizationError, type AuthorizationStep } from './errors.js';
 import { canRedirect, continueInThisTab, takeRedirectReturn } from './redirect.js';
-import { DiscoveryProblem, discoverResourceMetadata } from './resource-metadata.js';
+import { DiscoveryProblem } from './resource-metadata.js';
 import { selectScopes } from './scopes.js';
 import type { AuthStore } from './store.js';
 import { expiresSoon, refresh, revoke, TokenProblem, type TokenSet } from './tokens.js';
-import { authorizationServerMetadataUrls, canonicalResourceUri, resourceCoversServer } from './urls.js';
+import { canonicalResourceUri } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
 /** What happened, for the panel and the audit log: never a token, a code or a secret. */
@@ -58,14 +55,6 @@ export interface SessionOptions {
   store: AuthStore;
   offlineAccess: boolean;
   onEvent?: (event: AuthEvent) => void;
-}
-
-/** Where the current tokens come from, found by discovery. */
-interface Discovery {
-  issuer: string;
-  as: AuthorizationServerMetadata;
-  resource: string;
-  resourceScopes?: string[];
 }
 
 export type RecoveryKind = 'unauthorized' | 'insufficient_scope';
@@ -173,9 +162,13 @@ export class AuthSession {
     const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
     await this.options.store.delete(this.tokensKey);
     let revoked = false;
-    const found = this.discovered;
+    // Tokens from an earlier page or worker: discovery finds where to revoke them.
+    const found =
+      this.discovered ?? (tokens ? await this.discover(undefined).catch(() => undefined) : undefined);
     if (tokens && found && found.issuer === tokens.issuer) {
-      const registered = this.clients.get(found.issuer);
+      const registered =
+        this.clients.get(found.issuer) ??
+        (await knownClient(this.options.client, found.as, this.options.store).catch(() => undefined));
       if (registered)
         revoked = await revoke({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn });
     }
@@ -331,43 +324,17 @@ export class AuthSession {
 
   /** PRM (the server's own word on its authorization server), then that server's metadata. */
   private async discover(named: string | undefined): Promise<Discovery> {
-    const { serverUrl, fetchFn } = this.options;
-    const prm = await discoverResourceMetadata(fetchFn, serverUrl, named);
-    let found: Discovery;
-    if (prm) {
-      const { resource, authorizationServers, scopesSupported } = prm.metadata;
-      if (!resourceCoversServer(resource, serverUrl))
-        throw new DiscoveryProblem(
-          `the resource metadata at ${prm.url} is for ${resource}, not for this server: a token asked for it could be used elsewhere, so none is asked for`,
-        );
-      const issuer = this.chooseIssuer(authorizationServers);
-      const as = await discoverAuthorizationServer(fetchFn, issuer);
-      if (!as)
-        throw new DiscoveryProblem(
-          `no authorization server metadata for ${issuer} at ${authorizationServerMetadataUrls(issuer).join(', ')}`,
-        );
-      found = {
-        issuer: as.metadata.issuer,
-        as: as.metadata,
-        resource,
-        ...(scopesSupported ? { resourceScopes: scopesSupported } : {}),
-      };
-    } else {
-      // No PRM anywhere: a 2025-03-26 server, whose authorization server is its own origin.
-      const as =
-        (await discoverAuthorizationServer(fetchFn, serverUrl.origin)) ?? legacyDefaultEndpoints(serverUrl);
-      found = { issuer: as.metadata.issuer, as: as.metadata, resource: canonicalResourceUri(serverUrl) };
-    }
-    this.discovered = found;
-    return found;
-  }
-
-  /** RFC 9728 §7.6 leaves the choice to the client: the one pre-registered credentials are for, else the first. */
-  private chooseIssuer(issuers: string[]): string {
+    // Of several authorization servers, the one pre-registered credentials are for (RFC 9728 §7.6).
     const preferred = (this.options.client.preRegistered ?? [])
       .map((entry) => entry.issuer)
       .filter((issuer) => issuer !== undefined);
-    return issuers.find((issuer) => preferred.includes(issuer)) ?? (issuers[0] as string);
+    this.discovered = await discoverAuthorization(
+      this.options.fetchFn,
+      this.options.serverUrl,
+      named,
+      preferred,
+    );
+    return this.discovered;
   }
 
   private async clientAt(found: Discovery): Promise<RegisteredClient> {
@@ -388,9 +355,14 @@ export class AuthSession {
     if (this.refreshing) return this.refreshing;
     const work = (async () => {
       const found = this.discovered;
-      const registered = found && found.issuer === tokens.issuer ? this.clients.get(found.issuer) : undefined;
       // Nothing discovered yet (tokens from an earlier page): the 401 that follows discovers, then refreshes.
-      if (!found || !registered) return undefined;
+      if (!found || found.issuer !== tokens.issuer) return undefined;
+      // The client the token was issued to, also when this page (or a restarted extension worker)
+      // has not used it yet: a registration kept in the store counts, a new one never would.
+      const registered =
+        this.clients.get(found.issuer) ??
+        (await knownClient(this.options.client, found.as, this.options.store));
+      if (!registered) return undefined;
       try {
         const next = await refresh({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn });
         await this.options.store.set(this.tokensKey, next);
