@@ -20,13 +20,22 @@
  *   node bench/apps.mjs [--runs N] [--warm N] [--json]
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { register } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
-import { startAppServer } from '../e2e/support/app-servers.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
+
+// The e2e helpers import each other as './peers.js' (how TypeScript and Playwright name a .ts
+// module); Node's own type stripping looks for that file as written, so .js falls back to .ts.
+register(
+  `data:text/javascript,${encodeURIComponent(
+    "export async function resolve(s, c, next) { try { return await next(s, c); } catch (e) { if (s.startsWith('.') && s.endsWith('.js')) return next(s.slice(0, -3) + '.ts', c); throw e; } }",
+  )}`,
+);
+const { startAppServer } = await import('../e2e/support/app-servers.ts');
 
 const ORIGIN = 'https://apps-bench.test';
 const SANDBOX_ORIGIN = 'https://apps-bench-sandbox.test';

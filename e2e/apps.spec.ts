@@ -564,35 +564,62 @@ test('an app that navigates away is closed; what the page it went to asked ends 
   expect(served).toBe(1);
 });
 
-test('the app stays alive across tab switches, and Activity links to it', async ({ page }) => {
+/** The View frame (inside the sandbox proxy) of one open app, by its id. */
+async function viewFrameOf(page: Page, appId: string): Promise<Frame> {
+  const proxy = await page.locator(`figure[data-app-id="${appId}"] iframe`).elementHandle();
+  const frame = (await proxy?.contentFrame())?.childFrames()[0];
+  if (!frame) throw new Error(`no View frame for ${appId}`);
+  return frame;
+}
+
+test('apps stay alive across tab switches and newer apps, and Activity links to each', async ({ page }) => {
   const consoleLines: string[] = [];
   page.on('console', (message) => consoleLines.push(message.text()));
   await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
   await showBasicApp(page);
+  const first = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  const firstId = (await first.getAttribute('data-app-id')) ?? '';
   const time = await app(page).locator('#server-time').textContent();
   expect(time).toMatch(/^\d{4}-\d\d-\d\dT/);
   // A mark in the app's own document: a reloaded or restarted app would not have it.
-  await (await appFrame(page)).evaluate(() => Object.assign(window, { toolgateMark: 'kept' }));
+  await expect.poll(async () => (await viewFrameOf(page, firstId)).url()).not.toBe('about:blank');
+  await (await viewFrameOf(page, firstId)).evaluate(() => Object.assign(window, { toolgateMark: 'kept' }));
+
+  // A second call opens a second app, above the first; the first frame is not touched.
+  await (await runGetTime(page)).run;
+  const figures = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  await expect(figures).toHaveCount(2);
+  await expect(figures.first()).not.toHaveAttribute('data-app-id', firstId);
+  await expect(page.getByRole('tab', { name: /^Apps/ })).toHaveText('Apps (2)');
 
   for (const tab of ['Tools', 'Servers', 'Audit log'])
     await page.getByRole('tab', { name: tab, exact: true }).click();
-  // Hidden, not gone: the frame is still in the panel while another tab is shown.
-  const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  // Hidden, not gone: the frames are still in the panel while another tab is shown.
+  const figure = page.locator(`figure[data-app-id="${firstId}"]`);
   await expect(figure).toBeHidden();
   await expect(figure).toHaveAttribute('data-app-state', 'running');
 
-  // Activity's row for the call links to its app: the Apps tab, that app focused.
+  // Activity's row for the first call links to its app: the Apps tab, that app focused.
   await page.getByRole('tab', { name: /Activity/ }).click();
-  await page.locator('.tg-finished-call').first().getByRole('button', { name: 'Show app' }).click();
+  await page.locator('.tg-finished-call').last().getByRole('button', { name: 'Show app' }).click();
   await expect(page.getByRole('tab', { name: /^Apps/ })).toHaveAttribute('aria-selected', 'true');
   await expect(figure).toBeFocused();
   expect(
-    await (await appFrame(page)).evaluate(() => (window as { toolgateMark?: string }).toolgateMark),
+    await (await viewFrameOf(page, firstId)).evaluate(
+      () => (window as { toolgateMark?: string }).toolgateMark,
+    ),
   ).toBe('kept');
-  await expect(app(page).locator('#server-time')).toHaveText(time ?? '');
+  await expect(
+    page
+      .frameLocator(`figure[data-app-id="${firstId}"] iframe`)
+      .frameLocator('iframe')
+      .locator('#server-time'),
+  ).toHaveText(time ?? '');
   expect(consoleLines).not.toContain('App is being torn down');
-  // The app got its input and result once, not again on each switch.
-  expect(consoleLines.filter((line) => line.startsWith('Received tool call result:'))).toHaveLength(1);
+  // Each app got its input and result once, not again on each switch.
+  await expect
+    .poll(() => consoleLines.filter((line) => line.startsWith('Received tool call result:')).length)
+    .toBe(2);
   expect(basicProxy.toolCalls()).toEqual(expect.arrayContaining(['get-time']));
 });
 

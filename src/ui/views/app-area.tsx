@@ -108,7 +108,9 @@ function AppArea({
             Apps that servers' tools opened. Each runs isolated from this page; its tool calls ask you like
             any other caller's.
           </p>
-          {open.map((app) => (
+          {/* Newest first, where it is seen: a browser does not lay out a frame out of view, so an
+              app below the fold would not even paint. Keyed, so older frames stay where they are. */}
+          {[...open].reverse().map((app) => (
             <AppFrame key={app.id} controller={controller} apps={apps} app={app} />
           ))}
         </>
