@@ -99,7 +99,9 @@ export type AuditChange =
   | { type: 'appended'; invocationIds: string[]; headSeq: number }
   | { type: 'pruned'; checkpointSeq: number }
   | { type: 'retention'; retention: RetentionPolicy | false }
-  | { type: 'storage-full'; message: string };
+  | { type: 'storage-full'; message: string }
+  /** A head was signed and kept (the OTLP export ships it to the collector). */
+  | { type: 'anchored'; seq: number };
 
 /** A page of the chain for a follower (see AuditLog.eventsAfter). */
 export interface EventsAfter {
@@ -269,7 +271,11 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     database,
     logName: name,
     now,
-    onAnchor: options.onAnchor,
+    // Followers (the OTLP export, any tab) hear of a new head; the host's callback still ships it.
+    onAnchor: (head) => {
+      tell({ type: 'anchored', seq: head.seq });
+      return options.onAnchor?.(head);
+    },
     automatic: anchoring !== undefined,
   });
 

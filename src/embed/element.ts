@@ -1,9 +1,14 @@
 /**
  * <toolgate-panel>: the widget as a custom element. Attributes: `servers` (space-separated MCP
  * endpoint URLs), `shape` ("panel" or "overlay"), `theme` ("light", "dark"; default follows the
- * system), `audit-name` (the IndexedDB log's name). Or set the `options` property before it is
- * connected. The `ready` property resolves to the controller once mounted.
+ * system), `audit-name` (the IndexedDB log's name), `collector` (an OpenTelemetry collector's
+ * OTLP/HTTP URL: the audit log is exported there), `collector-service-name` (its service.name) and
+ * `trace-context` ("start": every call carries a new W3C trace). Or set the `options` property
+ * before it is connected (`options.otlp` for headers and the rest; the attributes win over it). The
+ * `ready` property resolves to the controller once mounted.
  */
+
+import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
 
 import type { Controller } from '../session/controller.js';
 import type { PanelShape } from '../ui/panel.js';
@@ -54,18 +59,35 @@ export class ToolgatePanelElement extends HTMLElement {
     return this.mounted?.controller;
   }
 
+  /** The audit log's OpenTelemetry export while mounted (undefined without a collector). */
+  otlpExport(): Promise<OtlpExport | undefined> {
+    return this.mounted?.otlpExport() ?? Promise.resolve(undefined);
+  }
+
   connectedCallback(): void {
     if (this.mounted) return;
     const urls = (this.getAttribute('servers') ?? '').split(/\s+/).filter(Boolean);
     const shape = (this.getAttribute('shape') ?? this.options.shape ?? 'panel') as PanelShape;
     const auditName = this.getAttribute('audit-name') ?? this.options.auditName;
+    const otlp = this.otlpOptions();
+    const traceContext = this.getAttribute('trace-context') === 'start' ? 'start' : this.options.traceContext;
     this.mounted = mount(this, {
       ...this.options,
       shape,
       ...(auditName ? { auditName } : {}),
+      ...(otlp ? { otlp } : {}),
+      ...(traceContext ? { traceContext } : {}),
       servers: [...(this.options.servers ?? []), ...urls.map((url) => ({ url }))],
     });
     this.resolveReady(this.mounted.controller);
+  }
+
+  /** `options.otlp` with the `collector` attributes over it; undefined when neither names a collector. */
+  private otlpOptions(): OtlpExportOptions | undefined {
+    const url = this.getAttribute('collector') ?? this.options.otlp?.url;
+    if (!url) return undefined;
+    const serviceName = this.getAttribute('collector-service-name') ?? this.options.otlp?.serviceName;
+    return { ...this.options.otlp, url, ...(serviceName ? { serviceName } : {}) };
   }
 
   disconnectedCallback(): void {

@@ -1,6 +1,7 @@
 /** mount(): the panel in any element, inside a shadow root so host CSS and ours never meet. */
 
 import { h, render } from 'preact';
+import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
 import { type Controller, type ControllerOptions, createController } from '../session/controller.js';
 import { prefetchViews } from '../ui/lazy.js';
 import { Panel, type PanelShape } from '../ui/panel.js';
@@ -11,10 +12,17 @@ export interface MountOptions extends ControllerOptions {
   shape?: PanelShape;
   /** A controller to show instead of creating one (several views of one state). */
   controller?: Controller;
+  /**
+   * Stream the audit log to an OpenTelemetry collector (OTLP/HTTP, JSON), as createToolgateHost's
+   * `otlp` does. The exporter is fetched only when this is set, after the first paint.
+   */
+  otlp?: OtlpExportOptions;
 }
 
 export interface Mounted {
   controller: Controller;
+  /** The audit log's export, once started (undefined without `otlp`); rejects saying why it cannot start. */
+  otlpExport(): Promise<OtlpExport | undefined>;
   unmount(): void;
 }
 
@@ -28,12 +36,32 @@ export function mount(element: HTMLElement, options: MountOptions = {}): Mounted
   root.replaceChildren(style, container);
   render(h(Panel, { controller, shape: options.shape ?? 'panel' }), container);
   prefetchViews();
+  const otlp = options.otlp ? startExport(controller, options.otlp) : undefined;
   return {
     controller,
+    otlpExport: () => otlp ?? Promise.resolve(undefined),
     unmount() {
       render(null, container);
       root.replaceChildren();
+      // Stop exporting before the log closes; the cursor keeps what the collector acknowledged.
+      void otlp?.then(
+        (running) => running.stop(),
+        () => undefined,
+      );
       if (!options.controller) void controller.close();
     },
   };
+}
+
+/** Dynamically imported, so a panel without a collector loads none of it. */
+function startExport(controller: Controller, otlp: OtlpExportOptions): Promise<OtlpExport> {
+  const started = import('../session/audit-export.js').then(({ startAuditExport }) =>
+    startAuditExport(controller, otlp),
+  );
+  // The page reads failures through otlpExport() (the audit view shows them); meanwhile they are
+  // not "unhandled", but they are not silent either.
+  started.catch((error: unknown) =>
+    console.warn(`Toolgate: the audit log export did not start: ${(error as Error).message}`),
+  );
+  return started;
 }

@@ -13,6 +13,7 @@ import type { GateEvent } from '../gate/pipeline.js';
 import type { TraceContext } from '../gate/trace-context.js';
 import type { Caller } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { startAuditExport } from '../session/audit-export.js';
 import {
   type Controller,
   type ControllerOptions,
@@ -95,7 +96,7 @@ const MODEL: Caller = { kind: 'host', label: 'the assistant' };
 
 export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateHost {
   const controller = options.controller ?? createController(options);
-  const otlp = options.otlp ? startExport(controller, options.otlp) : undefined;
+  const otlp = options.otlp ? startAuditExport(controller, options.otlp) : undefined;
   // The host reads failures through otlpExport(); meanwhile they are not "unhandled".
   otlp?.catch(() => undefined);
   const offerable = (): ServerTool[] =>
@@ -167,20 +168,6 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
       await controller.close();
     },
   };
-}
-
-/** Loads the exporter (its own chunk) once the audit log is open, and starts it. */
-async function startExport(controller: Controller, otlp: OtlpExportOptions): Promise<OtlpExport> {
-  const { auditLog } = await controller.ready;
-  if (!auditLog)
-    throw new Error(
-      'The OpenTelemetry export needs the IndexedDB audit log; leave `audit` at its default to export.',
-    );
-  const { startOtlpExport } = await import('../audit/otlp/exporter.js');
-  return startOtlpExport(auditLog, {
-    serverUrl: (serverId) => controller.servers.value.find((server) => server.id === serverId)?.config.url,
-    ...otlp,
-  });
 }
 
 function translate(event: GateEvent): HostEvent | undefined {

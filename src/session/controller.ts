@@ -5,7 +5,7 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { AuditLog } from '../audit/log.js';
+import type { AuditLog, AuditLogOptions } from '../audit/log.js';
 import type { AuthorizationRequest } from '../auth/authorization-code.js';
 import type { SignInOptions } from '../auth/connect-auth.js';
 import type { McpClient } from '../client/client.js';
@@ -57,6 +57,11 @@ export interface ServerConfig {
    * in the audit log, never their tokens.
    */
   auth?: SignInOptions;
+  /**
+   * The fetch under this server's requests (MCP and, with `auth`, OAuth): the extension's worker
+   * watches it for authorization servers that refuse CORS. Default: the global fetch.
+   */
+  fetch?: typeof fetch;
 }
 
 export type ConnectionState = 'connecting' | 'connected' | 'failed' | 'closed';
@@ -202,6 +207,15 @@ export interface ControllerOptions {
    * (where eval is forbidden, e.g. an extension's service worker).
    */
   schemaEngine?: 'auto' | 'cfworker';
+  /**
+   * W3C trace context for calls given none (the panel's own, an app's): 'start' begins a new
+   * sampled trace per call. Default: only calls given a trace carry one.
+   */
+  traceContext?: 'start';
+  /** When the IndexedDB audit log signs its head on its own (AuditLogOptions.anchoring). */
+  anchoring?: AuditLogOptions['anchoring'];
+  /** Told each newly signed head of the IndexedDB audit log (AuditLogOptions.onAnchor). */
+  onAnchor?: AuditLogOptions['onAnchor'];
 }
 
 /**
@@ -495,6 +509,7 @@ export function createController(options: ControllerOptions = {}): Controller {
         ...(config.url ? { url: config.url } : {}),
         ...(transport ? { transport } : {}),
         ...(config.headers ? { headers: config.headers } : {}),
+        ...(config.fetch ? { fetch: config.fetch } : {}),
         id: state.id,
         onElicit: (request, context) => askPerson(state.id, request, context),
         ...(config.auth ? { auth: await signInFor(state.id, config.auth) } : {}),
@@ -686,7 +701,7 @@ export function createController(options: ControllerOptions = {}): Controller {
           caller,
           signal: abort.signal,
           timeoutMs,
-          ...(trace ? { trace } : {}),
+          ...((trace ?? options.traceContext) ? { trace: trace ?? options.traceContext } : {}),
         });
         done({ ok: true, result });
         return result;

@@ -4,7 +4,7 @@
  * stays small; the controller imports it as soon as it is created, in parallel with connecting.
  */
 
-import { type AuditLog, createAuditLog } from '../audit/log.js';
+import { type AuditLog, type AuditLogOptions, createAuditLog } from '../audit/log.js';
 import type { McpClient } from '../client/client.js';
 import { MemoryAuditSink } from '../gate/memory-audit.js';
 import { createGate, type Gate } from '../gate/pipeline.js';
@@ -33,6 +33,8 @@ export interface ServicesOptions {
   approvalTimeoutMs?: number;
   trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
   schemaEngine?: 'auto' | 'cfworker';
+  anchoring?: AuditLogOptions['anchoring'];
+  onAnchor?: AuditLogOptions['onAnchor'];
 }
 
 export async function createServices(
@@ -55,7 +57,11 @@ export async function createServices(
   let auditLog: AuditLog | undefined;
   let audit: AuditSink;
   if (options.audit === undefined || options.audit === 'indexeddb') {
-    auditLog = await createAuditLog({ name: options.auditName ?? 'toolgate-audit' });
+    auditLog = await createAuditLog({
+      name: options.auditName ?? 'toolgate-audit',
+      ...(options.anchoring !== undefined ? { anchoring: options.anchoring } : {}),
+      ...(options.onAnchor ? { onAnchor: options.onAnchor } : {}),
+    });
     audit = auditLog;
   } else if (options.audit === 'memory') {
     audit = new MemoryAuditSink();

@@ -10,6 +10,8 @@ export interface ExportCursor {
   seq: number;
   /** The acknowledged event's hash; absent when the cursor stands on a pruning checkpoint. */
   hash?: string;
+  /** The newest anchored head the collector acknowledged (heads are records of their own). */
+  anchorSeq?: number;
 }
 
 let store: UseStore | undefined;

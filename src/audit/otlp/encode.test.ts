@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkLogsRequest } from '../../../test/support/otlp/schema.js';
+import { ANCHOR_ALGORITHM, type AnchoredHead, anchorKeyOf, signatureProblem, signHead } from '../anchor.js';
 import type { ChainEvent } from '../chain.js';
-import { anyValue, contextOf, logRecordOf, requestJson } from './encode.js';
+import { anchorRecordOf, anyValue, contextOf, logRecordOf, requestJson } from './encode.js';
 
 const example = JSON.parse(readFileSync('test/support/otlp/logs-example.json', 'utf8')) as {
   resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[];
@@ -147,3 +148,59 @@ describe('audit events as log records', () => {
     });
   });
 });
+
+describe('signed heads as records of their own', () => {
+  it('are schema-valid, named toolgate.audit.anchor, and verify from the collector copy alone', async () => {
+    const pair = await crypto.subtle.generateKey(ANCHOR_ALGORITHM, false, ['sign', 'verify']);
+    const key = await anchorKeyOf(pair.publicKey);
+    const head = await signHead(
+      pair.privateKey,
+      key.keyId,
+      { seq: 42, hash: `sha256:${'ab'.repeat(32)}` },
+      1,
+    );
+    const record = anchorRecordOf(head, key);
+    expect(
+      checkLogsRequest(JSON.parse(requestJson({ serviceName: 't', logName: 'l' }, [JSON.stringify(record)]))),
+    ).toMatchObject({ ok: true });
+    const attrs = Object.fromEntries(
+      record.attributes.map(({ key, value }) => [key, Object.values(value)[0]]),
+    );
+    expect(attrs).toMatchObject({
+      'event.name': 'toolgate.audit.anchor',
+      'log.record.uid': `anchor.${key.keyId}.42`,
+      'toolgate.anchor.seq': '42',
+      'toolgate.anchor.hash': head.hash,
+      'toolgate.anchor.key_id': key.keyId,
+      'toolgate.anchor.signature': head.signature,
+    });
+    expect(attrs['toolgate.audit.seq']).toBeUndefined();
+    // What a collector keeps is enough to check the head: the body holds it and the public key.
+    const body = plain(record.body) as AnchoredHead & { publicKey: JsonWebKey };
+    expect(await signatureProblem(body, body.publicKey)).toBeUndefined();
+    expect(await signatureProblem({ ...body, seq: 43 }, body.publicKey)).toMatch(/does not verify/);
+    // A key that is not the head's is not attached (a rotated key would mislead the collector).
+    const other = await anchorKeyOf(
+      (await crypto.subtle.generateKey(ANCHOR_ALGORITHM, false, ['sign'])).publicKey,
+    );
+    expect(plain(anchorRecordOf(head, other).body)).not.toHaveProperty('publicKey');
+  });
+});
+
+/** An AnyValue back to plain JSON (numbers from intValue strings). */
+function plain(value: unknown): unknown {
+  const v = value as Record<string, unknown>;
+  if ('stringValue' in v) return v.stringValue;
+  if ('intValue' in v) return Number(v.intValue);
+  if ('doubleValue' in v) return v.doubleValue;
+  if ('boolValue' in v) return v.boolValue;
+  if ('arrayValue' in v) return (v.arrayValue as { values: unknown[] }).values.map(plain);
+  if ('kvlistValue' in v)
+    return Object.fromEntries(
+      (v.kvlistValue as { values: { key: string; value: unknown }[] }).values.map(({ key, value }) => [
+        key,
+        plain(value),
+      ]),
+    );
+  return null;
+}

@@ -9,6 +9,7 @@
  */
 
 import type { Caller, RecordedTrace } from '../../gate/types.js';
+import type { AnchoredHead, AnchorKey } from '../anchor.js';
 import type { ChainEvent } from '../chain.js';
 
 /** A value of a stored record (JSON). */
@@ -162,6 +163,34 @@ export function logRecordOf(
         event.kind === 'resent' && typeof body.attempt === 'number' ? body.attempt : undefined,
     }),
     ...(trace ? { traceId: trace.traceId, spanId: trace.spanId, flags: trace.sampled ? 1 : 0 } : {}),
+  };
+}
+
+/**
+ * A signed chain head as a log record of its own kind (event.name toolgate.audit.anchor): the
+ * collector keeps a copy the browser cannot rewrite, and with the public key in the body anyone can
+ * later check the log still passes through it (AuditLog.verify({ anchor, publicKey }), or
+ * scripts/verify-audit-export.mjs). Its seq is toolgate.anchor.seq, not toolgate.audit.seq: it is
+ * not an event of the chain.
+ */
+export function anchorRecordOf(head: AnchoredHead, key: AnchorKey | undefined): OtlpLogRecord {
+  const nanos = `${Math.trunc(head.at)}000000`;
+  return {
+    timeUnixNano: nanos,
+    observedTimeUnixNano: nanos,
+    severityNumber: SEVERITY.INFO,
+    severityText: 'INFO',
+    body: anyValue({ ...head, ...(key && key.keyId === head.keyId ? { publicKey: key.jwk } : {}) }),
+    attributes: attributes({
+      'event.name': 'toolgate.audit.anchor',
+      // One head per key and seq: stable across re-sends.
+      'log.record.uid': `anchor.${head.keyId}.${head.seq}`,
+      'toolgate.anchor.seq': head.seq,
+      'toolgate.anchor.hash': head.hash,
+      'toolgate.anchor.at': head.at,
+      'toolgate.anchor.key_id': head.keyId,
+      'toolgate.anchor.signature': head.signature,
+    }),
   };
 }
 

@@ -12,11 +12,20 @@
  */
 
 import { redactUrlsInText } from '../../protocol/url-secrets.js';
+import type { AnchoredHead, AnchorKey } from '../anchor.js';
 import type { ChainEvent } from '../chain.js';
 import type { AuditLog } from '../log.js';
 import { cursorKey, type ExportCursor, loadCursor, saveCursor } from './cursor.js';
-import { type CallContext, contextOf, type ExportResource, logRecordOf, requestJson } from './encode.js';
+import {
+  anchorRecordOf,
+  type CallContext,
+  contextOf,
+  type ExportResource,
+  logRecordOf,
+  requestJson,
+} from './encode.js';
 import { backoffMs, postLogs } from './post.js';
+import { announceExport } from './running.js';
 
 export interface OtlpExportOptions {
   /**
@@ -42,6 +51,11 @@ export interface OtlpExportOptions {
   maxRetryDelayMs?: number;
   /** Where a log without a saved cursor starts: its oldest kept event (default) or its current head. */
   startAt?: 'oldest' | 'now';
+  /**
+   * Ship the log's signed heads too, as records of their own (event.name toolgate.audit.anchor, with
+   * the public key): the collector keeps a copy the browser cannot rewrite. Default true.
+   */
+  anchors?: boolean;
   /** A server's URL by its id, for server.address and server.port (ids are not always URLs). */
   serverUrl?: (serverId: string) => string | undefined;
   /** Hears progress and problems (never a header or a secret). */
@@ -70,6 +84,14 @@ export interface OtlpExport {
   status(): OtlpExportStatus;
   /** Stops after the current request; the cursor stays where the collector acknowledged. */
   stop(): void;
+  /**
+   * Starts again after it stopped (a 401, 403 or 404 fixed at the collector, or stop() called),
+   * from the last acknowledged record; `headers` replace the old ones (a new API key). Does nothing
+   * while it runs.
+   */
+  resume(changes?: { headers?: Record<string, string> }): Promise<void>;
+  /** Hears every status change (besides options.onStatus); returns the unsubscribe. */
+  onStatus(listener: (status: OtlpExportStatus) => void): () => void;
 }
 
 const DEFAULTS = {
@@ -115,7 +137,9 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     logName: log.name,
     ...(options.resourceAttributes ? { attributes: options.resourceAttributes } : {}),
   };
-  const stopping = new AbortController();
+  let headers = options.headers ?? {};
+  let stopping = new AbortController();
+  const statusListeners = new Set<(status: OtlpExportStatus) => void>();
   const status: OtlpExportStatus = {
     state: 'starting',
     acknowledgedSeq: 0,
@@ -126,11 +150,12 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
   const report = (change: Partial<OtlpExportStatus>) => {
     Object.assign(status, change);
     if (change.state && change.state !== 'retrying') delete status.retryAt;
-    try {
-      options.onStatus?.({ ...status });
-    } catch {
-      // A broken listener must not stop the export.
-    }
+    for (const listener of [options.onStatus, ...statusListeners])
+      try {
+        listener?.({ ...status });
+      } catch {
+        // A broken listener must not stop the export.
+      }
   };
 
   /** Wakes the idle loop: new events, a flush, or stop. */
@@ -145,13 +170,13 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
   /** Set by every append: an append between reading the log and going idle is not missed. */
   let dirty = false;
   let urgent = false;
-  const unsubscribe = log.subscribe((change) => {
-    if (change.type !== 'appended') return;
-    status.headSeq = Math.max(status.headSeq, change.headSeq);
-    dirty = true;
-    wakeUp();
-  });
-  stopping.signal.addEventListener('abort', () => wakeUp(true));
+  const follow = () =>
+    log.subscribe((change) => {
+      if (change.type === 'appended') status.headSeq = Math.max(status.headSeq, change.headSeq);
+      else if (change.type !== 'anchored') return;
+      dirty = true;
+      wakeUp();
+    });
 
   /** Flush waiters: resolved once the acknowledged seq reaches theirs. */
   const waiters: { seq: number; resolve: () => void; reject: (error: Error) => void }[] = [];
@@ -214,7 +239,7 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
   async function startingCursor(): Promise<ExportCursor> {
     const saved = await loadCursor(key);
     const { headSeq, prunedThrough } = await log.eventsAfter(Number.MAX_SAFE_INTEGER, 1);
-    if (!saved) return options.startAt === 'now' ? { seq: headSeq } : { seq: 0 };
+    if (!saved) return options.startAt === 'now' ? { seq: headSeq, anchorSeq: headSeq } : { seq: 0 };
     if (saved.seq > headSeq) return { seq: 0 };
     if (saved.hash && saved.seq > prunedThrough) {
       const [event] = (await log.eventsAfter(saved.seq - 1, 1)).events;
@@ -240,10 +265,11 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
           skippedEvents: status.skippedEvents + (page.prunedThrough - cursor.seq),
           problem: `${page.prunedThrough - cursor.seq} audit events were pruned by retention before they could be exported; keep more entries or make sure the collector is reachable.`,
         });
-        cursor = { seq: page.prunedThrough };
+        cursor = { seq: page.prunedThrough, ...anchoredOf(cursor) };
         await saveCursor(key, cursor);
       }
-      if (page.events.length === 0) {
+      const anchors = await pendingAnchors(cursor.anchorSeq ?? 0);
+      if (page.events.length === 0 && anchors.length === 0) {
         status.acknowledgedSeq = cursor.seq;
         settleWaiters();
         report({ state: 'idle' });
@@ -253,26 +279,25 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
         continue;
       }
 
-      const { events, body } = await batchOf(page.events);
+      const { events, body } = await batchOf(page.events, anchors);
       report({ state: 'sending' });
-      const outcome = await postLogs(endpoint, body, options.headers ?? {}, fetchImpl, stopping.signal).catch(
+      const outcome = await postLogs(endpoint, body, headers, fetchImpl, stopping.signal).catch(
         (error: unknown) => {
           if (stopping.signal.aborted) return undefined;
           throw error;
         },
       );
       if (!outcome) return;
-      const last = events.at(-1)!;
       if (outcome.kind === 'accepted' || outcome.kind === 'rejected') {
         if (outcome.kind === 'rejected' && outcome.status !== 400) {
           // 401, 403, 404…: the configuration is wrong, not the records. Keep them; stop and say so.
           throw new Error(
-            `${outcome.reason}. The audit log export stopped; check the collector URL and its headers, then reload.`,
+            `${outcome.reason}. The audit log export stopped; check the collector URL and its headers, then resume the export (or reload).`,
           );
         }
         const rejected =
           outcome.kind === 'rejected' ? events.length : outcome.rejected > 0 ? outcome.rejected : 0;
-        cursor = { seq: last.seq, hash: last.hash };
+        cursor = advanced(cursor, events, anchors);
         await saveCursor(key, cursor);
         // The collector is back: the outage's message no longer describes anything.
         if (attempt > 0 && rejected === 0) delete status.problem;
@@ -297,16 +322,10 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
       } else if (outcome.kind === 'too-large') {
         // One record alone is too large for this collector: send it without its body, so its
         // attributes (what, who, outcome, trace) still arrive; the full record stays in the local log.
-        const placeholder = await batchOf(events, true);
-        const retried = await postLogs(
-          endpoint,
-          placeholder.body,
-          options.headers ?? {},
-          fetchImpl,
-          stopping.signal,
-        );
+        const placeholder = await batchOf(events, anchors, true);
+        const retried = await postLogs(endpoint, placeholder.body, headers, fetchImpl, stopping.signal);
         if (retried.kind === 'accepted') {
-          cursor = { seq: last.seq, hash: last.hash };
+          cursor = advanced(cursor, events, anchors);
           await saveCursor(key, cursor);
           report({ acknowledgedSeq: cursor.seq });
           settleWaiters();
@@ -330,14 +349,25 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     }
   }
 
-  /** The request for a page of events, cut to the byte budget (at least one record). */
+  /** Signed heads the collector has not acknowledged yet, oldest first. */
+  let anchorKey: AnchorKey | undefined;
+  async function pendingAnchors(afterSeq: number): Promise<AnchoredHead[]> {
+    if (options.anchors === false) return [];
+    const heads = (await log.anchors()).filter((head) => head.seq > afterSeq);
+    // Read once there is a head to ship (asking earlier would create the key).
+    if (heads.length > 0 && anchorKey?.keyId !== heads.at(-1)!.keyId) anchorKey = await log.anchorKey();
+    return heads;
+  }
+
+  /** The request for a page of events (cut to the byte budget, at least one record) and the heads. */
   async function batchOf(
     page: readonly ChainEvent[],
+    anchors: readonly AnchoredHead[],
     withoutBody = false,
   ): Promise<{ events: ChainEvent[]; body: string }> {
-    const records: string[] = [];
+    const records = anchors.map((head) => JSON.stringify(anchorRecordOf(head, anchorKey)));
     const events: ChainEvent[] = [];
-    let bytes = 0;
+    let bytes = records.reduce((sum, record) => sum + record.length + 1, 0);
     for (const event of page) {
       const context = await contextFor(event);
       const record = logRecordOf(event, context, context && options.serverUrl?.(context.serverId));
@@ -361,20 +391,32 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
       .request(`toolgate-otlp:${key}`, { signal: stopping.signal }, () => run())
       .then(() => undefined);
   };
-  void guarded()
-    .catch((error: unknown) => {
-      if (stopping.signal.aborted) return;
-      const problem = error instanceof Error ? error.message : String(error);
-      report({ state: 'stopped', problem: redactUrlsInText(problem) });
-      failWaiters(new Error(status.problem));
-    })
-    .finally(() => {
-      unsubscribe();
-      if (status.state !== 'stopped') report({ state: 'stopped' });
-      failWaiters(new Error('The audit log export was stopped before the flush finished.'));
-    });
+  /** The export's current run; a resume after it stopped starts another. */
+  let running: Promise<void> = Promise.resolve();
+  const launch = () => {
+    const controller = new AbortController();
+    stopping = controller;
+    controller.signal.addEventListener('abort', () => wakeUp(true));
+    const unsubscribe = follow();
+    dirty = true;
+    running = guarded()
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        const problem = error instanceof Error ? error.message : String(error);
+        report({ state: 'stopped', problem: redactUrlsInText(problem) });
+        failWaiters(new Error(status.problem));
+      })
+      .finally(() => {
+        unsubscribe();
+        // Abort this run's lock request and timers (a failed run is not aborted otherwise).
+        controller.abort();
+        if (status.state !== 'stopped') report({ state: 'stopped' });
+        failWaiters(new Error('The audit log export was stopped before the flush finished.'));
+      });
+  };
+  launch();
 
-  return {
+  const handle: OtlpExport = {
     async flush() {
       if (status.state === 'stopped') throw new Error(status.problem ?? 'The audit log export is stopped.');
       const { headSeq } = await log.eventsAfter(Number.MAX_SAFE_INTEGER, 1);
@@ -397,7 +439,43 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     stop() {
       stopping.abort();
     },
+    async resume(changes = {}) {
+      if (!stopping.signal.aborted && status.state !== 'stopped') return;
+      stopping.abort();
+      await running;
+      if (!stopping.signal.aborted) return; // another resume() started it meanwhile
+      if (changes.headers) headers = changes.headers;
+      delete status.problem;
+      report({ state: 'starting' });
+      launch();
+    },
+    onStatus(listener) {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
   };
+  announceExport(log, handle);
+  return handle;
+}
+
+/** The cursor after the collector acknowledged `events` and `anchors` (either may be empty). */
+function advanced(
+  cursor: ExportCursor,
+  events: readonly ChainEvent[],
+  anchors: readonly AnchoredHead[],
+): ExportCursor {
+  const last = events.at(-1);
+  const anchorSeq = anchors.at(-1)?.seq ?? cursor.anchorSeq;
+  return {
+    ...(last
+      ? { seq: last.seq, hash: last.hash }
+      : { seq: cursor.seq, ...(cursor.hash ? { hash: cursor.hash } : {}) }),
+    ...(anchorSeq !== undefined ? { anchorSeq } : {}),
+  };
+}
+
+function anchoredOf(cursor: ExportCursor): Pick<ExportCursor, 'anchorSeq'> {
+  return cursor.anchorSeq !== undefined ? { anchorSeq: cursor.anchorSeq } : {};
 }
 
 function definedOnly(options: OtlpExportOptions): Partial<typeof DEFAULTS> {

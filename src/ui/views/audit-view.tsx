@@ -14,6 +14,7 @@ import type { PanelController, ServerState } from '../../session/controller.js';
 import { type ServerNames, serverIdsNamed, serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
 import { downloadAuditLog } from './audit-download.js';
+import { AuditExportStatus } from './audit-export-status.js';
 import { AuditStorage } from './audit-storage.js';
 
 export function AuditView({ controller }: { controller: PanelController }) {
@@ -163,6 +164,7 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
     <section class="tg-view" aria-labelledby="tg-log-heading">
       <h2 id="tg-log-heading">Audit log</h2>
       <AuditStorage log={log} />
+      <AuditExportStatus log={log} />
       {counts.value && (
         <p class="tg-muted">
           Entries by outcome:{' '}
