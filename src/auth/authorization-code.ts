@@ -10,6 +10,7 @@
 import * as oauth from 'oauth4webapi';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import type { RegisteredClient } from './client-identity.js';
+import type { DPoPPolicy } from './dpop.js';
 import { exchangeCode, type TokenSet } from './tokens.js';
 
 /** What the host's user-agent step is given. */
@@ -64,6 +65,8 @@ export interface CodeFlowOptions {
   server: string;
   authorize: Authorize;
   fetchFn: typeof fetch;
+  /** The layer's DPoP policy, for the code exchange. */
+  dpop?: DPoPPolicy | undefined;
   signal: AbortSignal;
   /** Offered to `authorize` as `continueInThisTab`: keeps the handover, then navigates. */
   continueInTab?: (handover: RedirectHandover) => Promise<never>;
@@ -110,7 +113,10 @@ export async function authorizationCodeFlow(options: CodeFlowOptions): Promise<T
  * sign-in that continued in this tab ends, on the page it returned to.
  */
 export async function finishAuthorization(
-  options: Pick<CodeFlowOptions, 'as' | 'registered' | 'redirectUri' | 'resource' | 'scopes' | 'fetchFn'> & {
+  options: Pick<
+    CodeFlowOptions,
+    'as' | 'registered' | 'redirectUri' | 'resource' | 'scopes' | 'fetchFn' | 'dpop'
+  > & {
     landed: string | URL;
     state: string;
     codeVerifier: string;
@@ -133,6 +139,7 @@ export async function finishAuthorization(
     resource: options.resource,
     requestedScopes: options.scopes,
     fetchFn: options.fetchFn,
+    dpop: options.dpop,
   });
 }
 

@@ -107,21 +107,7 @@ export async function knownClient(
   const mine = preRegistered.find((entry) => entry.issuer !== undefined && sameIssuer(entry.issuer, issuer));
   const unbound = preRegistered.find((entry) => entry.issuer === undefined);
   const chosen = mine ?? unbound;
-  if (chosen) {
-    return {
-      issuer,
-      how: 'pre-registered',
-      client: {
-        client_id: chosen.clientId,
-        ...(chosen.tokenEndpointAuthMethod
-          ? { token_endpoint_auth_method: chosen.tokenEndpointAuthMethod }
-          : {}),
-      },
-      ...(chosen.clientSecret ? { clientSecret: chosen.clientSecret } : {}),
-      ...(chosen.privateKey ? { privateKey: chosen.privateKey } : {}),
-      ...(chosen.keyId ? { keyId: chosen.keyId } : {}),
-    };
-  }
+  if (chosen) return preRegisteredClient(issuer, chosen);
   if (identity.metadataDocumentUrl && as.client_id_metadata_document_supported === true) {
     checkMetadataDocumentUrl(identity.metadataDocumentUrl);
     return {
@@ -289,7 +275,23 @@ function checkMetadataDocumentUrl(url: string): void {
     );
 }
 
-function sameIssuer(a: string, b: string): boolean {
+/** A pre-registered client as the client `issuer` knows (the host's own, or the app's credentials). */
+export function preRegisteredClient(issuer: string, entry: PreRegisteredClient): RegisteredClient {
+  return {
+    issuer,
+    how: 'pre-registered',
+    client: {
+      client_id: entry.clientId,
+      ...(entry.tokenEndpointAuthMethod ? { token_endpoint_auth_method: entry.tokenEndpointAuthMethod } : {}),
+    },
+    ...(entry.clientSecret ? { clientSecret: entry.clientSecret } : {}),
+    ...(entry.privateKey ? { privateKey: entry.privateKey } : {}),
+    ...(entry.keyId ? { keyId: entry.keyId } : {}),
+  };
+}
+
+/** Whether two issuer identifiers name the same server (as URLs; as strings when one does not parse). */
+export function sameIssuer(a: string, b: string): boolean {
   try {
     return new URL(a).href === new URL(b).href;
   } catch {

@@ -141,6 +141,14 @@ function atRest(choice: true | EncryptedAuthStoreOptions): AuthStore {
       get: async (key) => (await loaded).get(key),
       set: async (key, value) => (await loaded).set(key, value),
       delete: async (key) => (await loaded).delete(key),
+      // DPoP key pairs at rest too, so a DPoP-bound token kept here survives a reload.
+      keyPairs: {
+        get: async (name) => (await loaded).keyPairs?.get(name),
+        keepFirst: async (name, candidate) => {
+          const vault = (await loaded).keyPairs;
+          return vault ? vault.keepFirst(name, candidate) : candidate;
+        },
+      },
     };
     atRestStores.set(name, store);
   }

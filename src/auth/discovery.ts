@@ -23,6 +23,8 @@ export interface Discovery {
   resource: string;
   /** The PRM's scopes_supported, when it lists any. */
   resourceScopes?: string[];
+  /** The PRM says `dpop_bound_access_tokens_required`: only DPoP-bound tokens are taken. */
+  dpopRequired?: true;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function discoverAuthorization(
       (await discoverAuthorizationServer(fetchFn, serverUrl.origin)) ?? legacyDefaultEndpoints(serverUrl);
     return { issuer: as.metadata.issuer, as: as.metadata, resource: canonicalResourceUri(serverUrl) };
   }
-  const { resource, authorizationServers, scopesSupported } = prm.metadata;
+  const { resource, authorizationServers, scopesSupported, dpopBoundTokensRequired } = prm.metadata;
   if (!resourceCoversServer(resource, serverUrl))
     throw new DiscoveryProblem(
       `the resource metadata at ${prm.url} is for ${resource}, not for this server: a token asked for it could be used elsewhere, so none is asked for`,
@@ -61,5 +63,6 @@ export async function discoverAuthorization(
     as: as.metadata,
     resource,
     ...(scopesSupported ? { resourceScopes: scopesSupported } : {}),
+    ...(dpopBoundTokensRequired ? { dpopRequired: true as const } : {}),
   };
 }

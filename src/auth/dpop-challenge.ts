@@ -7,7 +7,7 @@
  * before a request is sent again for it.
  */
 
-import { type BearerChallenge, parseChallenges, splitScopes } from './www-authenticate.js';
+import { type BearerChallenge, oauthParams, parseChallenges } from './www-authenticate.js';
 
 /** The OAuth challenge of an answer and the scheme it came with. */
 export interface ResourceChallenge extends BearerChallenge {
@@ -25,16 +25,7 @@ export function resourceChallenge(header: string | null | undefined): ResourceCh
     challenges.find((challenge) => challenge.scheme.toLowerCase() === 'bearer') ??
     challenges.find((challenge) => challenge.scheme.toLowerCase() === 'dpop');
   if (!chosen) return undefined;
-  const { params } = chosen;
-  const result: ResourceChallenge = { scheme: chosen.scheme.toLowerCase() === 'bearer' ? 'bearer' : 'dpop' };
-  if (params.resource_metadata) result.resourceMetadata = params.resource_metadata;
-  if (params.scope !== undefined) {
-    const scopes = splitScopes(params.scope);
-    if (scopes.length > 0) result.scopes = scopes;
-  }
-  if (params.error) result.error = params.error;
-  if (params.error_description) result.errorDescription = params.error_description;
-  return result;
+  return { scheme: chosen.scheme.toLowerCase() === 'bearer' ? 'bearer' : 'dpop', ...oauthParams(chosen) };
 }
 
 /** Whether the server takes DPoP-bound tokens: any DPoP challenge in the header (RFC 9449 §7.1). */

@@ -7,7 +7,8 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
-import { DPoPPolicy, dpopKeyFor, keyForToken, sendWithProof } from './dpop.js';
+import { DPoPPolicy, sendWithProof } from './dpop.js';
+import { dpopKeyFor, keyForToken } from './dpop-keys.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,100 +1,99 @@
 /**
- * DPoP (RFC 9449): sender-constrained tokens, with oauth4webapi making and signing the proofs.
- * The key is an ECDSA P-256 pair made by WebCrypto with a non-extractable private key, one per
- * authorization server for the page's life: a token bound to it is of no use to anyone who copies
- * it (a log, an extension, a stolen store), since the proof needs a key no script can read. Every
- * connection of the page to servers of that authorization server uses the same key, so a reconnect
- * keeps its token; after a reload the key is gone and a DPoP-bound token kept at rest is dropped.
+ * DPoP (RFC 9449): sender-constrained tokens, with oauth4webapi making and signing the proofs
+ * with a non-extractable key per authorization server (dpop-keys.ts: with the page, or at rest
+ * beside tokens kept at rest). The OAuth layer owns one DPoPPolicy and hands it explicitly to its
+ * session, which hands it to every token request.
  *
  * When: `auto` (the default) uses DPoP with an authorization server that advertises ES256 in
  * `dpop_signing_alg_values_supported`, for a resource server that challenged with the DPoP scheme
- * (a server that only knows Bearer would refuse a DPoP-bound token); `always` sends proofs to any
- * authorization server; `never` sends none.
+ * (a server that only knows Bearer would refuse a DPoP-bound token) or whose Protected Resource
+ * Metadata says `dpop_bound_access_tokens_required` (RFC 9728 §2, RFC 9449 §5.2); `always` sends
+ * proofs to any authorization server; `never` sends none. A resource that requires DPoP from an
+ * authorization server without ES256, or under `never`, stops the sign-in before the person is
+ * asked, saying what to change.
  */
 
 import * as oauth from 'oauth4webapi';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import { asksForDPoPNonce, offersDPoP } from './dpop-challenge.js';
+import { type BoundToken, type DPoPKey, dpopKeyFor, keyForToken } from './dpop-keys.js';
 import { discardBody } from './json-body.js';
+import type { KeyPairVault } from './store.js';
+
+export type { DPoPKey } from './dpop-keys.js';
 
 /** When Toolgate asks for DPoP-bound tokens (see the file comment). */
 export type DPoPMode = 'auto' | 'always' | 'never';
 
-/** A DPoP key of the page, with the thumbprint tokens bound to it carry (`cnf.jkt`). */
-export interface DPoPKey {
-  handle: oauth.DPoPHandle;
-  jkt: string;
-}
-
 /** The only algorithm Toolgate signs proofs with: ES256, which every DPoP server must accept. */
 export const DPOP_ALGORITHM = 'ES256';
 
-const pageKeys = new Map<string, Promise<DPoPKey>>();
-
-/** The page's DPoP key for an authorization server, made at its first use. */
-export function dpopKeyFor(issuer: string): Promise<DPoPKey> {
-  let key = pageKeys.get(issuer);
-  if (!key) {
-    key = makeKey();
-    pageKeys.set(issuer, key);
-    // A failed generation (no WebCrypto) is not remembered: the next sign-in tries again.
-    key.catch(() => pageKeys.delete(issuer));
+/** A resource that requires DPoP-bound tokens cannot get them from this client as configured. */
+export class DPoPProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DPoPProblem';
   }
-  return key;
-}
-
-async function makeKey(): Promise<DPoPKey> {
-  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
-    'sign',
-    'verify',
-  ]);
-  // oauth4webapi reads only the clock skew from the client; proofs do not name the client.
-  const handle = oauth.DPoP({}, pair);
-  return { handle, jkt: await handle.calculateThumbprint() };
-}
-
-/** The token fields that say whether (and to which key) a token is bound. */
-export interface BoundToken {
-  accessToken: string;
-  issuer: string;
-  tokenType?: 'DPoP';
-  dpopJkt?: string;
 }
 
 /** One OAuth layer's DPoP decisions: what the resource server offered and what the host chose. */
 export class DPoPPolicy {
   private resourceOffered = false;
+  private resourceRequires = false;
 
-  constructor(readonly mode: DPoPMode = 'auto') {}
+  constructor(
+    readonly mode: DPoPMode = 'auto',
+    /** Where keys are kept at rest, with the tokens (the store's); absent, keys live with the page. */
+    private readonly vault?: KeyPairVault,
+  ) {}
 
   /** Reads a resource server's answer: a DPoP challenge means it takes DPoP-bound tokens. */
   noteAnswer(response: Response): void {
     if (offersDPoP(response.headers.get('www-authenticate'))) this.resourceOffered = true;
   }
 
+  /**
+   * Reads what discovery found: a resource whose metadata sets `dpop_bound_access_tokens_required`
+   * gets DPoP-bound tokens. Throws DPoPProblem when that cannot be: `never` chosen, or (under
+   * `auto`) an authorization server that offers no ES256 DPoP. `always` trusts the host's word.
+   */
+  noteDiscovery(found: { issuer: string; as: AuthorizationServerMetadata; dpopRequired?: boolean }): void {
+    this.resourceRequires = found.dpopRequired === true;
+    if (!this.resourceRequires) return;
+    const required =
+      'the server requires DPoP-bound tokens (dpop_bound_access_tokens_required in its resource metadata)';
+    if (this.mode === 'never')
+      throw new DPoPProblem(
+        `${required}, and this client is set to dpop: 'never': set dpop to 'auto' (the default) or 'always'`,
+      );
+    if (this.mode === 'auto' && !offersES256(found.as))
+      throw new DPoPProblem(
+        `${required}, but its authorization server ${found.issuer} offers no ES256 DPoP (dpop_signing_alg_values_supported): the authorization server's operator must enable DPoP with ES256, or set dpop to 'always' if it takes proofs without saying so`,
+      );
+  }
+
   /** Whether token requests to `as` carry a proof. */
   uses(as: AuthorizationServerMetadata): boolean {
     if (this.mode === 'never') return false;
     if (this.mode === 'always') return true;
-    const algorithms = (as as { dpop_signing_alg_values_supported?: unknown })
-      .dpop_signing_alg_values_supported;
-    return this.resourceOffered && Array.isArray(algorithms) && algorithms.includes(DPOP_ALGORITHM);
+    return (this.resourceOffered || this.resourceRequires) && offersES256(as);
   }
 
   /** The key for token requests to `as`, or undefined when they go without a proof. */
   async forTokenRequest(as: AuthorizationServerMetadata): Promise<DPoPKey | undefined> {
-    return this.uses(as) ? dpopKeyFor(as.issuer) : undefined;
+    return this.uses(as) ? dpopKeyFor(as.issuer, this.vault) : undefined;
+  }
+
+  /** How a token is sent: `bearer`, with its key, or `lost` (see keyForToken). */
+  keyForToken(tokens: BoundToken): Promise<DPoPKey | 'bearer' | 'lost'> {
+    return keyForToken(tokens, this.vault);
   }
 }
 
-/**
- * How a token is sent: `bearer`, with `key` (DPoP-bound, the key is at hand), or `lost` (bound to
- * a key this page does not have: the token is useless and a new one must be asked for).
- */
-export async function keyForToken(tokens: BoundToken): Promise<DPoPKey | 'bearer' | 'lost'> {
-  if (tokens.tokenType !== 'DPoP') return 'bearer';
-  const key = await pageKeys.get(tokens.issuer)?.catch(() => undefined);
-  return key && key.jkt === tokens.dpopJkt ? key : 'lost';
+function offersES256(as: AuthorizationServerMetadata): boolean {
+  const algorithms = (as as { dpop_signing_alg_values_supported?: unknown })
+    .dpop_signing_alg_values_supported;
+  return Array.isArray(algorithms) && algorithms.includes(DPOP_ALGORITHM);
 }
 
 /**
@@ -158,23 +157,4 @@ export async function withNonceRetry<T>(key: DPoPKey | undefined, attempt: () =>
     if (!key || !oauth.isDPoPNonceError(error)) throw error;
     return attempt();
   }
-}
-
-const policies = new WeakMap<typeof fetch, DPoPPolicy>();
-
-/**
- * The fetch an OAuth layer gives its sign-in session, carrying the layer's DPoP policy to the
- * token requests (tokens.ts reads it with policyOf). The session and the authorization code flow
- * hand their fetch down to the token requests unchanged, so the policy reaches them without a
- * parameter through every step in between.
- */
-export function fetchWithPolicy(fetchFn: typeof fetch, policy: DPoPPolicy): typeof fetch {
-  const carrying: typeof fetch = (input, init) => fetchFn(input, init);
-  policies.set(carrying, policy);
-  return carrying;
-}
-
-/** The DPoP policy a fetch carries; undefined for any other fetch (no proofs). */
-export function policyOf(fetchFn: typeof fetch): DPoPPolicy | undefined {
-  return policies.get(fetchFn);
 }

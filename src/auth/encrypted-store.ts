@@ -13,6 +13,9 @@
  * protect against script running on this origin: such script can call this store (or
  * crypto.subtle.decrypt with the stored key) just as Toolgate does. A host whose origin runs
  * untrusted script should keep the default (memory: gone with the page).
+ *
+ * DPoP key pairs (dpop-keys.ts) are kept beside the sealed values, as CryptoKey objects under
+ * their own names: non-extractable like the sealing key, so they need no sealing of their own.
  */
 
 import { createStore, del, get, set, update } from 'idb-keyval';
@@ -40,6 +43,7 @@ export interface EncryptedAuthStoreOptions {
 
 const KEY_NAME = 'key';
 const VALUE_PREFIX = 'value ';
+const KEY_PAIR_PREFIX = 'pair ';
 const DEFAULT_DATABASE = 'toolgate-auth';
 
 /** The host's opt-in store: IndexedDB, every value sealed under a non-extractable AES-GCM key. */
@@ -77,6 +81,8 @@ export function sealedAuthStore(records: SealedRecords): AuthStore {
     return key;
   };
   const nameOf = (name: string) => `${VALUE_PREFIX}${name}`;
+  // Their own prefix: a key pair is never read as a sealed value, nor a value as a pair.
+  const pairName = (name: string) => `${KEY_PAIR_PREFIX}${name}`;
   const additionalData = (name: string) => new TextEncoder().encode(nameOf(name));
 
   return {
@@ -108,6 +114,10 @@ export function sealedAuthStore(records: SealedRecords): AuthStore {
     },
     async delete(name: string): Promise<void> {
       await records.delete(nameOf(name));
+    },
+    keyPairs: {
+      get: (name) => records.get(pairName(name)),
+      keepFirst: (name, candidate) => records.keepFirst(pairName(name), candidate),
     },
   };
 }

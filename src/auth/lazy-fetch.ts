@@ -1,7 +1,7 @@
 /**
  * The OAuth layer, loaded only when a server asks for it: this fetch passes requests through
- * untouched until the first answer that carries a Bearer challenge (a 401, or a 403
- * insufficient_scope); then it imports the OAuth code (oauth4webapi included), which signs in from
+ * untouched until the first answer that asks for a token (a 401, or a 403 insufficient_scope
+ * under the Bearer or DPoP scheme); then it imports the OAuth code (oauth4webapi included), which signs in from
  * that answer and sends the request again with the token; from then on every request goes
  * through createOAuthFetch. A host that
  * connects to open servers never downloads a byte of it, so the first screen does not grow.
@@ -66,10 +66,18 @@ export function createLazyOAuthFetch(options: OAuthFetchOptions): LazyOAuthFetch
   });
 }
 
-function asksForToken(response: Response): boolean {
+/**
+ * A challenge under the Bearer or the DPoP scheme (RFC 9449 §7.1: the same params), any casing,
+ * at the header's start or after a comma, followed by a space, a comma or the end. Read with a
+ * pattern, not www-authenticate.ts: this file loads with the first screen.
+ */
+const OAUTH_SCHEME = /(?:^|,)[ \t]*(?:bearer|dpop)(?:[ \t,]|$)/i;
+
+/** Whether a server's answer asks for a token, so the OAuth layer is worth loading. */
+export function asksForToken(response: Response): boolean {
   if (response.status !== 401 && response.status !== 403) return false;
   const challenge = response.headers.get('www-authenticate') ?? '';
   // 401: any answer asks for credentials (a server may omit the header; discovery then looks for
-  // its metadata). 403: only a Bearer insufficient_scope challenge is about tokens.
-  return response.status === 401 || (/\bbearer\b/i.test(challenge) && /insufficient_scope/.test(challenge));
+  // its metadata). 403: only an OAuth (Bearer or DPoP) insufficient_scope challenge is about tokens.
+  return response.status === 401 || (OAUTH_SCHEME.test(challenge) && /insufficient_scope/.test(challenge));
 }

@@ -20,7 +20,7 @@ import { redactUrl } from '../protocol/url-secrets.js';
 import type { Authorize } from './authorization-code.js';
 import type { ClientCredentials } from './client-credentials.js';
 import type { ClientIdentity } from './client-identity.js';
-import { type DPoPMode, DPoPPolicy, fetchWithPolicy, keyForToken, sendWithProof } from './dpop.js';
+import { type DPoPMode, DPoPPolicy, sendWithProof } from './dpop.js';
 import { resourceChallenge } from './dpop-challenge.js';
 import { AuthorizationError } from './errors.js';
 import { discardBody } from './json-body.js';
@@ -98,8 +98,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
   const shown = redactUrl(serverUrl.href);
   // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
   const base: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const dpop = new DPoPPolicy(options.dpop);
   const store = options.store ?? memoryAuthStore();
+  // Keys kept where the tokens are: at rest with a store that keeps them, else with the page.
+  const dpop = new DPoPPolicy(options.dpop, store.keyPairs);
   const onEvent = options.onEvent ? { onEvent: options.onEvent } : {};
   let session: TokenSource;
   const { clientCredentials } = options;
@@ -125,8 +126,8 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
     session = new AuthSession({
       serverUrl,
       shown,
-      // Carries the DPoP policy down to the token requests (see fetchWithPolicy).
-      fetchFn: fetchWithPolicy(base, dpop),
+      fetchFn: base,
+      dpop,
       client: options.client,
       authorize: options.authorize,
       store,
@@ -151,9 +152,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       base(template ? template.clone() : input, { ...init, headers });
     const send = async (tokens: TokenSet | undefined): Promise<Response> => {
       const headers = new Headers(init?.headers ?? template?.headers);
-      const key = tokens ? await keyForToken(tokens) : 'bearer';
+      const key = tokens ? await dpop.keyForToken(tokens) : 'bearer';
       if (tokens && key === 'bearer') headers.set('authorization', `Bearer ${tokens.accessToken}`);
-      // A token bound to a key of an earlier page cannot be proven: sent without one, it earns the 401 that signs in again.
+      // A token bound to a key this page does not have cannot be proven: sent without one, it earns the 401 that signs in again.
       if (!tokens || typeof key === 'string') return sendWith(headers);
       return sendWithProof({
         key,

@@ -13,6 +13,8 @@ export interface ProtectedResourceMetadata {
   /** At least one issuer identifier. */
   authorizationServers: string[];
   scopesSupported?: string[];
+  /** `dpop_bound_access_tokens_required` (RFC 9728 §2): the resource takes only DPoP-bound tokens. */
+  dpopBoundTokensRequired?: true;
 }
 
 /** Where a document was read, with what it said. */
@@ -32,7 +34,12 @@ export class DiscoveryProblem extends Error {
 export function parseProtectedResourceMetadata(value: unknown): ProtectedResourceMetadata | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'it is not a JSON object';
   const document = value as Record<string, unknown>;
-  const { resource, authorization_servers: servers, scopes_supported: scopes } = document;
+  const {
+    resource,
+    authorization_servers: servers,
+    scopes_supported: scopes,
+    dpop_bound_access_tokens_required: dpopRequired,
+  } = document;
   if (typeof resource !== 'string' || resource.length === 0) return 'it has no "resource" string';
   if (!Array.isArray(servers) || servers.length === 0)
     return 'it lists no "authorization_servers" (the MCP specification requires at least one)';
@@ -44,6 +51,10 @@ export function parseProtectedResourceMetadata(value: unknown): ProtectedResourc
       return '"scopes_supported" is not a list of strings';
     metadata.scopesSupported = [...new Set(scopes as string[])].filter((scope) => scope.length > 0);
   }
+  // RFC 9728 §2: a JSON boolean, false when absent; anything else is a broken document.
+  if (dpopRequired !== undefined && typeof dpopRequired !== 'boolean')
+    return '"dpop_bound_access_tokens_required" is not true or false';
+  if (dpopRequired === true) metadata.dpopBoundTokensRequired = true;
   return metadata;
 }
 

@@ -1,7 +1,7 @@
 /**
- * The sign-in state of one MCP server: which authorization server it uses now, this client's
- * identity there, and the tokens for its resource. One recovery runs at a time (a 401 on the POST
- * and on the GET stream start one sign-in, not two; one refresh is in flight at a time); requests
+ * The sign-in state of one MCP server for a person: which authorization server it uses now, this
+ * client's identity there, and the tokens for its resource. One recovery runs at a time and one
+ * refresh is in flight at a time (sign-in-session.ts holds what both sessions share); requests
  * that arrive meanwhile wait for it and use its result.
  *
  * On a 401 the discovery runs again, so a server that moved to another authorization server is
@@ -10,7 +10,6 @@
 
 import { reportPersonWait } from '../protocol/person-wait.js';
 import {
-  AuthorizationProblem,
   type AuthorizationRequest,
   type Authorize,
   authorizationCodeFlow,
@@ -23,57 +22,31 @@ import {
   forgetRegistration,
   knownClient,
   type RegisteredClient,
-  RegistrationProblem,
 } from './client-identity.js';
 import { type Discovery, discoverAuthorization } from './discovery.js';
-import { AuthorizationError, type AuthorizationStep } from './errors.js';
+import type { AuthorizationStep } from './errors.js';
 import { canRedirect, continueInThisTab, takeRedirectReturn } from './redirect.js';
-import { DiscoveryProblem } from './resource-metadata.js';
 import { selectScopes } from './scopes.js';
-import type { AuthStore } from './store.js';
+import { type RecoveryKind, type SessionBaseOptions, SignInSession } from './sign-in-session.js';
 import { expiresSoon, refresh, revoke, TokenProblem, type TokenSet } from './tokens.js';
 import { canonicalResourceUri } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
-/** What happened, for the panel and the audit log: never a token, a code or a secret. */
-export type AuthEvent =
-  | { type: 'signed-in'; server: string; issuer: string; scopes: string[]; client: RegisteredClient['how'] }
-  | { type: 'refreshed'; server: string; issuer: string }
-  /** Tokens from an earlier page (a store kept at rest, or a redirect sign-in): nobody was asked now. */
-  | { type: 'restored'; server: string; issuer: string; scopes: string[] }
-  | { type: 'signed-out'; server: string; issuer?: string; revoked: boolean }
-  | { type: 'failed'; server: string; step: AuthorizationStep; message: string };
+export type { AuthEvent, RecoveryKind } from './sign-in-session.js';
 
-export interface SessionOptions {
-  serverUrl: URL;
-  /** The server as shown to people (URL secrets redacted). */
-  shown: string;
-  /** For metadata, registration and token requests. */
-  fetchFn: typeof fetch;
+export interface SessionOptions extends SessionBaseOptions {
   client: ClientIdentity;
   authorize: Authorize;
-  store: AuthStore;
   offlineAccess: boolean;
-  onEvent?: (event: AuthEvent) => void;
 }
 
-export type RecoveryKind = 'unauthorized' | 'insufficient_scope';
-
-export class AuthSession {
-  private flight: Promise<void> | undefined;
+export class AuthSession extends SignInSession<SessionOptions> {
   private refreshing: Promise<TokenSet | undefined> | undefined;
-  private discovered: Discovery | undefined;
-  private readonly tokensKey: string;
   /** The server's canonical URI: what its tokens and a redirect sign-in's record are kept under. */
   private readonly serverKey: string;
   private readonly clients = new Map<string, RegisteredClient>();
   /** Aborts the sign-in in progress (its popup closes) on sign-out; replaced for the next one. */
   private cancel = new AbortController();
-  /**
-   * The last sign-in failure, given to every later 401 until retrySignIn(): a person who denied
-   * consent or closed the window is not sent to the authorization server again by a retry.
-   */
-  private failed: AuthorizationError | undefined;
   /** Whether the person is being asked now (the authorize step: prompt, popup or redirect). */
   private askingPerson = false;
   /** Requests waiting on this sign-in, told when the person is asked and when that ends. */
@@ -81,15 +54,16 @@ export class AuthSession {
   /** Whether tokens found in the store at the first read were reported (once per page). */
   private restoredChecked = false;
 
-  constructor(private readonly options: SessionOptions) {
-    this.serverKey = canonicalResourceUri(options.serverUrl);
-    this.tokensKey = `tokens ${this.serverKey}`;
+  constructor(options: SessionOptions) {
+    const serverKey = canonicalResourceUri(options.serverUrl);
+    super(options, `tokens ${serverKey}`);
+    this.serverKey = serverKey;
   }
 
   /** The tokens to send now; refreshed first when they are about to expire. */
   async currentTokens(): Promise<TokenSet | undefined> {
     if (this.flight) await this.flight.catch(() => undefined);
-    const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
+    const tokens = await this.storedTokens();
     if (!this.restoredChecked) {
       this.restoredChecked = true;
       if (tokens)
@@ -121,75 +95,28 @@ export class AuthSession {
     this.personWaits.add(relay);
     if (this.askingPerson) relay(true);
     try {
-      await this.recoverOnce(challenge, failed, kind);
+      // Another request signing in already: its outcome, failure included, is ours too.
+      await this.recoverOnce(failed, () => this.run(challenge, failed, kind));
     } finally {
       this.personWaits.delete(relay);
       if (this.askingPerson) relay(false);
     }
   }
 
-  private async recoverOnce(challenge: BearerChallenge, failed: TokenSet | undefined, kind: RecoveryKind) {
-    if (this.flight) {
-      // Another request is signing in already: its outcome, failure included, is ours too.
-      await this.flight;
-      const now = await this.options.store.get<TokenSet>(this.tokensKey);
-      if (now && now.accessToken !== failed?.accessToken) return;
-    }
-    const flight = this.run(challenge, failed, kind);
-    this.flight = flight;
-    try {
-      await flight;
-    } finally {
-      if (this.flight === flight) this.flight = undefined;
-    }
-  }
-
-  /** Lets the next 401 start a new sign-in after a failed one. */
-  retrySignIn(): void {
-    this.failed = undefined;
-  }
-
-  /** Reports a refusal decided outside a sign-in (a step-up that cannot help), for the event log. */
-  reportFailure(error: AuthorizationError): void {
-    this.emit({ type: 'failed', server: this.options.shown, step: error.step, message: error.message });
-  }
-
-  /** Revokes (when the server offers it) and forgets the tokens of this server. */
-  async signOut(): Promise<void> {
-    this.failed = undefined;
+  /** Closes the window of a sign-in in progress; the next one gets a new signal. */
+  protected override stopSignIn(): void {
     this.cancel.abort(new Error('signed out'));
     this.cancel = new AbortController();
-    const tokens = await this.options.store.get<TokenSet>(this.tokensKey);
-    await this.options.store.delete(this.tokensKey);
-    let revoked = false;
-    // Tokens from an earlier page or worker: discovery finds where to revoke them.
-    const found =
-      this.discovered ?? (tokens ? await this.discover(undefined).catch(() => undefined) : undefined);
-    if (tokens && found && found.issuer === tokens.issuer) {
-      const registered =
-        this.clients.get(found.issuer) ??
-        (await knownClient(this.options.client, found.as, this.options.store).catch(() => undefined));
-      if (registered)
-        revoked = await revoke({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn });
-    }
-    this.emit({
-      type: 'signed-out',
-      server: this.options.shown,
-      ...(tokens ? { issuer: tokens.issuer } : {}),
-      revoked,
-    });
   }
 
-  /**
-   * The sign-in in progress (waiting for the person, or exchanging the code), settling when it
-   * ends either way; undefined when none is running.
-   */
-  signInInProgress(): Promise<void> | undefined {
-    return this.flight?.catch(() => undefined);
-  }
-
-  async signedIn(): Promise<boolean> {
-    return (await this.options.store.get<TokenSet>(this.tokensKey)) !== undefined;
+  /** Tokens from an earlier page or worker: discovery finds where to revoke them. */
+  protected async revokeAt(tokens: TokenSet): Promise<boolean> {
+    const found = this.discovered ?? (await this.discover(undefined));
+    if (found.issuer !== tokens.issuer) return false;
+    const registered =
+      this.clients.get(found.issuer) ??
+      (await knownClient(this.options.client, found.as, this.options.store));
+    return registered ? revoke({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn }) : false;
   }
 
   private async run(
@@ -200,7 +127,8 @@ export class AuthSession {
     let step: AuthorizationStep = 'discovery';
     try {
       const found = await this.discover(challenge.resourceMetadata);
-      let previous = failed ?? (await this.options.store.get<TokenSet>(this.tokensKey));
+      this.checkDPoP(found);
+      let previous = failed ?? (await this.storedTokens());
       if (previous && (previous.issuer !== found.issuer || previous.resource !== found.resource)) {
         // The server moved to another authorization server (or resource): nothing of the old one is reused.
         await this.options.store.delete(this.tokensKey);
@@ -223,6 +151,7 @@ export class AuthSession {
           resource: back.resource,
           scopes: back.scopes,
           fetchFn: this.options.fetchFn,
+          dpop: this.options.dpop,
           landed: back.landed,
           state: back.state,
           codeVerifier: back.codeVerifier,
@@ -252,6 +181,7 @@ export class AuthSession {
         server: this.options.shown,
         authorize: (request) => this.askPerson(request),
         fetchFn: this.options.fetchFn,
+        dpop: this.options.dpop,
         signal: this.cancel.signal,
         ...(canRedirect()
           ? {
@@ -282,13 +212,10 @@ export class AuthSession {
       });
       await this.signedInWith(tokens, found, registered);
     } catch (error) {
-      const failure = this.failure(
+      throw this.failedWith(
         error,
         kind === 'insufficient_scope' && step === 'authorization' ? 'step-up' : step,
       );
-      this.failed = failure;
-      this.reportFailure(failure);
-      throw failure;
     }
   }
 
@@ -364,7 +291,13 @@ export class AuthSession {
         (await knownClient(this.options.client, found.as, this.options.store));
       if (!registered) return undefined;
       try {
-        const next = await refresh({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn });
+        const next = await refresh({
+          as: found.as,
+          registered,
+          tokens,
+          fetchFn: this.options.fetchFn,
+          dpop: this.options.dpop,
+        });
         await this.options.store.set(this.tokensKey, next);
         this.emit({ type: 'refreshed', server: this.options.shown, issuer: found.issuer });
         return next;
@@ -379,30 +312,8 @@ export class AuthSession {
     });
   }
 
-  private failure(error: unknown, step: AuthorizationStep): AuthorizationError {
-    if (error instanceof AuthorizationError) return error;
-    const status = step === 'step-up' ? 403 : 401;
-    const { shown } = this.options;
-    if (error instanceof DiscoveryProblem)
-      return new AuthorizationError(shown, 'discovery', error.message, status);
-    if (error instanceof RegistrationProblem)
-      return new AuthorizationError(shown, 'registration', error.message, status);
-    if (error instanceof TokenProblem) return new AuthorizationError(shown, 'token', error.message, status);
-    if (error instanceof AuthorizationProblem)
-      return new AuthorizationError(shown, step, error.message, status);
-    return new AuthorizationError(
-      shown,
-      step,
-      error instanceof Error ? error.message : String(error),
-      status,
-    );
-  }
-
-  private emit(event: AuthEvent): void {
-    try {
-      this.options.onEvent?.(event);
-    } catch {
-      // A listener's failure is not the sign-in's.
-    }
+  /** A token endpoint's refusal is the token step's, whichever step asked. */
+  protected override explain(error: unknown): { step: AuthorizationStep; message: string } | undefined {
+    return error instanceof TokenProblem ? { step: 'token', message: error.message } : undefined;
   }
 }

@@ -3,14 +3,14 @@
  * with what was asked for and what was granted, and, for a DPoP-bound token, the thumbprint of
  * the key it is bound to. The grants themselves (authorization code with PKCE, refresh,
  * revocation; client credentials in client-credentials-grant.ts) are oauth4webapi's; this file only calls it and reads its
- * answers. Token requests carry a DPoP proof when the fetch they are given carries a policy that
- * says so (dpop.ts), or the caller passes one.
+ * answers. Token requests carry a DPoP proof when the DPoP policy they are given says so (dpop.ts);
+ * requestTokens is the one path every grant's request takes.
  */
 
 import * as oauth from 'oauth4webapi';
 import { type AuthorizationServerMetadata, problemOf, requestOptions } from './authorization-server.js';
 import { clientAuthentication, type RegisteredClient } from './client-identity.js';
-import { type DPoPKey, policyOf, withNonceRetry } from './dpop.js';
+import { type DPoPKey, type DPoPPolicy, withNonceRetry } from './dpop.js';
 import { boundedCopy } from './json-body.js';
 import { splitScopes } from './www-authenticate.js';
 
@@ -49,79 +49,100 @@ export function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
   return at !== undefined && at <= now;
 }
 
-/** Exchanges a validated authorization response for tokens (the code, the PKCE verifier, `resource`). */
-export async function exchangeCode(options: {
+/** What every token request is given, and what its TokenSet records besides the answer. */
+export interface TokenRequestBase {
   as: AuthorizationServerMetadata;
   registered: RegisteredClient;
-  callbackParameters: URLSearchParams;
-  redirectUri: string;
-  codeVerifier: string;
-  resource: string;
-  requestedScopes: string[];
   fetchFn: typeof fetch;
-}): Promise<TokenSet> {
+  /** The layer's DPoP policy: a proof goes with the request when it says so. */
+  dpop?: DPoPPolicy | undefined;
+}
+
+/**
+ * One token request, as every grant sends it: with a DPoP proof when the policy says so (sent
+ * again once when the server asks for a nonce), the answer read within bounds and checked by
+ * oauth4webapi (`process`), then kept as a TokenSet bound to the key it was proven with.
+ * `send` makes the grant's request with the options given (fetch, TLS rule, proof).
+ */
+export async function requestTokens(
+  options: TokenRequestBase & {
+    base: Pick<TokenSet, 'issuer' | 'resource' | 'clientId' | 'requestedScopes'>;
+    send: (requestOptions: oauth.TokenEndpointRequestOptions) => Promise<Response>;
+    process: (response: Response) => Promise<oauth.TokenEndpointResponse>;
+  },
+): Promise<TokenSet> {
+  const { as } = options;
+  const dpop = await options.dpop?.forTokenRequest(as);
+  const answer = await withNonceRetry(dpop, async () => {
+    const response = await options.send({
+      ...requestOptions(options.fetchFn, as.token_endpoint),
+      ...(dpop ? { DPoP: dpop.handle } : {}),
+    });
+    return options.process(await boundedCopy(response));
+  });
+  return tokenSetOf(answer, options.base, dpop);
+}
+
+/** Exchanges a validated authorization response for tokens (the code, the PKCE verifier, `resource`). */
+export async function exchangeCode(
+  options: TokenRequestBase & {
+    callbackParameters: URLSearchParams;
+    redirectUri: string;
+    codeVerifier: string;
+    resource: string;
+    requestedScopes: string[];
+  },
+): Promise<TokenSet> {
   const { as, registered } = options;
   try {
-    const dpop = await policyOf(options.fetchFn)?.forTokenRequest(as);
-    const answer = await withNonceRetry(dpop, async () => {
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
-        registered.client,
-        clientAuthentication(registered, as),
-        options.callbackParameters,
-        options.redirectUri,
-        options.codeVerifier,
-        {
-          ...requestOptions(options.fetchFn, as.token_endpoint),
-          additionalParameters: { resource: options.resource },
-          ...(dpop ? { DPoP: dpop.handle } : {}),
-        },
-      );
-      return oauth.processAuthorizationCodeResponse(as, registered.client, await boundedCopy(response));
-    });
-    return tokenSetOf(
-      answer,
-      {
+    return await requestTokens({
+      ...options,
+      base: {
         issuer: as.issuer,
         resource: options.resource,
         clientId: registered.client.client_id,
         requestedScopes: options.requestedScopes,
       },
-      dpop,
-    );
+      send: (requestOptions) =>
+        oauth.authorizationCodeGrantRequest(
+          as,
+          registered.client,
+          clientAuthentication(registered, as),
+          options.callbackParameters,
+          options.redirectUri,
+          options.codeVerifier,
+          { ...requestOptions, additionalParameters: { resource: options.resource } },
+        ),
+      process: (response) => oauth.processAuthorizationCodeResponse(as, registered.client, response),
+    });
   } catch (error) {
     throw new TokenProblem(`${as.token_endpoint} did not issue tokens: ${problemOf(error)}`);
   }
 }
 
 /** Refreshes with the refresh token (rotated if the server sends a new one), same `resource`. */
-export async function refresh(options: {
-  as: AuthorizationServerMetadata;
-  registered: RegisteredClient;
-  tokens: TokenSet;
-  fetchFn: typeof fetch;
-}): Promise<TokenSet> {
+export async function refresh(options: TokenRequestBase & { tokens: TokenSet }): Promise<TokenSet> {
   const { as, registered, tokens } = options;
   const refreshToken = tokens.refreshToken;
   if (!refreshToken) throw new TokenProblem('there is no refresh token');
   try {
-    // A DPoP-bound refresh token is bound to the same key (the page's key for this server).
-    const dpop = await policyOf(options.fetchFn)?.forTokenRequest(as);
-    const answer = await withNonceRetry(dpop, async () => {
-      const response = await oauth.refreshTokenGrantRequest(
-        as,
-        registered.client,
-        clientAuthentication(registered, as),
-        refreshToken,
-        {
-          ...requestOptions(options.fetchFn, as.token_endpoint),
-          additionalParameters: { resource: tokens.resource },
-          ...(dpop ? { DPoP: dpop.handle } : {}),
-        },
-      );
-      return oauth.processRefreshTokenResponse(as, registered.client, await boundedCopy(response));
+    // A DPoP-bound refresh token is bound to the same key (the one for this authorization server).
+    const next = await requestTokens({
+      ...options,
+      base: tokens,
+      send: (requestOptions) =>
+        oauth.refreshTokenGrantRequest(
+          as,
+          registered.client,
+          clientAuthentication(registered, as),
+          refreshToken,
+          {
+            ...requestOptions,
+            additionalParameters: { resource: tokens.resource },
+          },
+        ),
+      process: (response) => oauth.processRefreshTokenResponse(as, registered.client, response),
     });
-    const next = tokenSetOf(answer, tokens, dpop);
     if (!next.refreshToken && tokens.refreshToken) next.refreshToken = tokens.refreshToken;
     return next;
   } catch (error) {

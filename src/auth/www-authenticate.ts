@@ -53,8 +53,14 @@ export function parseChallenges(header: string | null | undefined): Challenge[] 
 /** The first Bearer challenge of a header, read for OAuth; undefined when there is none. */
 export function bearerChallenge(header: string | null | undefined): BearerChallenge | undefined {
   const challenge = parseChallenges(header).find((candidate) => candidate.scheme.toLowerCase() === 'bearer');
-  if (!challenge) return undefined;
-  const { params } = challenge;
+  return challenge ? oauthParams(challenge) : undefined;
+}
+
+/**
+ * What an OAuth challenge's params say (RFC 6750 §3, RFC 9728 §5.1): the same for the Bearer and
+ * the DPoP scheme (RFC 9449 §7.1).
+ */
+export function oauthParams({ params }: Challenge): BearerChallenge {
   const result: BearerChallenge = {};
   if (params.resource_metadata) result.resourceMetadata = params.resource_metadata;
   if (params.scope !== undefined) {
