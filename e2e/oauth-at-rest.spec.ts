@@ -7,26 +7,18 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
-import { type SignInSite, serveSignInSite, signInAtOidcProvider } from './support/sign-in-site.js';
+import {
+  closeAfterEach,
+  openSignInPage,
+  signInAtOidcProvider,
+  signInSiteForFile,
+} from './support/sign-in-site.js';
 
-let site: SignInSite;
+const site = signInSiteForFile('e2e/fixtures/sign-in-modes/page.ts', 'Sign-in modes');
 let peer: OidcProtected | undefined;
+closeAfterEach(() => peer);
 
-test.beforeAll(async () => {
-  site = await serveSignInSite('e2e/fixtures/sign-in-modes/page.ts', 'Sign-in modes');
-});
-test.afterAll(async () => {
-  await site?.stop();
-});
-test.afterEach(async () => {
-  await peer?.close();
-  peer = undefined;
-});
-
-async function openPanel(page: Page, query: Record<string, string>): Promise<void> {
-  await page.goto(`${site.origin}/?${new URLSearchParams(query)}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-}
+const openPanel = (page: Page, query: Record<string, string>) => openSignInPage(page, site, query);
 
 /** Every record of the store as text: strings as they are, bytes decoded as latin1 and as UTF-8. */
 const rawRecords = (page: Page, database: string) =>

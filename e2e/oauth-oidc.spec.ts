@@ -9,23 +9,11 @@
  */
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { FORGED_STATE, type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
-import { type SignInSite, serveSignInSite, signInAtOidcProvider } from './support/sign-in-site.js';
+import { closeAfterEach, signInAtOidcProvider, signInSiteForFile } from './support/sign-in-site.js';
 
-let site: SignInSite;
+const site = signInSiteForFile('e2e/fixtures/oidc/page.ts', 'oidc-provider sign-in');
 let peer: OidcProtected | undefined;
-
-test.beforeAll(async () => {
-  site = await serveSignInSite('e2e/fixtures/oidc/page.ts', 'oidc-provider sign-in');
-});
-
-test.afterAll(async () => {
-  await site?.stop();
-});
-
-test.afterEach(async () => {
-  await peer?.close();
-  peer = undefined;
-});
+closeAfterEach(() => peer);
 
 async function openPage(page: Page): Promise<string[]> {
   const consoleLines: string[] = [];

@@ -10,23 +10,11 @@
 import { expect, test } from '@playwright/test';
 import type { SignInOutcome } from './fixtures/oauth/page.js';
 import { type ProtectedServer, startProtectedServer } from './peers/oauth-protected.mjs';
-import { type SignInSite, serveSignInSite } from './support/sign-in-site.js';
+import { closeAfterEach, signInSiteForFile } from './support/sign-in-site.js';
 
-let site: SignInSite;
+const site = signInSiteForFile('e2e/fixtures/oauth/page.ts', 'Sign-in test');
 let server: ProtectedServer | undefined;
-
-test.beforeAll(async () => {
-  site = await serveSignInSite('e2e/fixtures/oauth/page.ts', 'Sign-in test');
-});
-
-test.afterAll(async () => {
-  await site?.stop();
-});
-
-test.afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+closeAfterEach(() => server);
 
 test('signs in through a popup opened by the click, then calls the tool with the token', async ({
   page,

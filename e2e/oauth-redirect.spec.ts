@@ -11,7 +11,14 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from './support/chromium.js';
-import { type SignInSite, serveSignInSite } from './support/sign-in-site.js';
+import {
+  callNotes,
+  closeAfterEach,
+  exportedLog,
+  logInAndConsent,
+  openSignInPage,
+  signInSiteForFile,
+} from './support/sign-in-site.js';
 
 // Playwright turns Chromium's popup blocker off by default; these tests need it on, as people have it.
 test.use({
@@ -22,52 +29,17 @@ test.use({
   },
 });
 
-let site: SignInSite;
+const site = signInSiteForFile('e2e/fixtures/sign-in-modes/page.ts', 'Sign-in modes');
 let peer: OidcProtected | undefined;
+closeAfterEach(() => peer);
 
-test.beforeAll(async () => {
-  site = await serveSignInSite('e2e/fixtures/sign-in-modes/page.ts', 'Sign-in modes');
-});
-test.afterAll(async () => {
-  await site?.stop();
-});
-test.afterEach(async () => {
-  await peer?.close();
-  peer = undefined;
-});
-
-async function openPanel(page: Page, query: Record<string, string>): Promise<void> {
-  await page.goto(`${site.origin}/?${new URLSearchParams(query)}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-}
+const openPanel = (page: Page, query: Record<string, string>) => openSignInPage(page, site, query);
 
 /** The person's part at oidc-provider, in this tab: log in (the first time), consent. */
 async function signInHere(page: Page, issuer: string): Promise<void> {
   await page.waitForURL((url) => url.origin === issuer);
-  const login = page.locator('input[name="login"]');
-  const consent = page.getByRole('button', { name: 'Continue' });
-  await expect(login.or(consent)).toBeVisible();
-  if (await login.isVisible()) {
-    await login.fill('ada');
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-  }
-  await consent.click();
+  await logInAndConsent(page);
 }
-
-const callTool = (page: Page, tool: string, args: object) =>
-  page.evaluate(
-    ([tool, input]) =>
-      (
-        window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }
-      ).toolgate
-        .call('notes', tool, input)
-        .then(
-          (result) => (tool === 'read_notes' ? JSON.stringify(result) : 'ok'),
-          (error: Error) => error.message,
-        ),
-    [tool, args] as const,
-  );
 
 const keptRecords = (page: Page) =>
   page.evaluate(() =>
@@ -108,7 +80,7 @@ test('Chromium blocks the popup; "Continue in this tab" signs in through a redir
   expect(await keptRecords(page)).toEqual([]);
   expect(peer.seen.tokenRequests).toEqual([{ grantType: 'authorization_code', resource: peer.urls.good }]);
 
-  const called = callTool(page, 'whoami', {});
+  const called = callNotes(page, 'whoami', {});
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   expect(await called).toBe('ok');
   const lastCall = peer.seen.mcp.filter((request) => request.path === '/mcp').at(-1);
@@ -133,7 +105,7 @@ test("mode: 'redirect' says the tab leaves, and a call waiting for a step-up is 
   await expect(row).toContainText(`Signed in at ${issuer}`);
 
   // add_note needs more scope: the approved call meets a 403 and waits for the step-up sign-in.
-  void callTool(page, 'add_note', { text: 'from before the redirect' }).catch(() => undefined);
+  void callNotes(page, 'add_note', { text: 'from before the redirect' }).catch(() => undefined);
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await expect(stepUp).toContainText('mcp:write');
@@ -147,14 +119,7 @@ test("mode: 'redirect' says the tab leaves, and a call waiting for a step-up is 
   expect(peer.seen.authorizations.at(-1)?.scopes).toContain('mcp:write');
 
   // The log of this origin says the call was interrupted; the server never ran it.
-  const exported = await page.evaluate(async () => {
-    const { auditLog } = await (
-      window as unknown as {
-        toolgate: { ready: Promise<{ auditLog: { exportBlob(f: string): Promise<Blob> } }> };
-      }
-    ).toolgate.ready;
-    return (await auditLog.exportBlob('ndjson')).text();
-  });
+  const exported = await exportedLog(page);
   const lines = exported
     .split('\n')
     .filter(Boolean)
@@ -167,10 +132,10 @@ test("mode: 'redirect' says the tab leaves, and a call waiting for a step-up is 
   expect(after).toEqual(['pending', 'interrupted']);
 
   // Run again by the person, it goes through with the new scope; the server holds that note only.
-  const again = callTool(page, 'add_note', { text: 'run again' });
+  const again = callNotes(page, 'add_note', { text: 'run again' });
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   expect(await again).toBe('ok');
-  const read = callTool(page, 'read_notes', {});
+  const read = callNotes(page, 'read_notes', {});
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   const notes = await read;
   expect(notes).toContain('run again');

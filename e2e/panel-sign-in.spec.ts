@@ -8,26 +8,21 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
-import { type SignInSite, serveSignInSite, signInAtOidcProvider } from './support/sign-in-site.js';
+import {
+  callNotes,
+  closeAfterEach,
+  exportedLog,
+  openSignInPage,
+  signInAtOidcProvider,
+  signInSiteForFile,
+} from './support/sign-in-site.js';
 
-let site: SignInSite;
+// The sign-in-modes page with no options: the plain panel with one server that needs signing in.
+const site = signInSiteForFile('e2e/fixtures/sign-in-modes/page.ts', 'Panel sign-in');
 let peer: OidcProtected | undefined;
+closeAfterEach(() => peer);
 
-test.beforeAll(async () => {
-  site = await serveSignInSite('e2e/fixtures/panel-sign-in/page.ts', 'Panel sign-in');
-});
-test.afterAll(async () => {
-  await site?.stop();
-});
-test.afterEach(async () => {
-  await peer?.close();
-  peer = undefined;
-});
-
-async function openPanel(page: Page, server: string): Promise<void> {
-  await page.goto(`${site.origin}/?server=${encodeURIComponent(server)}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-}
+const openPanel = (page: Page, server: string) => openSignInPage(page, site, { server });
 
 test('the panel asks, signs in through the popup, shows the signed-in server, calls, records, signs out', async ({
   page,
@@ -50,14 +45,7 @@ test('the panel asks, signs in through the popup, shows the signed-in server, ca
   await expect(row).toContainText(`Signed in at ${issuer}`);
 
   // A call through the gate carries the token issued for this server.
-  const called = page.evaluate(() =>
-    (window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }).toolgate
-      .call('notes', 'whoami', {})
-      .then(
-        () => 'ok',
-        (error: Error) => error.message,
-      ),
-  );
+  const called = callNotes(page, 'whoami', {});
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   expect(await called).toBe('ok');
   const withToken = peer.seen.mcp.filter((request) => request.path === '/mcp' && request.authorization);
@@ -65,14 +53,7 @@ test('the panel asks, signs in through the popup, shows the signed-in server, ca
   const token = withToken[0]!.authorization!.slice('Bearer '.length);
 
   // The audit log says who signed in to which server, never the token.
-  const exported = await page.evaluate(async () => {
-    const { auditLog } = await (
-      window as unknown as {
-        toolgate: { ready: Promise<{ auditLog: { exportBlob(f: string): Promise<Blob> } }> };
-      }
-    ).toolgate.ready;
-    return (await auditLog.exportBlob('ndjson')).text();
-  });
+  const exported = await exportedLog(page);
   expect(exported).toContain('auth/sign-in');
   expect(exported).not.toContain(token);
 

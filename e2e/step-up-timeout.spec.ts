@@ -6,56 +6,35 @@
  * once they have signed in, instead of "timed out". Real parts: oidc-provider and an SDK server
  * requiring bearer tokens, on 127.0.0.1.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
-import { type SignInSite, serveSignInSite, signInAtOidcProvider } from './support/sign-in-site.js';
+import {
+  callNotes,
+  closeAfterEach,
+  openSignInPage,
+  signInAtOidcProvider,
+  signInSiteForFile,
+} from './support/sign-in-site.js';
 
-let site: SignInSite;
+const site = signInSiteForFile('e2e/fixtures/sign-in-modes/page.ts', 'Sign-in modes');
 let peer: OidcProtected | undefined;
+closeAfterEach(() => peer);
 
 const CALL_TIMEOUT_MS = 2_000;
-
-test.beforeAll(async () => {
-  site = await serveSignInSite('e2e/fixtures/sign-in-modes/page.ts', 'Sign-in modes');
-});
-test.afterAll(async () => {
-  await site?.stop();
-});
-test.afterEach(async () => {
-  await peer?.close();
-  peer = undefined;
-});
-
-const callTool = (page: Page, tool: string, args: object) =>
-  page.evaluate(
-    ([name, input]) =>
-      (
-        window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }
-      ).toolgate
-        .call('notes', name, input)
-        .then(
-          () => 'ok',
-          (error: Error) => error.message,
-        ),
-    [tool, args] as const,
-  );
 
 test('the person signs in more slowly than the call times out, and the call still goes through', async ({
   page,
   context,
 }) => {
   peer = await startOidcProtected();
-  await page.goto(
-    `${site.origin}/?${new URLSearchParams({ server: peer.urls.good, timeout: String(CALL_TIMEOUT_MS) })}`,
-  );
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  await openSignInPage(page, site, { server: peer.urls.good, timeout: String(CALL_TIMEOUT_MS) });
   const first = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await signInAtOidcProvider(context, () => first.getByRole('button', { name: 'Sign in' }).click());
   const row = page.locator('[data-server="notes"]');
   await expect(row).toContainText('connected', { timeout: 20_000 });
 
   await page.getByRole('tab', { name: 'Activity', exact: true }).click();
-  const called = callTool(page, 'add_note', { text: 'written after a slow sign-in' });
+  const called = callNotes(page, 'add_note', { text: 'written after a slow sign-in' });
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   const stepUp = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await expect(stepUp).toContainText('mcp:write');
