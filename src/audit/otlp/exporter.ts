@@ -255,16 +255,17 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     let attempt = 0;
     /** Halved after each 413, and kept there: a collector's size limit does not change often. */
     let batchLimit = maxRecords;
+    /** Events lost to retention stay lost: this outlasts the outage that caused it. */
+    let gap: string | undefined;
     while (!stopping.signal.aborted) {
       dirty = false;
       const page = await log.eventsAfter(cursor.seq, batchLimit);
       status.headSeq = Math.max(status.headSeq, page.headSeq);
       if (page.prunedThrough > cursor.seq) {
         // Retention removed events the collector never got: say so, and go on from what is kept.
-        report({
-          skippedEvents: status.skippedEvents + (page.prunedThrough - cursor.seq),
-          problem: `${page.prunedThrough - cursor.seq} audit events were pruned by retention before they could be exported; keep more entries or make sure the collector is reachable.`,
-        });
+        const skippedEvents = status.skippedEvents + (page.prunedThrough - cursor.seq);
+        gap = `${skippedEvents} audit events were pruned by retention before they could be exported; keep more entries or make sure the collector is reachable.`;
+        report({ skippedEvents, problem: gap });
         cursor = { seq: page.prunedThrough, ...anchoredOf(cursor) };
         await saveCursor(key, cursor);
       }
@@ -299,8 +300,11 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
           outcome.kind === 'rejected' ? events.length : outcome.rejected > 0 ? outcome.rejected : 0;
         cursor = advanced(cursor, events, anchors);
         await saveCursor(key, cursor);
-        // The collector is back: the outage's message no longer describes anything.
-        if (attempt > 0 && rejected === 0) delete status.problem;
+        // The collector is back: the outage's message no longer describes anything (a gap still does).
+        if (attempt > 0 && rejected === 0) {
+          if (gap) status.problem = gap;
+          else delete status.problem;
+        }
         attempt = 0;
         report({
           state: 'sending',
