@@ -61,6 +61,15 @@ function drafts(count: number, tag = 'real') {
 const ndjson = (events: ChainEvent[], anchoring?: ExportAnchoring) =>
   [...exportLines(GENESIS, events, new Date(0), anchoring)].join('');
 
+/** The library's import refuses `text` saying `importSays`, and the script exits 1 saying `scriptSays`. */
+async function expectBothRefuse(text: string, importSays: string, scriptSays: string): Promise<void> {
+  expect((await readAuditExport(text)).verification).toMatchObject({
+    ok: false,
+    reason: expect.stringContaining(importSays),
+  });
+  expect(runScript(text)).toMatchObject({ code: 1, out: expect.stringContaining(scriptSays) });
+}
+
 describe('exports with signed heads', () => {
   it('verify in both, the script saying what it checked; files without heads read as before', async () => {
     const { key, sign } = await signer();
@@ -110,26 +119,18 @@ describe('exports with signed heads', () => {
     const { key, sign } = await signer();
     const events = await sealEvents(GENESIS, drafts(6));
     const heads = [await sign(events[5]!)];
-    const cut = ndjson(events.slice(0, 4), { key, heads });
-    expect((await readAuditExport(cut)).verification).toMatchObject({
-      ok: false,
-      reason: expect.stringContaining('the chain ends at event 4, before the anchored event 6'),
-    });
-    expect(runScript(cut)).toMatchObject({
-      code: 1,
-      out: expect.stringContaining('the export ends at event 4'),
-    });
+    await expectBothRefuse(
+      ndjson(events.slice(0, 4), { key, heads }),
+      'the chain ends at event 4, before the anchored event 6',
+      'the export ends at event 4',
+    );
 
     const rewritten = await sealEvents(GENESIS, drafts(6, 'forged'));
-    const swapped = ndjson(rewritten, { key, heads });
-    expect((await readAuditExport(swapped)).verification).toMatchObject({
-      ok: false,
-      reason: expect.stringContaining('no longer has the hash that was signed'),
-    });
-    expect(runScript(swapped)).toMatchObject({
-      code: 1,
-      out: expect.stringContaining('event 6 no longer has the hash that was signed'),
-    });
+    await expectBothRefuse(
+      ndjson(rewritten, { key, heads }),
+      'no longer has the hash that was signed',
+      'event 6 no longer has the hash that was signed',
+    );
   });
 
   it('with the key and a head kept elsewhere, a rewritten log re-signed with a new key is caught', async () => {

@@ -44,17 +44,21 @@ describe.each([
       await peer?.stop();
     });
 
+    /** One echo call through the gate, with the trace option given (none when left out). */
+    const echo = (message: string, trace?: Parameters<Gate['call']>[0]['trace']) =>
+      gate.call({
+        serverId: 'srv',
+        toolName: 'echo',
+        arguments: { message },
+        caller,
+        ...(trace === undefined ? {} : { trace }),
+      });
+
     const tracedCalls = async () =>
       (await peer.events()).messages.filter((message) => message.method === 'tools/call');
 
     it("passes the host's traceparent and tracestate in _meta and records the ids", async () => {
-      const outcome = await gate.call({
-        serverId: 'srv',
-        toolName: 'echo',
-        arguments: { message: 'traced' },
-        caller,
-        trace: { traceparent: HOST_TRACE, tracestate: 'vendor=abc' },
-      });
+      const outcome = await echo('traced', { traceparent: HOST_TRACE, tracestate: 'vendor=abc' });
       const sent = (await tracedCalls()).at(-1);
       expect(sent).toMatchObject({ traceparent: HOST_TRACE, tracestate: 'vendor=abc' });
       expect(audit.get(outcome.invocationId)?.pending).toMatchObject({
@@ -63,20 +67,8 @@ describe.each([
     });
 
     it('starts a new sampled trace when asked, a different one per call', async () => {
-      await gate.call({
-        serverId: 'srv',
-        toolName: 'echo',
-        arguments: { message: 'a' },
-        caller,
-        trace: 'start',
-      });
-      await gate.call({
-        serverId: 'srv',
-        toolName: 'echo',
-        arguments: { message: 'b' },
-        caller,
-        trace: 'start',
-      });
+      await echo('a', 'start');
+      await echo('b', 'start');
       const [first, second] = (await tracedCalls()).slice(-2);
       expect(first?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
       expect(second?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
@@ -84,21 +76,15 @@ describe.each([
     });
 
     it('sends no trace context unless asked', async () => {
-      await gate.call({ serverId: 'srv', toolName: 'echo', arguments: { message: 'plain' }, caller });
+      await echo('plain');
       expect((await tracedCalls()).at(-1)?.traceparent).toBeUndefined();
     });
 
     it('refuses a malformed host traceparent before anything is sent, on record', async () => {
       const before = (await tracedCalls()).length;
-      const error = await gate
-        .call({
-          serverId: 'srv',
-          toolName: 'echo',
-          arguments: { message: 'bad' },
-          caller,
-          trace: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` },
-        })
-        .catch((e: unknown) => e);
+      const error = await echo('bad', { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(InvalidTraceContextError);
       expect((await tracedCalls()).length).toBe(before);
       expect(audit.entries.at(-1)?.refusal).toMatchObject({

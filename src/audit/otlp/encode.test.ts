@@ -78,6 +78,10 @@ const final: ChainEvent = {
   hash: 'sha256:def456',
 };
 
+/** A log record's attributes by key, each value as its one AnyValue field held. */
+const attributesOf = (record: { attributes: { key: string; value: object }[] }) =>
+  Object.fromEntries(record.attributes.map(({ key, value }) => [key, Object.values(value)[0]]));
+
 function request(events: ChainEvent[]): Record<string, unknown> {
   const context = contextOf(events[0]!);
   const json = requestJson(
@@ -94,9 +98,7 @@ describe('audit events as log records', () => {
 
   it('carry the MCP and GenAI semantic-convention attributes, the trace and a stable record id', () => {
     const pendingRecord = logRecordOf(pending, undefined);
-    const names = Object.fromEntries(
-      pendingRecord.attributes.map(({ key, value }) => [key, Object.values(value)[0]]),
-    );
+    const names = attributesOf(pendingRecord);
     expect(names).toMatchObject({
       'mcp.method.name': 'tools/call',
       'gen_ai.operation.name': 'execute_tool',
@@ -121,9 +123,7 @@ describe('audit events as log records', () => {
 
   it("gives a final event its call's tool, server and trace, and the MCP error.type for a tool error", () => {
     const record = logRecordOf(final, contextOf(pending));
-    const names = Object.fromEntries(
-      record.attributes.map(({ key, value }) => [key, Object.values(value)[0]]),
-    );
+    const names = attributesOf(record);
     expect(names).toMatchObject({
       'gen_ai.tool.name': 'get_weather',
       'error.type': 'tool_error',
@@ -163,9 +163,7 @@ describe('signed heads as records of their own', () => {
     expect(
       checkLogsRequest(JSON.parse(requestJson({ serviceName: 't', logName: 'l' }, [JSON.stringify(record)]))),
     ).toMatchObject({ ok: true });
-    const attrs = Object.fromEntries(
-      record.attributes.map(({ key, value }) => [key, Object.values(value)[0]]),
-    );
+    const attrs = attributesOf(record);
     expect(attrs).toMatchObject({
       'event.name': 'toolgate.audit.anchor',
       'log.record.uid': `anchor.${key.keyId}.42`,
