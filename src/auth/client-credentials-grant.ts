@@ -30,12 +30,7 @@ export async function machineGrant(
   try {
     return await requestTokens({
       ...options,
-      base: {
-        issuer: as.issuer,
-        resource: options.resource,
-        clientId: registered.client.client_id,
-        requestedScopes: options.scopes,
-      },
+      requestedScopes: options.scopes,
       send: (requestOptions) =>
         options.assertion === undefined
           ? oauth.clientCredentialsGrantRequest(

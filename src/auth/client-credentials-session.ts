@@ -18,7 +18,12 @@ import {
 } from './client-identity.js';
 import { type Discovery, discoverAuthorization } from './discovery.js';
 import type { AuthorizationStep } from './errors.js';
-import { type RecoveryKind, type SessionBaseOptions, SignInSession } from './sign-in-session.js';
+import {
+  type Recovery,
+  type RecoveryKind,
+  type SessionBaseOptions,
+  SignInSession,
+} from './sign-in-session.js';
 import { expiresSoon, revoke, TokenProblem, type TokenSet } from './tokens.js';
 import { canonicalResourceUri } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
@@ -58,7 +63,7 @@ export class ClientCredentialsSession extends SignInSession<ClientCredentialsSes
 
   /** After a 401 (or a 403 insufficient_scope): a new token, unless another request got one already. */
   recover(challenge: BearerChallenge, failed: TokenSet | undefined, kind: RecoveryKind): Promise<void> {
-    return this.recoverOnce(failed, () => this.run(challenge, failed, kind));
+    return this.recoverOnce({ challenge, failed, kind });
   }
 
   /** Revokes where the server found at the last 401 offers it. */
@@ -73,11 +78,7 @@ export class ClientCredentialsSession extends SignInSession<ClientCredentialsSes
     });
   }
 
-  private async run(
-    challenge: BearerChallenge,
-    failed: TokenSet | undefined,
-    kind: RecoveryKind,
-  ): Promise<void> {
+  protected async run({ challenge, failed, kind }: Recovery): Promise<void> {
     let step: AuthorizationStep = 'discovery';
     try {
       const { credentials } = this.options;

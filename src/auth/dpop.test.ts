@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import { DPoPPolicy, sendWithProof } from './dpop.js';
 import { dpopKeyFor, keyForToken } from './dpop-keys.js';
+import { accessTokenHash, readProof, thumbprint } from './dpop-proof.test-util.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -17,51 +18,6 @@ afterEach(() => {
 let issuers = 0;
 /** Each test its own authorization server: keys are kept per issuer for the page's life. */
 const freshIssuer = () => `https://as-${++issuers}.example`;
-
-const encoder = new TextEncoder();
-const fromBase64Url = (text: string) =>
-  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
-const toBase64Url = (bytes: ArrayBuffer) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-
-interface Proof {
-  header: { typ: string; alg: string; jwk: JsonWebKey };
-  payload: { htm: string; htu: string; ath?: string; jti: string; iat: number; nonce?: string };
-  verified: boolean;
-}
-
-async function readProof(jwt: string | null): Promise<Proof> {
-  if (!jwt) throw new Error('no DPoP header was sent');
-  const [header, payload, signature] = jwt.split('.') as [string, string, string];
-  const parsedHeader = JSON.parse(new TextDecoder().decode(fromBase64Url(header)));
-  const key = await crypto.subtle.importKey(
-    'jwk',
-    parsedHeader.jwk,
-    { name: 'ECDSA', namedCurve: 'P-256' },
-    false,
-    ['verify'],
-  );
-  const verified = await crypto.subtle.verify(
-    { name: 'ECDSA', hash: 'SHA-256' },
-    key,
-    fromBase64Url(signature),
-    encoder.encode(`${header}.${payload}`),
-  );
-  return {
-    header: parsedHeader,
-    payload: JSON.parse(new TextDecoder().decode(fromBase64Url(payload))),
-    verified,
-  };
-}
-
-/** RFC 7638 thumbprint of an EC public key. */
-async function thumbprint(jwk: JsonWebKey): Promise<string> {
-  const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y });
-  return toBase64Url(await crypto.subtle.digest('SHA-256', encoder.encode(canonical)));
-}
 
 function recordingServer(answers: (() => Response)[]) {
   const sent: Headers[] = [];
@@ -129,9 +85,7 @@ describe('sendWithProof', () => {
     expect(await thumbprint(proof.header.jwk)).toBe(key.jkt);
     expect(proof.payload.htm).toBe('POST');
     expect(proof.payload.htu).toBe('https://mcp.example/mcp');
-    expect(proof.payload.ath).toBe(
-      toBase64Url(await crypto.subtle.digest('SHA-256', encoder.encode('token-1'))),
-    );
+    expect(proof.payload.ath).toBe(await accessTokenHash('token-1'));
     expect(proof.payload.nonce).toBeUndefined();
   });
 

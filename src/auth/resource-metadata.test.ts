@@ -18,6 +18,25 @@ describe('parseProtectedResourceMetadata', () => {
     });
   });
 
+  it('reads dpop_bound_access_tokens_required (RFC 9728 §2): true is kept, false and absent are the same', () => {
+    const base = {
+      resource: 'https://mcp.example.com/mcp',
+      authorization_servers: ['https://auth.example.com'],
+    };
+    expect(
+      parseProtectedResourceMetadata({ ...base, dpop_bound_access_tokens_required: true }),
+    ).toMatchObject({
+      dpopBoundTokensRequired: true,
+    });
+    expect(
+      parseProtectedResourceMetadata({ ...base, dpop_bound_access_tokens_required: false }),
+    ).not.toHaveProperty('dpopBoundTokensRequired');
+    expect(parseProtectedResourceMetadata(base)).not.toHaveProperty('dpopBoundTokensRequired');
+    expect(parseProtectedResourceMetadata({ ...base, dpop_bound_access_tokens_required: 'yes' })).toBe(
+      '"dpop_bound_access_tokens_required" is not true or false',
+    );
+  });
+
   it('names the first problem of a document it cannot use', () => {
     expect(parseProtectedResourceMetadata([])).toBe('it is not a JSON object');
     expect(parseProtectedResourceMetadata({ authorization_servers: ['x'] })).toBe(

@@ -27,7 +27,12 @@ import { type Discovery, discoverAuthorization } from './discovery.js';
 import type { AuthorizationStep } from './errors.js';
 import { canRedirect, continueInThisTab, takeRedirectReturn } from './redirect.js';
 import { selectScopes } from './scopes.js';
-import { type RecoveryKind, type SessionBaseOptions, SignInSession } from './sign-in-session.js';
+import {
+  type Recovery,
+  type RecoveryKind,
+  type SessionBaseOptions,
+  SignInSession,
+} from './sign-in-session.js';
 import { expiresSoon, refresh, revoke, TokenProblem, type TokenSet } from './tokens.js';
 import { canonicalResourceUri } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
@@ -96,7 +101,7 @@ export class AuthSession extends SignInSession<SessionOptions> {
     if (this.askingPerson) relay(true);
     try {
       // Another request signing in already: its outcome, failure included, is ours too.
-      await this.recoverOnce(failed, () => this.run(challenge, failed, kind));
+      await this.recoverOnce({ challenge, failed, kind });
     } finally {
       this.personWaits.delete(relay);
       if (this.askingPerson) relay(false);
@@ -119,11 +124,7 @@ export class AuthSession extends SignInSession<SessionOptions> {
     return registered ? revoke({ as: found.as, registered, tokens, fetchFn: this.options.fetchFn }) : false;
   }
 
-  private async run(
-    challenge: BearerChallenge,
-    failed: TokenSet | undefined,
-    kind: RecoveryKind,
-  ): Promise<void> {
+  protected async run({ challenge, failed, kind }: Recovery): Promise<void> {
     let step: AuthorizationStep = 'discovery';
     try {
       const found = await this.discover(challenge.resourceMetadata);

@@ -14,6 +14,7 @@ import { AuthorizationError, type AuthorizationStep } from './errors.js';
 import { DiscoveryProblem } from './resource-metadata.js';
 import type { AuthStore } from './store.js';
 import type { TokenSet } from './tokens.js';
+import type { BearerChallenge } from './www-authenticate.js';
 
 /** What happened, for the panel and the audit log: never a token, a code or a secret. */
 export type AuthEvent =
@@ -25,6 +26,13 @@ export type AuthEvent =
   | { type: 'failed'; server: string; step: AuthorizationStep; message: string };
 
 export type RecoveryKind = 'unauthorized' | 'insufficient_scope';
+
+/** One recovery: the resource server's challenge, the token the request was sent with, and why. */
+export interface Recovery {
+  challenge: BearerChallenge;
+  failed: TokenSet | undefined;
+  kind: RecoveryKind;
+}
 
 /** The options every session takes. */
 export interface SessionBaseOptions {
@@ -101,18 +109,21 @@ export abstract class SignInSession<Options extends SessionBaseOptions> {
     return this.options.store.get<TokenSet>(this.tokensKey);
   }
 
+  /** The session's own steps to a new token (a person's sign-in, or the app's own grant). */
+  protected abstract run(recovery: Recovery): Promise<void>;
+
   /**
    * Runs `recovery` as the one recovery in flight, unless another request's recovery (which this
-   * one joins, failure included) already replaced the token that `failed`.
+   * one joins, failure included) already replaced the token the request was sent with.
    */
-  protected async recoverOnce(failed: TokenSet | undefined, recovery: () => Promise<void>): Promise<void> {
+  protected async recoverOnce(recovery: Recovery): Promise<void> {
     if (this.failed) throw this.failed;
     if (this.flight) {
       await this.flight;
       const now = await this.storedTokens();
-      if (now && now.accessToken !== failed?.accessToken) return;
+      if (now && now.accessToken !== recovery.failed?.accessToken) return;
     }
-    const flight = recovery();
+    const flight = this.run(recovery);
     this.flight = flight;
     try {
       await flight;

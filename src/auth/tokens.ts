@@ -66,7 +66,9 @@ export interface TokenRequestBase {
  */
 export async function requestTokens(
   options: TokenRequestBase & {
-    base: Pick<TokenSet, 'issuer' | 'resource' | 'clientId' | 'requestedScopes'>;
+    /** What the token is asked for (the issuer and client are those of the request). */
+    resource: string;
+    requestedScopes: string[];
     send: (requestOptions: oauth.TokenEndpointRequestOptions) => Promise<Response>;
     process: (response: Response) => Promise<oauth.TokenEndpointResponse>;
   },
@@ -80,7 +82,16 @@ export async function requestTokens(
     });
     return options.process(await boundedCopy(response));
   });
-  return tokenSetOf(answer, options.base, dpop);
+  return tokenSetOf(
+    answer,
+    {
+      issuer: as.issuer,
+      resource: options.resource,
+      clientId: options.registered.client.client_id,
+      requestedScopes: options.requestedScopes,
+    },
+    dpop,
+  );
 }
 
 /** Exchanges a validated authorization response for tokens (the code, the PKCE verifier, `resource`). */
@@ -97,12 +108,6 @@ export async function exchangeCode(
   try {
     return await requestTokens({
       ...options,
-      base: {
-        issuer: as.issuer,
-        resource: options.resource,
-        clientId: registered.client.client_id,
-        requestedScopes: options.requestedScopes,
-      },
       send: (requestOptions) =>
         oauth.authorizationCodeGrantRequest(
           as,
@@ -129,7 +134,8 @@ export async function refresh(options: TokenRequestBase & { tokens: TokenSet }):
     // A DPoP-bound refresh token is bound to the same key (the one for this authorization server).
     const next = await requestTokens({
       ...options,
-      base: tokens,
+      resource: tokens.resource,
+      requestedScopes: tokens.requestedScopes,
       send: (requestOptions) =>
         oauth.refreshTokenGrantRequest(
           as,
