@@ -81,6 +81,22 @@ describe('sealedAuthStore', () => {
     expect(other.raw.has('value tokens https://a.example/')).toBe(false);
   });
 
+  it('keeps DPoP key pairs as they are, under their own names, the first one kept when two are made', async () => {
+    const records = mapRecords();
+    const store = sealedAuthStore(records);
+    const make = () =>
+      crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+    const first = await make();
+    expect(await store.keyPairs?.keepFirst('dpop-key https://as.example', first)).toBe(first);
+    // Another tab made its own meanwhile: it gets the kept one, so both prove with the same key.
+    expect(await store.keyPairs?.keepFirst('dpop-key https://as.example', await make())).toBe(first);
+    expect(await sealedAuthStore(records).keyPairs?.get('dpop-key https://as.example')).toBe(first);
+    expect(records.raw.get('pair dpop-key https://as.example')).toBe(first);
+    // Not a sealed value: reading that name as one finds nothing (and drops nothing).
+    expect(await store.get('dpop-key https://as.example')).toBeUndefined();
+    expect(records.raw.has('pair dpop-key https://as.example')).toBe(true);
+  });
+
   it('deletes', async () => {
     const store = sealedAuthStore(mapRecords());
     await store.set('x', 'y');
