@@ -6,8 +6,15 @@
  * pages and ends at https://<extension-id>.chromiumapp.org/oauth. Then a call carries the token,
  * the token is refreshed without asking anyone, and Sign out revokes it.
  *
+ * Then the rest of a sign-in's life: a step-up for a tool that needs another scope (the panel asks
+ * again), a token revoked at the authorization server (sent once, refused, asked again), and a
+ * token that expired while Chrome had stopped the worker (the next worker refreshes it with the
+ * kept registration, asking nobody).
+ *
  * And a server that sends no CORS headers: refused, until the person lets Toolgate reach its origin
  * from the panel; that grant never turns the origin on as a site, and taking it back refuses again.
+ * The same for an authorization server that sends none: its origin is offered, then the sign-in
+ * goes through.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
@@ -189,6 +196,209 @@ test('a sign-in outlives the worker: Chrome stops it, the next one connects with
     await panel.close();
   } finally {
     await lasting.close();
+  }
+});
+
+/** Adds the server, answers its "Sign in" and logs in at oidc-provider; resolves when it is connected. */
+async function signInFresh(panel: Page, server: OidcProtected): Promise<void> {
+  const id = idOf(server.urls.good);
+  await addServer(panel, server.urls.good);
+  const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+  await signInAtOidcProvider(extension.context, () =>
+    dialog.getByRole('button', { name: 'Sign in' }).click(),
+  );
+  await expect(panel.locator(`[data-server="${id}"]`)).toContainText('connected', { timeout: 20_000 });
+}
+
+/** Starts a call of the tool titled `title` from the Tools tab (allowed once); returns the result's place. */
+async function startCall(panel: Page, title: string, fill: Record<string, string> = {}) {
+  await panel.getByRole('tab', { name: 'Tools' }).click();
+  await panel.getByLabel('Search tools').fill(title);
+  await panel.locator('.tg-tool-button', { hasText: title }).click();
+  const form = panel.locator('.tg-try');
+  for (const [label, value] of Object.entries(fill)) await form.getByLabel(label).fill(value);
+  await form.getByRole('button', { name: /^Call / }).click();
+  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  return form.locator('.tg-result');
+}
+
+async function removeServer(panel: Page, url: string): Promise<void> {
+  await panel.getByRole('tab', { name: 'Servers' }).click();
+  await panel
+    .locator(`[data-server="${idOf(url)}"]`)
+    .getByRole('button', { name: 'Remove' })
+    .click();
+}
+
+/** Chrome stops the worker (as it does an idle one); resolves once the panel's reconnect started a new one. */
+async function restartWorker(panel: Page): Promise<void> {
+  const worker = await extension.serviceWorker();
+  await worker.evaluate(() => Object.assign(globalThis, { beforeTheStop: true }));
+  const devtools = await extension.context.newCDPSession(panel);
+  await devtools.send('ServiceWorker.enable');
+  await devtools.send('ServiceWorker.stopAllWorkers');
+  await expect
+    .poll(async () =>
+      (await extension.serviceWorker()).evaluate(() => 'beforeTheStop' in globalThis).catch(() => true),
+    )
+    .toBe(false);
+  await devtools.detach();
+}
+
+test('steps up for a tool that needs another scope: the panel asks again, naming it, and the call completes', async () => {
+  const notes = await startOidcProtected();
+  try {
+    const panel = await extension.openPanel();
+    await signInFresh(panel, notes);
+    // Connected, the server goes by the name it gave (protected-demo).
+    const dialog = panel.getByRole('dialog', { name: 'Sign in to protected-demo?' });
+
+    const result = await startCall(panel, 'Add a note', { 'text (required)': 'from the extension' });
+    // The 403 insufficient_scope names mcp:write: asked in the panel, nothing opened before the yes.
+    await expect(dialog).toContainText('mcp:write', { timeout: 20_000 });
+    await expect(dialog).toContainText(new URL(notes.issuer).origin);
+    expect(notes.seen.authorizations).toHaveLength(1);
+    await signInAtOidcProvider(extension.context, () =>
+      dialog.getByRole('button', { name: 'Sign in' }).click(),
+    );
+    await expect(result).toContainText('noted (1 in all)', { timeout: 20_000 });
+
+    expect(
+      notes.seen.authorizations.map((request) => request.scopes.filter((scope) => scope.startsWith('mcp:'))),
+    ).toEqual([['mcp:tools'], ['mcp:tools', 'mcp:write']]);
+    expect(notes.seen.authorizations.every((request) => request.resource === notes.urls.good)).toBe(true);
+    // The same registration both times, and the stepped-up token reads what it wrote.
+    expect(notes.seen.registrations).toBe(1);
+    expect(await callFromPanel(panel, 'Read notes')).toContain('from the extension');
+    await removeServer(panel, notes.urls.good);
+    await panel.close();
+  } finally {
+    await notes.close();
+  }
+});
+
+test('a token revoked at the authorization server is sent once, refused, and the panel asks to sign in again', async () => {
+  const notes = await startOidcProtected();
+  try {
+    const panel = await extension.openPanel();
+    await signInFresh(panel, notes);
+    expect(await callFromPanel(panel, 'Who am I')).toContain('mcp:tools');
+    const revoked = notes.seen.mcp.filter((request) => request.authorization).at(-1)?.authorization;
+    expect(revoked).toMatch(/^Bearer /);
+
+    // The person withdraws the grant at the authorization server: access and refresh tokens die.
+    await notes.revokeGrants();
+    const mark = notes.seen.mcp.length;
+    const refreshesBefore = notes.seen.tokenRequests.length;
+    const result = await startCall(panel, 'Who am I');
+    const dialog = panel.getByRole('dialog', { name: 'Sign in to protected-demo?' });
+    await expect(dialog).toBeVisible({ timeout: 20_000 });
+    // The refresh was tried (and refused) before asking; the dead token went out once, no more.
+    expect(notes.seen.tokenRequests.slice(refreshesBefore)).toContainEqual({
+      grantType: 'refresh_token',
+      resource: notes.urls.good,
+    });
+    await signInAtOidcProvider(extension.context, () =>
+      dialog.getByRole('button', { name: 'Sign in' }).click(),
+    );
+    await expect(result).toContainText('mcp:tools', { timeout: 20_000 });
+
+    const after = notes.seen.mcp.slice(mark);
+    expect(after.filter((request) => request.authorization === revoked)).toHaveLength(1);
+    expect(after.at(-1)?.authorization).toMatch(/^Bearer \S+$/);
+    expect(after.at(-1)?.authorization).not.toBe(revoked);
+    expect(notes.seen.authorizations).toHaveLength(2);
+    await removeServer(panel, notes.urls.good);
+    await panel.close();
+  } finally {
+    await notes.close();
+  }
+});
+
+test('a token that expired while Chrome had stopped the worker is refreshed by the next one, with the kept registration, asking nobody', async () => {
+  const notes = await startOidcProtected({ accessTokenSeconds: 3 });
+  try {
+    const panel = await extension.openPanel();
+    await signInFresh(panel, notes);
+    let windows = 0;
+    extension.context.on('page', () => windows++);
+    const refreshes = () => notes.seen.tokenRequests.filter((r) => r.grantType === 'refresh_token').length;
+    const before = refreshes();
+    const kept = notes.seen.mcp.filter((request) => request.authorization).at(-1)?.authorization;
+    // Let the token expire (3 s), then Chrome stops the worker; the panel's reconnect starts another.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    await restartWorker(panel);
+
+    expect(await callFromPanel(panel, 'Who am I')).toContain('mcp:tools');
+    // The new worker refreshed with the client registered before the stop: no new registration,
+    // no new authorization, no window.
+    expect(refreshes()).toBeGreaterThan(before);
+    expect(notes.seen.registrations).toBe(1);
+    expect(notes.seen.authorizations).toHaveLength(1);
+    expect(windows).toBe(0);
+    const latest = notes.seen.mcp.filter((request) => request.authorization).at(-1)?.authorization;
+    expect(latest).toMatch(/^Bearer /);
+    expect(latest).not.toBe(kept);
+    await removeServer(panel, notes.urls.good);
+    await panel.close();
+  } finally {
+    await notes.close();
+  }
+});
+
+test('an authorization server that sends no CORS headers: the panel offers to reach its origin, then the sign-in goes through', async () => {
+  // oidc-provider with every Access-Control-* header stripped from its answers (the peer's
+  // authorizationServerCors: false): the MCP server answers CORS, its authorization server does not.
+  const closed = await startOidcProtected({ authorizationServerCors: false });
+  try {
+    const asOrigin = new URL(closed.issuer).origin;
+    const mcpOrigin = new URL(closed.urls.good).origin;
+    const panel = await extension.openPanel();
+    const id = idOf(closed.urls.good);
+    await addServer(panel, closed.urls.good);
+    const row = panel.locator(`[data-server="${id}"]`);
+    await expect(row).toContainText('failed', { timeout: 20_000 });
+    // The sign-in fails where it did before (the worker cannot read the metadata), saying where.
+    await expect(
+      panel.getByText(/failed \(discovering its authorization server\): could not fetch/),
+    ).toContainText(`${asOrigin}/.well-known/`);
+    const allow = panel.getByRole('button', { name: `Allow Toolgate to reach ${asOrigin}` });
+    await expect(allow).toBeVisible();
+    await expect(panel.getByText(/goes through the authorization server at/)).toContainText(asOrigin);
+    // The MCP server itself answers CORS: only the authorization server's origin is offered.
+    await expect(panel.getByRole('button', { name: `Allow Toolgate to reach ${mcpOrigin}` })).toHaveCount(0);
+    expect(closed.seen.registrations).toBe(0);
+    expect(closed.seen.authorizations).toHaveLength(0);
+
+    // The person answers Chrome's prompt (given beforehand: Playwright cannot click it), then clicks.
+    await extension.allowOriginInSettings(asOrigin);
+    await allow.click();
+    await expect(panel.getByRole('status').filter({ hasText: `may now reach ${asOrigin}` })).toBeVisible();
+    // The sign-in starts again by itself and asks, as any sign-in does.
+    const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+    await expect(dialog).toContainText(asOrigin, { timeout: 20_000 });
+    await signInAtOidcProvider(extension.context, () =>
+      dialog.getByRole('button', { name: 'Sign in' }).click(),
+    );
+    await expect(row).toContainText('connected', { timeout: 20_000 });
+    expect(await callFromPanel(panel, 'Who am I')).toContain('mcp:tools');
+    expect(closed.seen.registrations).toBe(1);
+    expect(closed.seen.tokenRequests).toContainEqual({
+      grantType: 'authorization_code',
+      resource: closed.urls.good,
+    });
+    await expect(allow).toHaveCount(0);
+
+    // Listed with the servers reached without CORS, and revocable the same way.
+    await panel.getByRole('tab', { name: 'Sites' }).click();
+    const list = panel.getByRole('list', { name: 'Servers reached without CORS' });
+    await expect(list).toContainText(asOrigin);
+    await list.getByRole('button', { name: `Stop reaching ${asOrigin}` }).click();
+    await expect(panel.getByRole('button', { name: `Stop reaching ${asOrigin}` })).toHaveCount(0);
+    await removeServer(panel, closed.urls.good);
+    await panel.close();
+  } finally {
+    await closed.close();
   }
 });
 

@@ -17,6 +17,7 @@ import { createStore, get, set } from 'idb-keyval';
 import type { SignInOptions } from '../src/auth/connect-auth.js';
 import { evalAllowed, evalVerdict } from '../src/schema/eval-probe.js';
 import { type Controller, createController, type ServerConfig } from '../src/session/controller.js';
+import { followAuditCollector } from './audit-export.js';
 import { bufferPort } from './buffered-port.js';
 import { isSiteOrigin } from './origins.js';
 import { type PageGateway, servePage } from './page-gateway.js';
@@ -26,6 +27,7 @@ import type { Refusal } from './refusal-backoff.js';
 import { servePanel } from './remote/controller-host.js';
 import { PANEL_PORT } from './remote/wire.js';
 import { forgetServerOrigins, SERVER_ORIGINS_KEY, serverOrigins } from './server-access.js';
+import { createAuthOriginWatch } from './sign-in/auth-origins.js';
 import { managedClients } from './sign-in/managed-clients.js';
 import { createSignInPrompts } from './sign-in/prompts.js';
 import { extensionSignIn } from './sign-in/server-auth.js';
@@ -41,6 +43,8 @@ interface SavedServer {
 }
 
 const store = createStore('toolgate-extension', 'state');
+/** The audit log's export to the collector an enterprise policy names (for the diagnostics). */
+let auditExport: { state(): string } | undefined;
 
 async function loadServers(withSignIn: (config: ServerConfig) => ServerConfig): Promise<ServerConfig[]> {
   const saved = ((await get<SavedServer[]>('servers', store)) ?? []).filter((server) => server.url);
@@ -81,16 +85,27 @@ async function start() {
   const signInBase = { prompts: signIns, store: sessionAuthStore(), preRegistered: await managedClients() };
   const serverIdOf = (auth: SignInOptions) =>
     controller?.servers.value.find((server) => server.config.auth === auth)?.id;
+  // Authorization servers that refuse CORS to the extension, seen through each server's fetch.
+  const authOrigins = createAuthOriginWatch();
   // Every server by URL may sign in; nothing of OAuth runs until one answers 401.
-  const withSignIn = (config: ServerConfig): ServerConfig =>
-    config.url && !config.auth ? { ...config, auth: extensionSignIn({ ...signInBase, serverIdOf }) } : config;
+  const withSignIn = (config: ServerConfig): ServerConfig => {
+    if (!config.url || config.auth) return config;
+    const auth = extensionSignIn({ ...signInBase, serverIdOf });
+    return { ...config, auth, fetch: authOrigins.fetchFor(config.url, () => serverIdOf(auth)) };
+  };
   controller = createController({
     servers: await loadServers(withSignIn),
     personLabel: 'you',
     // MV3 forbids eval here: schemas are interpreted, and Ajv is not even in this file.
     schemaEngine: 'cfworker',
   });
-  await controller.ready;
+  const { auditLog } = await controller.ready;
+  // An organisation's collector, named by enterprise policy: the log and its signed heads go there.
+  if (auditLog)
+    auditExport = followAuditCollector(auditLog, {
+      serverUrl: (id) => controller?.servers.value.find((server) => server.id === id)?.config.url,
+      resourceAttributes: { 'service.version': chrome.runtime.getManifest().version },
+    });
 
   const saveServers = async () => {
     const configs = controller.servers.value.filter((server) => server.config.url);
@@ -119,11 +134,17 @@ async function start() {
     },
     removeServer: async (id: string) => {
       signIns.dropServer(id);
+      authOrigins.clear(id);
       await controller.removeServer(id);
       await saveServers();
     },
   };
 
+  // A server that connected got past its authorization server: what it refused before is over.
+  effect(() => {
+    for (const server of controller.servers.value)
+      if (server.state === 'connected') authOrigins.clear(server.id);
+  });
   // The toolbar badge counts what waits for the person, so a page's request is seen with the panel closed.
   effect(() => {
     const count =
@@ -147,7 +168,7 @@ async function start() {
     }
   });
 
-  return { controller, panelController, siteAccess, signIns };
+  return { controller, panelController, siteAccess, signIns, authOrigins };
 }
 
 const started = start();
@@ -163,9 +184,9 @@ chrome.runtime.onConnect.addListener((rawPort) => {
   const sender = rawPort.sender;
   const turnedOn: Promise<string[]> = rawPort.name === PAGE_PORT ? enabledOrigins() : Promise.resolve([]);
   void Promise.all([started, turnedOn]).then(
-    ([{ panelController, controller, siteAccess, signIns }, enabled]) => {
+    ([{ panelController, controller, siteAccess, signIns, authOrigins }, enabled]) => {
       if (rawPort.name === PANEL_PORT && sender?.id === chrome.runtime.id && isExtensionPage(sender.url)) {
-        servePanel({ port, controller: panelController, siteAccess, signIns });
+        servePanel({ port, controller: panelController, siteAccess, signIns, authOrigins });
       } else if (
         rawPort.name === PAGE_PORT &&
         sender?.tab &&
@@ -281,6 +302,7 @@ Object.assign(globalThis, {
       servers: controller.servers.value.map(({ id, state, tools }) => ({ id, state, tools: tools.length })),
       running: controller.running.value.length,
       sites: siteAccess.sites.value.map((site) => site.origin),
+      auditExport: auditExport?.state() ?? 'not started',
     };
   },
 });

@@ -24,4 +24,8 @@ export interface OidcProtected {
 }
 
 /** Starts oidc-provider and the protected MCP servers on 127.0.0.1. */
-export function startOidcProtected(options?: { accessTokenSeconds?: number }): Promise<OidcProtected>;
+export function startOidcProtected(options?: {
+  accessTokenSeconds?: number;
+  /** false: the authorization server's answers carry no CORS headers at all. */
+  authorizationServerCors?: boolean;
+}): Promise<OidcProtected>;

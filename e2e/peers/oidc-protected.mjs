@@ -31,7 +31,10 @@ import {
 export const FORGED_STATE = 'forged-state-from-elsewhere';
 
 /**
- * @param {{ accessTokenSeconds?: number }} [options]
+ * `authorizationServerCors: false` makes oidc-provider itself answer without any CORS header (its
+ * own and the registration opening are stripped from every answer): an authorization server that
+ * shuts browser code out, as the extension meets some.
+ * @param {{ accessTokenSeconds?: number, authorizationServerCors?: boolean }} [options]
  */
 export async function startOidcProtected(options = {}) {
   const rsServer = createServer();
@@ -55,6 +58,9 @@ export async function startOidcProtected(options = {}) {
     configure: (provider) =>
       provider.use(async (ctx, next) => {
         await next();
+        if (options.authorizationServerCors === false)
+          for (const name of Object.keys(ctx.response.headers))
+            if (name.startsWith('access-control-')) ctx.remove(name);
         const route = ctx.oidc?.route;
         const params = ctx.oidc?.params ?? {};
         if (route === 'authorization')

@@ -12,6 +12,7 @@ import type { Controller, ServerConfig, ServerState } from '../../src/session/co
 import type { RememberedItem } from '../../src/session/remembered.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
 import { appCommands } from '../apps/worker-app-commands.js';
+import type { AuthOriginWatch } from '../sign-in/auth-origins.js';
 import type { SignInPrompts } from '../sign-in/prompts.js';
 import type { ConsentAnswer, SiteAccess } from '../site-access.js';
 import {
@@ -46,6 +47,7 @@ export function readWireState(
   siteAccess: SiteAccess,
   key: WireStateKey,
   signIns?: SignInPrompts,
+  authOrigins?: AuthOriginWatch,
 ): unknown {
   switch (key) {
     case 'servers':
@@ -67,6 +69,8 @@ export function readWireState(
       return siteAccess.sites.value;
     case 'signIns':
       return signIns?.pending.value ?? [];
+    case 'refusedAuthOrigins':
+      return authOrigins?.refused.value ?? [];
     case 'rememberedVersion':
       return controller.rememberedVersion.value;
   }
@@ -128,6 +132,8 @@ export interface PanelHostOptions {
   personLabel?: string;
   /** The sign-ins waiting for the person (absent: the worker signs in to nothing). */
   signIns?: SignInPrompts;
+  /** Authorization servers that refused CORS while signing in (absent: none watched). */
+  authOrigins?: AuthOriginWatch;
 }
 
 /** Serves one extension page until its port disconnects. */
@@ -137,6 +143,7 @@ export function servePanel({
   siteAccess,
   personLabel = 'you',
   signIns,
+  authOrigins,
 }: PanelHostOptions): void {
   let open = true;
   const send = (message: WorkerToPage) => {
@@ -144,7 +151,9 @@ export function servePanel({
   };
   // One effect per key: a progress tick resends the running calls, not the tool lists.
   const watchers = WIRE_STATE_KEYS.map((key) =>
-    effect(() => send({ type: 'state', key, value: readWireState(controller, siteAccess, key, signIns) })),
+    effect(() =>
+      send({ type: 'state', key, value: readWireState(controller, siteAccess, key, signIns, authOrigins) }),
+    ),
   );
   const apps = appCommands(controller);
   const commands = { ...commandsFor(controller, siteAccess, personLabel, signIns), ...apps.commands };

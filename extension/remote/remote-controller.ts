@@ -24,6 +24,7 @@ import type {
 import type { RememberedItem } from '../../src/session/remembered.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
 import { callForApp, readResourceThrough } from '../apps/page-app-calls.js';
+import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
 import {
   fromWireError,
@@ -38,6 +39,8 @@ import {
 
 export interface RemoteController extends PanelController {
   readonly signIns: Signal<PendingSignIn[]>;
+  /** Authorization servers that refused CORS to the extension, with the servers they stopped. */
+  readonly refusedAuthOrigins: Signal<RefusedAuthOrigin[]>;
   signOut(serverId: string): Promise<void>;
   readonly consents: Signal<ConsentRequest[]>;
   readonly sites: Signal<SiteGrant[]>;
@@ -75,6 +78,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
   const elicitations = signal<PendingElicitation[]>([]);
   const consents = signal<ConsentRequest[]>([]);
   const signIns = signal<PendingSignIn[]>([]);
+  const refusedAuthOrigins = signal<RefusedAuthOrigin[]>([]);
   const sites = signal<SiteGrant[]>([]);
   const rememberedVersion = signal(0);
   const connected = signal(false);
@@ -157,6 +161,9 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
           decline: () => void command('answerSignIn', item.id, false).catch(() => undefined),
         }));
         break;
+      case 'refusedAuthOrigins':
+        refusedAuthOrigins.value = value as RefusedAuthOrigin[];
+        break;
       case 'rememberedVersion':
         rememberedVersion.value = value as number;
         break;
@@ -206,6 +213,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     elicitations,
     consents,
     signIns,
+    refusedAuthOrigins,
     sites,
     connected,
     rememberedVersion,

@@ -8,6 +8,7 @@
 import type { ApprovalRequest } from '../../src/gate/types.js';
 import type { ElicitRequestParams } from '../../src/protocol/types.js';
 import type { FinishedCall, ServerConfig, ServerState } from '../../src/session/controller.js';
+import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
 import type { WireSignIn } from '../sign-in/prompts.js';
 import type { ConsentRequest, SiteGrant } from '../site-access.js';
 
@@ -54,6 +55,8 @@ export interface WireState {
   sites: SiteGrant[];
   /** Servers asking the person to sign in (the worker opens nothing before they answer). */
   signIns: WireSignIn[];
+  /** Authorization servers that refused CORS to the extension while a server signed in. */
+  refusedAuthOrigins: RefusedAuthOrigin[];
   /** Bumped when rules or remembered approvals change (the Approvals view re-reads them). */
   rememberedVersion: number;
 }
@@ -69,6 +72,7 @@ export const WIRE_STATE_KEYS: readonly WireStateKey[] = [
   'consents',
   'sites',
   'signIns',
+  'refusedAuthOrigins',
   'rememberedVersion',
 ];
 
