@@ -83,8 +83,14 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
     };
   }, [controller, shape]);
   const app = typeof apps === 'object' ? apps : undefined;
-  // The Apps tab is listed while an app is open.
-  const tabs = [...TABS, ...(app?.tabs() ?? []), ...extraTabs];
+  // The Apps tab is listed while an app is open, beside Activity, where its calls are.
+  const afterActivity = TABS.findIndex((t) => t.id === 'activity') + 1;
+  const tabs = [
+    ...TABS.slice(0, afterActivity),
+    ...(app?.tabs() ?? []),
+    ...TABS.slice(afterActivity),
+    ...extraTabs,
+  ];
   const extra = extraTabs.find((t) => t.id === tab.value);
   const signIn = controller.signIns?.value[0];
   const approval = controller.approvals.value[0];
