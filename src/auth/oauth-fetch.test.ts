@@ -14,7 +14,7 @@ import { AuthorizationError } from './errors.js';
 import { createLazyOAuthFetch } from './lazy-fetch.js';
 import { createOAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';
 import type { AuthEvent } from './session.js';
-import { memoryAuthStore } from './store.js';
+import { type AuthStore, memoryAuthStore } from './store.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
@@ -49,6 +49,18 @@ function oauthOptions(
     onEvent: (event) => events.push(event),
     ...extra,
   };
+}
+
+/** A first page signs in and closes, leaving its tokens in the store the next page finds. */
+async function signedInEarlier(peer: ProtectedServer): Promise<AuthStore> {
+  const store = memoryAuthStore();
+  const first = await connect({
+    url: peer.url,
+    era: 'legacy',
+    fetch: createOAuthFetch(oauthOptions(peer.url, [], { store })),
+  });
+  await first.close();
+  return store;
 }
 
 function bearerTokens(peer: ProtectedServer): string[] {
@@ -209,13 +221,7 @@ describe('createOAuthFetch against an SDK-protected MCP server', () => {
 
   it('a new page (or a restarted extension worker) on a kept store refreshes with the kept registration, asking nobody', async () => {
     server = await startProtectedServer({ refreshTokens: true });
-    const store = memoryAuthStore();
-    client = await connect({
-      url: server.url,
-      era: 'legacy',
-      fetch: createOAuthFetch(oauthOptions(server.url, [], { store })),
-    });
-    await client.close();
+    const store = await signedInEarlier(server);
     server.expireAccessTokens();
     // The second fetch layer shares nothing with the first but the store, as after a reload.
     const events: AuthEvent[] = [];
@@ -242,14 +248,7 @@ describe('createOAuthFetch against an SDK-protected MCP server', () => {
 
   it('signing out from a new page before any 401 still revokes the kept token', async () => {
     server = await startProtectedServer({ refreshTokens: true });
-    const store = memoryAuthStore();
-    client = await connect({
-      url: server.url,
-      era: 'legacy',
-      fetch: createOAuthFetch(oauthOptions(server.url, [], { store })),
-    });
-    await client.close();
-    client = undefined;
+    const store = await signedInEarlier(server);
     const events: AuthEvent[] = [];
     const later = createOAuthFetch(oauthOptions(server.url, events, { store }));
     await later.signOut();
