@@ -9,6 +9,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type OtlpReceiver, type ReceivedRecord, startOtlpReceiver } from '../test/support/otlp-receiver.js';
 import type { PanelApi } from './fixtures/otlp-deploy/panel.js';
+import type { WorkerApi } from './fixtures/otlp-deploy/worker-page.js';
 import { bundle } from './support/bundle.js';
 import { type Peer, startPeer } from './support/peers.js';
 
@@ -17,6 +18,7 @@ const ORIGIN = 'https://otlp-deploy.test';
 declare global {
   interface Window {
     panelApi: PanelApi;
+    workerApi: WorkerApi;
   }
 }
 
@@ -27,15 +29,21 @@ let receiver: OtlpReceiver;
 test.beforeEach(async ({ context }) => {
   peer = await startPeer('sdk1-stateful-json');
   receiver = await startOtlpReceiver({ allowOrigin: ORIGIN });
-  const script = await bundle('e2e/fixtures/otlp-deploy/panel.ts');
-  await context.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>otlp deploy</title><script type="module" src="/page.js"></script></html>',
-        }),
-  );
+  const scripts: Record<string, string> = {
+    '/page.js': 'e2e/fixtures/otlp-deploy/panel.ts',
+    '/worker-page.js': 'e2e/fixtures/otlp-deploy/worker-page.ts',
+    '/worker.js': 'e2e/fixtures/otlp-deploy/worker.ts',
+  };
+  await context.route(`${ORIGIN}/**`, async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (scripts[path])
+      return route.fulfill({ contentType: 'application/javascript', body: await bundle(scripts[path]) });
+    const script = path === '/worker.html' ? '/worker-page.js' : '/page.js';
+    return route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><title>otlp deploy</title><script type="module" src="${script}"></script></html>`,
+    });
+  });
 });
 test.afterEach(async () => {
   await receiver?.close();
@@ -162,4 +170,43 @@ test('a 401 stops the export, the audit view says why and what to do, and Resume
   expect(seqsOf(receiver.records)).toEqual([1, 2, 3, 4]);
   expect(events(receiver.records)).toHaveLength(4);
   expect(receiver.problems).toEqual([]);
+});
+
+test("the extension's policy path in a worker (no window): the policy as written starts the real exporter; events and signed heads reach the collector", async ({
+  page,
+}) => {
+  await page.goto(`${ORIGIN}/worker.html`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  const send = (command: string, args: Record<string, unknown> = {}) =>
+    page.evaluate(([c, a]) => window.workerApi.send(c, a), [command, args] as const);
+  // Where the worker's code runs there is no window and no document, as in a service worker.
+  expect(await send('globals')).toEqual({ window: 'undefined', document: 'undefined', locks: 'object' });
+
+  // The managed-storage value as an administrator writes it (README, "From the extension").
+  const policy = {
+    url: receiver.url,
+    headers: { authorization: 'Bearer org-collector-key' },
+    serviceName: 'toolgate-acme',
+  };
+  expect(await send('start', { policy })).toEqual({ started: true });
+  expect(await send('append', { count: 3 })).toBe(3);
+  await send('flush');
+  expect(receiver.problems).toEqual([]);
+  expect(seqsOf(receiver.records)).toEqual([1, 2, 3]);
+  expect(events(receiver.records)[0]!.resource).toMatchObject({ 'service.name': 'toolgate-acme' });
+  expect(receiver.lastHeaders.authorization).toBe('Bearer org-collector-key');
+
+  // The log signs its head on its own; the export ships it, and the collector's copy checks the log.
+  await expect.poll(() => anchors(receiver.records).length).toBeGreaterThan(0);
+  const heads = (await send('heads')) as { seq: number; signature: string }[];
+  const kept = anchors(receiver.records).at(-1)!;
+  expect(kept.attributes['toolgate.anchor.signature']).toBe(heads.at(-1)!.signature);
+  const { publicKey, ...head } = kept.body as { publicKey: JsonWebKey; seq: number };
+  expect(head.seq).toBe(3);
+  expect(await send('verifyAgainst', { head, publicKey })).toEqual({ ok: true, anchor: 'extends' });
+
+  // A policy that would send the log in clear text is refused, and says so.
+  expect(await send('start', { policy: { url: 'http://collector.example.com:4318' } })).toEqual({
+    problem: expect.stringMatching(/must be https/),
+  });
 });

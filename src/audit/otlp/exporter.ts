@@ -170,13 +170,18 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
   /** Set by every append: an append between reading the log and going idle is not missed. */
   let dirty = false;
   let urgent = false;
-  const follow = () =>
-    log.subscribe((change) => {
-      if (change.type === 'appended') status.headSeq = Math.max(status.headSeq, change.headSeq);
-      else if (change.type !== 'anchored') return;
+  /** Follows the log until stop(): a stopped export still counts how far behind it falls. */
+  let unfollow: (() => void) | undefined;
+  const follow = () => {
+    unfollow ??= log.subscribe((change) => {
+      if (change.type === 'appended') {
+        status.headSeq = Math.max(status.headSeq, change.headSeq);
+        if (status.state === 'stopped') report({});
+      } else if (change.type !== 'anchored') return;
       dirty = true;
       wakeUp();
     });
+  };
 
   /** Flush waiters: resolved once the acknowledged seq reaches theirs. */
   const waiters: { seq: number; resolve: () => void; reject: (error: Error) => void }[] = [];
@@ -401,7 +406,7 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     const controller = new AbortController();
     stopping = controller;
     controller.signal.addEventListener('abort', () => wakeUp(true));
-    const unsubscribe = follow();
+    follow();
     dirty = true;
     running = guarded()
       .catch((error: unknown) => {
@@ -411,7 +416,6 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
         failWaiters(new Error(status.problem));
       })
       .finally(() => {
-        unsubscribe();
         // Abort this run's lock request and timers (a failed run is not aborted otherwise).
         controller.abort();
         if (status.state !== 'stopped') report({ state: 'stopped' });
@@ -442,6 +446,8 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
     status: () => ({ ...status }),
     stop() {
       stopping.abort();
+      unfollow?.();
+      unfollow = undefined;
     },
     async resume(changes = {}) {
       if (!stopping.signal.aborted && status.state !== 'stopped') return;
