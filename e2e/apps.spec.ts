@@ -10,20 +10,27 @@
  * tab switches, and Close tears it down. Screenshots go to test-results/screenshots/.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Frame, type Page, test } from '@playwright/test';
 import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
 import { type AppServer, startAppServer } from './support/app-servers.js';
+import {
+  againstCountingServer,
+  basicApp as app,
+  BASIC_APP,
+  basicAppFigure,
+  consoleLinesOf,
+  denyThenAllowAppCall,
+  showBasicAppTab,
+  tryToReach,
+} from './support/apps.js';
 import { bundle } from './support/bundle.js';
 
 const ORIGIN = 'https://widget.test';
 const SANDBOX_ORIGIN = 'https://apps-sandbox.test';
 const SANDBOX_URL = `${SANDBOX_ORIGIN}/mcp-app-sandbox.html`;
-const BASIC_APP = 'ui://get-time/mcp-app.html';
 test.use({ permissions: ['local-network-access'] });
 test.describe.configure({ mode: 'serial' });
 
@@ -119,10 +126,7 @@ async function runGetTime(page: Page): Promise<{ run: Promise<unknown> }> {
 /** Runs get-time, then shows its app in the Apps tab and waits for it to run. */
 async function showBasicApp(page: Page): Promise<void> {
   await (await runGetTime(page)).run;
-  await page.getByRole('tab', { name: /^Apps/ }).click();
-  await expect(page.locator(`figure[data-app="${BASIC_APP}"]`)).toHaveAttribute('data-app-state', 'running', {
-    timeout: 20_000,
-  });
+  await showBasicAppTab(page);
 }
 
 /** The app's own frame (the sandbox proxy's inner frame). */
@@ -135,10 +139,6 @@ async function appFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
-function app(page: Page) {
-  return page.frameLocator(`figure[data-app="${BASIC_APP}"] iframe`).frameLocator('iframe');
-}
-
 test('the app renders; its button asks for approval naming the app; deny sends nothing, allow sends', async ({
   page,
 }) => {
@@ -149,24 +149,11 @@ test('the app renders; its button asks for approval naming the app; deny sends n
   await page.screenshot({ path: 'test-results/screenshots/apps-basic.png', fullPage: true });
   expect(basicProxy.toolCalls()).toEqual(['get-time']);
 
-  await app(page).getByRole('button', { name: 'Get Server Time' }).click();
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText(`Asked by the MCP App ${BASIC_APP}`);
-  await page.screenshot({ path: 'test-results/screenshots/apps-approval.png', fullPage: true });
-  await dialog.getByLabel(/Reason if you deny/).fill('not from the app');
-  await dialog.getByRole('button', { name: 'Deny' }).click();
-  await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole('list', { name: 'App requests that did not succeed' })).toContainText(
-    'not from the app',
+  await denyThenAllowAppCall(
+    page,
+    () => basicProxy.toolCalls(),
+    'test-results/screenshots/apps-approval.png',
   );
-  expect(basicProxy.toolCalls()).toEqual(['get-time']);
-
-  const before = await app(page).locator('#server-time').textContent();
-  await app(page).getByRole('button', { name: 'Get Server Time' }).click();
-  await expect(dialog).toContainText(BASIC_APP);
-  await dialog.getByRole('button', { name: 'Allow once' }).click();
-  await expect.poll(() => basicProxy.toolCalls()).toEqual(['get-time', 'get-time']);
-  await expect(app(page).locator('#server-time')).not.toHaveText(before ?? '');
 
   // On record: the app's denied call and its sent call, each under the app's name.
   const entries = await page.evaluate(async () => {
@@ -296,45 +283,18 @@ test('a script in the app cannot reach the page, and the page cannot reach into 
 });
 
 test("a fetch the app's CSP does not allow is blocked before it leaves", async ({ page }) => {
-  let hits = 0;
-  const target: Server = createServer((_request, response) => {
-    hits++;
-    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }).end('ok');
-  });
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/exfiltrate`;
-  try {
+  const { url, outcome, hits } = await againstCountingServer(async (address) => {
     await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
     await showBasicApp(page);
-    const frame = await appFrame(page);
-    const outcome = await frame.evaluate(async (address) => {
-      const violations: string[] = [];
-      document.addEventListener('securitypolicyviolation', (event) =>
-        violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
-      );
-      const fetched = await fetch(address).then(
-        () => 'fetched',
-        (error: Error) => `failed: ${error.name}`,
-      );
-      const image = await new Promise<string>((resolve) => {
-        const img = new Image();
-        img.onload = () => resolve('loaded');
-        img.onerror = () => resolve('failed');
-        img.src = `${address}.png`;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return { fetched, image, violations };
-    }, url);
-    expect(outcome.fetched).toBe('failed: TypeError');
-    expect(outcome.image).toBe('failed');
-    expect(outcome.violations).toEqual(
-      expect.arrayContaining([`connect-src ${url}`, expect.stringMatching(/^img-src /)]),
-    );
-    // The server never heard of it.
-    expect(hits).toBe(0);
-  } finally {
-    await new Promise<void>((resolve) => target.close(() => resolve()));
-  }
+    return tryToReach(await appFrame(page), address);
+  });
+  expect(outcome.fetched).toBe('failed: TypeError');
+  expect(outcome.image).toBe('failed');
+  expect(outcome.violations).toEqual(
+    expect.arrayContaining([`connect-src ${url}`, expect.stringMatching(/^img-src /)]),
+  );
+  // The server never heard of it.
+  expect(hits).toBe(0);
 });
 
 test("an app asking for another server's tool is refused and recorded; the other server hears nothing", async ({
@@ -446,8 +406,7 @@ test('open-link asks the person, opens only what they allow, and never asks for 
 test("the app's message and log reach the host app as events; Close app tears it down first", async ({
   page,
 }) => {
-  const consoleLines: string[] = [];
-  page.on('console', (message) => consoleLines.push(message.text()));
+  const consoleLines = consoleLinesOf(page);
   await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
   await showBasicApp(page);
   await app(page).getByRole('button', { name: 'Send Message' }).click();
@@ -463,7 +422,7 @@ test("the app's message and log reach the host app as events; Close app tears it
     .toContainEqual(expect.objectContaining({ data: 'This is log text.' }));
 
   // Close, from the keyboard: the app hears its teardown, then it and its tab are gone.
-  const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  const figure = basicAppFigure(page);
   await figure.getByRole('button', { name: 'Close app' }).focus();
   await page.keyboard.press('Enter');
   await expect(figure).toHaveCount(0);
@@ -554,7 +513,7 @@ test('an app that navigates away is closed; what the page it went to asked ends 
   await frame.evaluate(() => {
     location.href = 'https://elsewhere.test/';
   });
-  const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  const figure = basicAppFigure(page);
   await expect(figure).toHaveAttribute('data-app-state', 'closed');
   await expect(figure.locator('iframe')).toHaveCount(0);
   await expect.poll(() => appEvents(page, 'closed')).toHaveLength(1);
@@ -573,11 +532,10 @@ async function viewFrameOf(page: Page, appId: string): Promise<Frame> {
 }
 
 test('apps stay alive across tab switches and newer apps, and Activity links to each', async ({ page }) => {
-  const consoleLines: string[] = [];
-  page.on('console', (message) => consoleLines.push(message.text()));
+  const consoleLines = consoleLinesOf(page);
   await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
   await showBasicApp(page);
-  const first = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  const first = basicAppFigure(page);
   const firstId = (await first.getAttribute('data-app-id')) ?? '';
   const time = await app(page).locator('#server-time').textContent();
   expect(time).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -587,7 +545,7 @@ test('apps stay alive across tab switches and newer apps, and Activity links to 
 
   // A second call opens a second app, above the first; the first frame is not touched.
   await (await runGetTime(page)).run;
-  const figures = page.locator(`figure[data-app="${BASIC_APP}"]`);
+  const figures = basicAppFigure(page);
   await expect(figures).toHaveCount(2);
   await expect(figures.first()).not.toHaveAttribute('data-app-id', firstId);
   await expect(page.getByRole('tab', { name: /^Apps/ })).toHaveText('Apps (2)');
@@ -626,17 +584,15 @@ test('apps stay alive across tab switches and newer apps, and Activity links to 
 test('an app opens when its call is sent: it gets the input at once, then the result when it arrives', async ({
   page,
 }) => {
-  const consoleLines: string[] = [];
-  page.on('console', (message) => consoleLines.push(message.text()));
+  const consoleLines = consoleLinesOf(page);
   await openPage(page, [{ url: holdingProxy.url, id: 'basic' }]);
   const release = holdCalls();
   try {
     const { run } = await runGetTime(page);
     // The call is held at the server's door, and its app is already open, showing the call running.
     await expect.poll(() => holdingProxy.toolCalls().length).toBe(0);
-    await page.getByRole('tab', { name: /^Apps/ }).click();
-    const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
-    await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+    await showBasicAppTab(page);
+    const figure = basicAppFigure(page);
     await expect(figure.locator('[data-app-call="running"]')).toContainText('get-time is running');
     await expect
       .poll(() => consoleLines.some((line) => line.startsWith('Received tool call input:')))
@@ -661,15 +617,13 @@ test('an app opens when its call is sent: it gets the input at once, then the re
 });
 
 test('a running call cancelled from Activity: its app is told, and says so', async ({ page }) => {
-  const consoleLines: string[] = [];
-  page.on('console', (message) => consoleLines.push(message.text()));
+  const consoleLines = consoleLinesOf(page);
   await openPage(page, [{ url: holdingProxy.url, id: 'basic' }]);
   const release = holdCalls();
   try {
     const { run } = await runGetTime(page);
-    await page.getByRole('tab', { name: /^Apps/ }).click();
-    const figure = page.locator(`figure[data-app="${BASIC_APP}"]`);
-    await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+    await showBasicAppTab(page);
+    const figure = basicAppFigure(page);
     await page.getByRole('tab', { name: /Activity/ }).click();
     await page.locator('.tg-running-call').getByRole('button', { name: 'Cancel' }).click();
     await run;

@@ -8,14 +8,19 @@
  * name; the app's script reaches neither the side panel nor chrome.* (checked from both sides), and
  * the app's own CSP still blocks what it does not declare.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, type Frame, type Page, test } from '@playwright/test';
 import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
 import { type AppServer, startAppServer } from './support/app-servers.js';
+import {
+  againstCountingServer,
+  basicApp as app,
+  BASIC_APP,
+  denyThenAllowAppCall,
+  showBasicAppTab as showApps,
+  tryToReach,
+} from './support/apps.js';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 
-const BASIC_APP = 'ui://get-time/mcp-app.html';
 test.describe.configure({ mode: 'serial' });
 
 let basic: AppServer;
@@ -31,19 +36,6 @@ test.afterAll(async () => {
   await proxy?.close();
   await Promise.all([basic?.stop(), extension?.close()]);
 });
-
-/** Shows where the panel keeps open apps: the Apps tab (while one is open). */
-async function showApps(page: Page) {
-  await page.getByRole('tab', { name: /^Apps/ }).click();
-  await expect(page.locator(`figure[data-app="${BASIC_APP}"]`)).toHaveAttribute('data-app-state', 'running', {
-    timeout: 20_000,
-  });
-}
-
-/** The app's document: the sandbox page's inner frame. */
-function app(page: Page) {
-  return page.frameLocator(`figure[data-app="${BASIC_APP}"] iframe`).frameLocator('iframe');
-}
 
 /** The frames as Playwright sees them: the sandbox proxy page and the app inside it. */
 async function frames(page: Page): Promise<{ proxyFrame: Frame; appFrame: Frame }> {
@@ -83,23 +75,7 @@ test('the app renders in the side panel from a result the worker ran', async () 
 });
 
 test("the app's call asks in the side panel naming the app; deny sends nothing, allow sends; both on record", async () => {
-  await app(panel).getByRole('button', { name: 'Get Server Time' }).click();
-  const dialog = panel.getByRole('dialog');
-  await expect(dialog).toContainText(`Asked by the MCP App ${BASIC_APP}`);
-  await dialog.getByLabel(/Reason if you deny/).fill('not from the app');
-  await dialog.getByRole('button', { name: 'Deny' }).click();
-  await expect(dialog).toHaveCount(0);
-  await expect(panel.getByRole('list', { name: 'App requests that did not succeed' })).toContainText(
-    'not from the app',
-  );
-  expect(proxy.toolCalls()).toEqual(['get-time']);
-
-  const before = await app(panel).locator('#server-time').textContent();
-  await app(panel).getByRole('button', { name: 'Get Server Time' }).click();
-  await expect(dialog).toContainText(BASIC_APP);
-  await dialog.getByRole('button', { name: 'Allow once' }).click();
-  await expect.poll(() => proxy.toolCalls()).toEqual(['get-time', 'get-time']);
-  await expect(app(panel).locator('#server-time')).not.toHaveText(before ?? '');
+  await denyThenAllowAppCall(panel, () => proxy.toolCalls());
 
   // The audit log (written by the worker's gate, read here from the same IndexedDB): the app shown,
   // the person's call, and the app's denied and sent calls, each under the app's name.
@@ -209,32 +185,11 @@ test('the app reaches neither the side panel nor chrome.*, and the panel cannot 
 });
 
 test("the sandbox page's CSP leaves the app's own policy in force: a fetch it does not declare is blocked", async () => {
-  let hits = 0;
-  const target: Server = createServer((_request, response) => {
-    hits++;
-    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' }).end('ok');
-  });
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}/exfiltrate`;
-  try {
+  const { url, outcome, hits } = await againstCountingServer(async (address) => {
     await showApps(panel);
-    const { appFrame } = await frames(panel);
-    const outcome = await appFrame.evaluate(async (address) => {
-      const violations: string[] = [];
-      document.addEventListener('securitypolicyviolation', (event) =>
-        violations.push(`${event.effectiveDirective} ${event.blockedURI}`),
-      );
-      const fetched = await fetch(address).then(
-        () => 'fetched',
-        (error: Error) => `failed: ${error.name}`,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return { fetched, violations };
-    }, url);
-    expect(outcome.fetched).toBe('failed: TypeError');
-    expect(outcome.violations).toContain(`connect-src ${url}`);
-    expect(hits).toBe(0);
-  } finally {
-    await new Promise<void>((resolve) => target.close(() => resolve()));
-  }
+    return tryToReach((await frames(panel)).appFrame, address);
+  });
+  expect(outcome.fetched).toBe('failed: TypeError');
+  expect(outcome.violations).toContain(`connect-src ${url}`);
+  expect(hits).toBe(0);
 });
