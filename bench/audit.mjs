@@ -11,19 +11,16 @@
  *              that commit's src/, taken with git archive); with --write it fills the "before" table
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from '@playwright/test';
 import { bundle } from '../e2e/support/bundle.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
+import { argument, openBenchPage, replaceInBenchmarks, stamp } from './support/bench-page.mjs';
 
 const ORIGIN = 'https://audit-bench.test';
 const PAGE = 'bench/pages/audit-bench.ts';
-const argument = (name) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
+// What the page imports from beside it, taken along to the other commit's tree.
+const PAGE_SHARED = 'bench/pages/audit-records.ts';
 const total = Number(argument('--entries') ?? 100_000);
 const rounds = Number(argument('--rounds') ?? 10);
 const against = argument('--against');
@@ -35,56 +32,27 @@ async function pageAgainst(ref) {
   execFileSync('tar', ['-x', '-C', tree], { input: archive });
   await mkdir(join(tree, 'bench/pages'), { recursive: true });
   await cp(PAGE, join(tree, PAGE));
+  await cp(PAGE_SHARED, join(tree, PAGE_SHARED));
   await symlink(resolve('node_modules'), join(tree, 'node_modules'));
   return { entry: join(tree, PAGE), tree };
 }
 
 const source = against ? await pageAgainst(against) : { entry: PAGE };
-const script = await bundle(source.entry);
-const profile = await mkdtemp(join(tmpdir(), 'toolgate-audit-bench-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  args: CHROMIUM_ARGS,
-  headless: true,
-});
+const opened = await openBenchPage({ origin: ORIGIN, script: await bundle(source.entry), isolated: true });
 try {
-  // Cross-origin isolated, so performance.now() has 5 µs resolution rather than 100 µs.
-  await context.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/bench.js'
-      ? route.fulfill({
-          contentType: 'application/javascript',
-          headers: { 'Cross-Origin-Resource-Policy': 'same-origin' },
-          body: script,
-        })
-      : route.fulfill({
-          contentType: 'text/html',
-          headers: {
-            'Cross-Origin-Opener-Policy': 'same-origin',
-            'Cross-Origin-Embedder-Policy': 'require-corp',
-          },
-          body: '<!doctype html><script type="module" src="/bench.js"></script>',
-        }),
-  );
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => console.error('page:', m.text()));
-  await page.goto(`${ORIGIN}/`);
-  await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
-  if (!(await page.evaluate(() => crossOriginIsolated)))
-    throw new Error('the bench page is not cross-origin isolated');
+  const { page } = opened;
   const result = await page.evaluate(([n, r]) => window.runAuditBench(n, r), [total, rounds]);
   const figures = {
     total,
     rounds,
     ...(against ? { against } : {}),
     ...result,
-    load: loadavg()[0].toFixed(2),
-    date: new Date().toISOString().slice(0, 10),
+    ...stamp(),
   };
   console.log(JSON.stringify(figures, null, 2));
   if (process.argv.includes('--write')) await write(figures);
 } finally {
-  await context.close();
-  await rm(profile, { recursive: true, force: true });
+  await opened.close();
   if (source.tree) await rm(source.tree, { recursive: true, force: true });
 }
 
@@ -114,8 +82,5 @@ with the floor.
 | counts by outcome, ms | ${ms(q.countsMs)} | | | |
 | verify, events/s (${rate(f.verify.events)} events, ${f.verify.progressCalls} progress reports) | ${rate(f.verify.eventsPerSecond)} | ${rate(f.verify.floorPerSecond)} (read as many texts, SHA-256 each) | ${ratio(f.verify.eventsPerSecond / f.verify.floorPerSecond)} | >= 50,000 |
 ${end}`;
-  const doc = await readFile('BENCHMARKS.md', 'utf8');
-  if (!doc.includes(start) || !doc.includes(end)) throw new Error(`BENCHMARKS.md has no ${name} markers`);
-  const next = doc.slice(0, doc.indexOf(start)) + section + doc.slice(doc.indexOf(end) + end.length);
-  await writeFile('BENCHMARKS.md', next);
+  await replaceInBenchmarks(start, end, section);
 }

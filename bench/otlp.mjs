@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 /**
  * OTLP export throughput (bench/pages/otlp-bench.ts) in headless Chromium with an on-disk profile:
  * records/s the exporter delivers to a sink that accepts everything, against posting the same
@@ -8,17 +7,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
  *   node bench/otlp.mjs [--write] [--calls 2000] [--rounds 3] [--batch 256]
  */
 import { createServer } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from '@playwright/test';
 import { bundle } from '../e2e/support/bundle.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
+import { argument, openBenchPage, replaceInBenchmarks, stamp } from './support/bench-page.mjs';
 
 const ORIGIN = 'https://otlp-bench.test';
-const argument = (name) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
 const calls = Number(argument('--calls') ?? 2000);
 const rounds = Number(argument('--rounds') ?? 3);
 const batch = Number(argument('--batch') ?? 256);
@@ -35,27 +27,14 @@ const sink = createServer((request, response) => {
 await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
 const sinkUrl = `http://127.0.0.1:${sink.address().port}`;
 
-const script = await bundle('bench/pages/otlp-bench.ts');
-const profile = await mkdtemp(join(tmpdir(), 'toolgate-otlp-bench-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  args: CHROMIUM_ARGS,
-  headless: true,
-  permissions: ['local-network-access'],
-});
+let opened;
 try {
-  await context.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/bench.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><script type="module" src="/bench.js"></script>',
-        }),
-  );
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => console.error('page:', m.text()));
-  await page.goto(`${ORIGIN}/`);
-  await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+  opened = await openBenchPage({
+    origin: ORIGIN,
+    script: await bundle('bench/pages/otlp-bench.ts'),
+    launch: { permissions: ['local-network-access'] },
+  });
+  const { page } = opened;
   const result = await page.evaluate(
     ([url, n, r, b]) => window.runOtlpBench(url, n, r, b),
     [sinkUrl, calls, rounds, batch],
@@ -65,14 +44,12 @@ try {
     rounds,
     batch,
     ...result,
-    load: loadavg()[0].toFixed(2),
-    date: new Date().toISOString().slice(0, 10),
+    ...stamp(),
   };
   console.log(JSON.stringify(figures, null, 2));
   if (process.argv.includes('--write')) await write(figures);
 } finally {
-  await context.close();
-  await rm(profile, { recursive: true, force: true });
+  await opened?.close();
   sink.close();
 }
 
@@ -89,11 +66,5 @@ Measured ${f.date}, load average ${f.load} on 2 shared cores, on-disk profile: $
 | --- | ---: | ---: | ---: |
 | export throughput, records/s | ${rate(f.exporterPerSecond)} | ${rate(f.floorPerSecond)} (the same request bodies posted with bare fetch, one after another) | ${(f.exporterPerSecond / f.floorPerSecond).toFixed(2)}x |
 ${end}`;
-  const doc = await readFile('BENCHMARKS.md', 'utf8');
-  if (!doc.includes(start) || !doc.includes(end))
-    throw new Error('BENCHMARKS.md has no otlp-figures markers');
-  await writeFile(
-    'BENCHMARKS.md',
-    doc.slice(0, doc.indexOf(start)) + section + doc.slice(doc.indexOf(end) + end.length),
-  );
+  await replaceInBenchmarks(start, end, section);
 }

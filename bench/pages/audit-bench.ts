@@ -14,30 +14,14 @@
  */
 import { createStore, promisifyRequest, set, setMany } from 'idb-keyval';
 import { type AuditLog, createAuditLog } from '../../src/audit/log.js';
-import type { PendingRecord } from '../../src/gate/types.js';
+import { filler, median, pendingRecord, uniqueInvocationId } from './audit-records.js';
 
 const TOOLS = 100;
 const BURST = 1000;
-const filler = 'lorem ipsum dolor sit amet '.repeat(36).slice(0, 960);
+const ARGUMENT_TEXT = filler(960);
 
-function record(i: number, at: number): PendingRecord {
-  return {
-    invocationId: `inv-${i.toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-    serverId: `server-${i % 3}`,
-    toolName: `tool_${i % TOOLS}`,
-    definitionHash: 'sha256:0123456789abcdef',
-    caller: { kind: 'host', label: 'bench' },
-    proposedArguments: { i, text: filler },
-    arguments: { i, text: filler },
-    decision: { verdict: 'allow', source: { kind: 'rule', ruleId: 'r' }, reason: 'bench rule' },
-    timestamps: { requested: at, decided: at, sent: at },
-  };
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
+const record = (i: number, at: number) =>
+  pendingRecord(i, at, { invocationId: uniqueInvocationId(i), tools: TOOLS, text: ARGUMENT_TEXT });
 
 async function timeMedian(runs: number, work: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];

@@ -7,23 +7,14 @@
 import { createAuditLog } from '../../src/audit/log.js';
 import { startOtlpExport } from '../../src/audit/otlp/exporter.js';
 import type { PendingRecord } from '../../src/gate/types.js';
+import { filler, median, pendingRecord } from './audit-records.js';
 
-const filler = 'lorem ipsum dolor sit amet '.repeat(12).slice(0, 300);
+const ARGUMENT_TEXT = filler(300);
 
-function pending(i: number, at: number): PendingRecord {
-  return {
-    invocationId: `inv-${i}`,
-    serverId: `server-${i % 3}`,
-    toolName: `tool_${i % 50}`,
-    definitionHash: 'sha256:0123456789abcdef',
-    caller: { kind: 'host', label: 'bench' },
-    proposedArguments: { i, text: filler },
-    arguments: { i, text: filler },
-    decision: { verdict: 'allow', source: { kind: 'rule', ruleId: 'r' }, reason: 'bench rule' },
-    timestamps: { requested: at, decided: at, sent: at },
-    trace: { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: '00f067aa0ba902b7', sampled: true },
-  };
-}
+const pending = (i: number, at: number): PendingRecord => ({
+  ...pendingRecord(i, at, { invocationId: `inv-${i}`, tools: 50, text: ARGUMENT_TEXT }),
+  trace: { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: '00f067aa0ba902b7', sampled: true },
+});
 
 Object.assign(window, {
   runOtlpBench: async (sink: string, calls: number, rounds: number, batch: number) => {
@@ -74,7 +65,6 @@ Object.assign(window, {
       floorMs.push(performance.now() - floorStarted);
     }
     log.close();
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     return {
       events,
       requests,
