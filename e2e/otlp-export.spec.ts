@@ -49,7 +49,25 @@ async function openPage(page: Page): Promise<void> {
     `${ORIGIN}/?collector=${encodeURIComponent(receiver.url)}&server=${encodeURIComponent(peer.url)}`,
   );
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  expect(await page.evaluate(() => window.otlpApi.connect())).toBe('connected');
+  expect(await otlp(page, 'connect')).toBe('connected');
+}
+
+/** Runs the page's `otlpApi[method](...args)` in the page (the fixture's API, e2e/fixtures/otlp/page.ts). */
+function otlp<M extends keyof OtlpApi>(
+  page: Page,
+  method: M,
+  ...args: Parameters<OtlpApi[M]>
+): Promise<Awaited<ReturnType<OtlpApi[M]>>> {
+  return page.evaluate(
+    ([name, input]) => (window.otlpApi[name] as (...values: unknown[]) => unknown)(...input),
+    [method, args] as const,
+  ) as Promise<Awaited<ReturnType<OtlpApi[M]>>>;
+}
+
+/** Waits until the export has sent all the log holds; the seq of the log's newest event. */
+async function flushedHead(page: Page): Promise<number> {
+  await otlp(page, 'flush');
+  return otlp(page, 'headSeq');
 }
 
 const seqOf = (record: ReceivedRecord) => record.attributes['toolgate.audit.seq'] as number;
@@ -70,11 +88,9 @@ test('calls carry trace context to the server, and their records reach the colle
   page,
 }) => {
   await openPage(page);
-  expect(await page.evaluate((tp) => window.otlpApi.call('from the host span', tp), HOST_TRACEPARENT)).toBe(
-    'ok',
-  );
-  expect(await page.evaluate(() => window.otlpApi.call('a trace Toolgate starts'))).toBe('ok');
-  await page.evaluate(() => window.otlpApi.flush());
+  expect(await otlp(page, 'call', 'from the host span', HOST_TRACEPARENT)).toBe('ok');
+  expect(await otlp(page, 'call', 'a trace Toolgate starts')).toBe('ok');
+  await otlp(page, 'flush');
 
   // The server side: the host's traceparent as given, and a fresh sampled one for the other call.
   const sent = (await peer.events()).messages.filter((message) => message.method === 'tools/call');
@@ -85,14 +101,14 @@ test('calls carry trace context to the server, and their records reach the colle
   const started = sent[1]!.traceparent!.slice(3, 35);
 
   // The collector side: every event once, schema-valid, correlated by trace id, with the conventions.
-  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  const head = await otlp(page, 'headSeq');
   expect(head).toBe(4);
   expect(receiver.problems).toEqual([]);
   expectEveryRecordOnce(receiver.records, head);
   const traced = receiver.records.filter((record) => record.traceId === HOST_TRACE_ID);
   expect(traced.map((record) => record.attributes['toolgate.audit.kind'])).toEqual(['pending', 'final']);
   expect(receiver.records.filter((record) => record.traceId === started)).toHaveLength(2);
-  const entries = await page.evaluate(() => window.otlpApi.entries());
+  const entries = await otlp(page, 'entries');
   expect(entries.map((entry) => entry.traceId).sort()).toEqual([HOST_TRACE_ID, started].sort());
   const final = traced[1]!;
   expect(final.attributes).toMatchObject({
@@ -119,32 +135,31 @@ test('the collector down for a while (503, then refusing connections), then back
   page,
 }) => {
   await openPage(page);
-  await page.evaluate(() => window.otlpApi.call('before the outage'));
-  await page.evaluate(() => window.otlpApi.flush());
+  await otlp(page, 'call', 'before the outage');
+  await otlp(page, 'flush');
   const before = receiver.records.length;
 
   receiver.setMode({ kind: 'unavailable', retryAfterSeconds: 1 });
-  for (const message of ['one', 'two', 'three']) await page.evaluate((m) => window.otlpApi.call(m), message);
+  for (const message of ['one', 'two', 'three']) await otlp(page, 'call', message);
   await expect.poll(() => receiver.counts.refused).toBeGreaterThan(1);
-  await expect.poll(() => page.evaluate(() => window.otlpApi.status().then((s) => s.state))).toBe('retrying');
+  await expect.poll(() => otlp(page, 'status').then((s) => s.state)).toBe('retrying');
   // Now nothing answers at all.
   await receiver.goDown();
   receiver.setMode({ kind: 'up' });
-  for (const message of ['four', 'five']) await page.evaluate((m) => window.otlpApi.call(m), message);
-  const status = await page.evaluate(() => window.otlpApi.status());
+  for (const message of ['four', 'five']) await otlp(page, 'call', message);
+  const status = await otlp(page, 'status');
   expect(status.problem).toMatch(/could not be reached|HTTP 503/);
   expect(status.problem).not.toContain('collector-secret');
   expect(receiver.records.length).toBe(before);
 
   await receiver.comeBack();
-  await page.evaluate(() => window.otlpApi.flush());
-  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  const head = await flushedHead(page);
   expect(head).toBe(12);
   expect(receiver.problems).toEqual([]);
   expectEveryRecordOnce(receiver.records, head);
   // Nothing was acknowledged during the outage, so nothing arrived twice.
   expect(receiver.records).toHaveLength(head);
-  const recovered = await page.evaluate(() => window.otlpApi.status());
+  const recovered = await otlp(page, 'status');
   expect(recovered).toMatchObject({ state: 'idle', acknowledgedSeq: head });
   expect(recovered.problem).toBeUndefined();
 });
@@ -152,11 +167,10 @@ test('the collector down for a while (503, then refusing connections), then back
 test('a lost acknowledgement means the batch comes again, with the same record ids', async ({ page }) => {
   await openPage(page);
   receiver.setMode({ kind: 'lose-answer' });
-  await page.evaluate(() => window.otlpApi.call('answer lost'));
+  await otlp(page, 'call', 'answer lost');
   await expect.poll(() => receiver.counts.accepted).toBeGreaterThan(0);
   receiver.setMode({ kind: 'up' });
-  await page.evaluate(() => window.otlpApi.flush());
-  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  const head = await flushedHead(page);
   expectEveryRecordOnce(receiver.records, head);
   expect(receiver.records.length).toBeGreaterThan(head);
 });
@@ -165,22 +179,21 @@ test('a reload mid-way resumes from the acknowledged cursor: the rest arrives, n
   page,
 }) => {
   await openPage(page);
-  await page.evaluate(() => window.otlpApi.call('acknowledged before the reload'));
-  await page.evaluate(() => window.otlpApi.flush());
+  await otlp(page, 'call', 'acknowledged before the reload');
+  await otlp(page, 'flush');
   const acknowledged = receiver.records.length;
   expect(acknowledged).toBe(2);
 
   await receiver.goDown();
-  for (const message of ['during', 'the', 'outage'])
-    await page.evaluate((m) => window.otlpApi.call(m), message);
+  for (const message of ['during', 'the', 'outage']) await otlp(page, 'call', message);
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
   await receiver.comeBack();
-  expect(await page.evaluate(() => window.otlpApi.connect())).toBe('connected');
-  await page.evaluate(() => window.otlpApi.call('after the reload'));
-  await page.evaluate(() => window.otlpApi.flush());
+  expect(await otlp(page, 'connect')).toBe('connected');
+  await otlp(page, 'call', 'after the reload');
+  await otlp(page, 'flush');
 
-  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  const head = await otlp(page, 'headSeq');
   expect(head).toBe(10);
   expectEveryRecordOnce(receiver.records, head);
   // The cursor survived the reload: the first two records were not sent again.
@@ -193,9 +206,9 @@ test('a collector that refuses the credentials stops the export and says so; aft
 }) => {
   receiver.setMode({ kind: 'status', status: 401 });
   await openPage(page);
-  await page.evaluate(() => window.otlpApi.call('refused credentials'));
-  await expect.poll(() => page.evaluate(() => window.otlpApi.status().then((s) => s.state))).toBe('stopped');
-  const status = await page.evaluate(() => window.otlpApi.status());
+  await otlp(page, 'call', 'refused credentials');
+  await expect.poll(() => otlp(page, 'status').then((s) => s.state)).toBe('stopped');
+  const status = await otlp(page, 'status');
   expect(status.problem).toMatch(/127\.0\.0\.1.*HTTP 401.*check the collector URL and its headers/);
   expect(status.acknowledgedSeq).toBe(0);
   expect(
@@ -210,8 +223,8 @@ test('a collector that refuses the credentials stops the export and says so; aft
   receiver.setMode({ kind: 'up' });
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  await page.evaluate(() => window.otlpApi.flush());
-  expectEveryRecordOnce(receiver.records, await page.evaluate(() => window.otlpApi.headSeq()));
+  await otlp(page, 'flush');
+  expectEveryRecordOnce(receiver.records, await otlp(page, 'headSeq'));
 });
 
 test('partial success: records the collector refused are counted and reported, not sent again', async ({
@@ -219,12 +232,12 @@ test('partial success: records the collector refused are counted and reported, n
 }) => {
   receiver.setMode({ kind: 'partial', rejected: 1 });
   await openPage(page);
-  await page.evaluate(() => window.otlpApi.call('partly refused'));
-  await page.evaluate(() => window.otlpApi.flush());
-  const status = await page.evaluate(() => window.otlpApi.status());
+  await otlp(page, 'call', 'partly refused');
+  await otlp(page, 'flush');
+  const status = await otlp(page, 'status');
   expect(status.rejectedRecords).toBeGreaterThan(0);
   expect(status.problem).toMatch(/the collector refused 1 of \d+ records: test rejection/);
-  expect(status.acknowledgedSeq).toBe(await page.evaluate(() => window.otlpApi.headSeq()));
+  expect(status.acknowledgedSeq).toBe(await otlp(page, 'headSeq'));
 });
 
 test('two tabs on one log: one exports, the other follows its cursor, and takes over when it closes', async ({
@@ -234,25 +247,21 @@ test('two tabs on one log: one exports, the other follows its cursor, and takes 
   const second = await context.newPage();
   await openPage(first);
   await openPage(second);
-  await first.evaluate(() => window.otlpApi.call('from the first tab'));
-  await second.evaluate(() => window.otlpApi.call('from the second tab'));
+  await otlp(first, 'call', 'from the first tab');
+  await otlp(second, 'call', 'from the second tab');
   // Exactly one of them holds the export.
-  const states = await Promise.all(
-    [first, second].map((tab) => tab.evaluate(() => window.otlpApi.status().then((s) => s.state))),
-  );
+  const states = await Promise.all([first, second].map((tab) => otlp(tab, 'status').then((s) => s.state)));
   expect(states.filter((state) => state === 'waiting-for-lock')).toHaveLength(1);
   const [exporting, waiting] = states[0] === 'waiting-for-lock' ? [second, first] : [first, second];
   // A flush in the waiting tab ends when the other tab's acknowledgements cover its calls.
-  await waiting.evaluate(() => window.otlpApi.flush());
+  await otlp(waiting, 'flush');
   expectEveryRecordOnce(receiver.records, 4);
   expect(receiver.records).toHaveLength(4);
 
   await exporting.close();
-  await expect
-    .poll(() => waiting.evaluate(() => window.otlpApi.status().then((s) => s.state)))
-    .not.toBe('waiting-for-lock');
-  await waiting.evaluate(() => window.otlpApi.call('after the other tab closed'));
-  await waiting.evaluate(() => window.otlpApi.flush());
+  await expect.poll(() => otlp(waiting, 'status').then((s) => s.state)).not.toBe('waiting-for-lock');
+  await otlp(waiting, 'call', 'after the other tab closed');
+  await otlp(waiting, 'flush');
   expectEveryRecordOnce(receiver.records, 6);
   expect(receiver.records).toHaveLength(6);
 });
@@ -262,13 +271,12 @@ test('events pruned by retention before they were exported are reported as a gap
 }) => {
   await openPage(page);
   await receiver.goDown();
-  for (const message of ['one', 'two', 'three']) await page.evaluate((m) => window.otlpApi.call(m), message);
-  const checkpoint = await page.evaluate(() => window.otlpApi.prune(1));
+  for (const message of ['one', 'two', 'three']) await otlp(page, 'call', message);
+  const checkpoint = await otlp(page, 'prune', 1);
   expect(checkpoint).toBeGreaterThan(0);
   await receiver.comeBack();
-  await page.evaluate(() => window.otlpApi.flush());
-  const head = await page.evaluate(() => window.otlpApi.headSeq());
-  const status = await page.evaluate(() => window.otlpApi.status());
+  const head = await flushedHead(page);
+  const status = await otlp(page, 'status');
   expect(status.skippedEvents).toBe(checkpoint);
   expect(status.problem).toMatch(/pruned by retention before they could be exported/);
   expect(receiver.records.map(seqOf).sort((a, b) => a - b)).toEqual(
@@ -283,11 +291,10 @@ test('a collector that takes only small requests (413) gets smaller batches, and
   await openPage(page);
   // Down while the calls are made, so the first batch back holds all four records.
   await receiver.goDown();
-  await page.evaluate(() => window.otlpApi.call('one'));
-  await page.evaluate(() => window.otlpApi.call('two'));
+  await otlp(page, 'call', 'one');
+  await otlp(page, 'call', 'two');
   await receiver.comeBack();
-  await page.evaluate(() => window.otlpApi.flush());
-  const head = await page.evaluate(() => window.otlpApi.headSeq());
+  const head = await flushedHead(page);
   expectEveryRecordOnce(receiver.records, head);
   expect(receiver.records).toHaveLength(head);
   // Refused as too large at four and at two records, then taken one by one.
