@@ -190,6 +190,7 @@ test("the sandbox page's CSP leaves the app's own policy in force: a fetch it do
     return tryToReach((await frames(panel)).appFrame, address);
   });
   expect(outcome.fetched).toBe('failed: TypeError');
+  expect(outcome.image).toBe('failed');
   expect(outcome.violations).toContain(`connect-src ${url}`);
   expect(hits).toBe(0);
 });
