@@ -69,25 +69,23 @@ export class ToolgatePanelElement extends HTMLElement {
     const urls = (this.getAttribute('servers') ?? '').split(/\s+/).filter(Boolean);
     const shape = (this.getAttribute('shape') ?? this.options.shape ?? 'panel') as PanelShape;
     const auditName = this.getAttribute('audit-name') ?? this.options.auditName;
-    const otlp = this.otlpOptions();
-    const traceContext = this.getAttribute('trace-context') === 'start' ? 'start' : this.options.traceContext;
+    // The collector attributes over options.otlp (the key and the rest stay in options).
+    const collector = this.getAttribute('collector');
+    const serviceName = this.getAttribute('collector-service-name');
+    const otlp = (collector || this.options.otlp) && {
+      ...this.options.otlp,
+      ...(collector ? { url: collector } : {}),
+      ...(serviceName ? { serviceName } : {}),
+    };
     this.mounted = mount(this, {
       ...this.options,
       shape,
       ...(auditName ? { auditName } : {}),
-      ...(otlp ? { otlp } : {}),
-      ...(traceContext ? { traceContext } : {}),
+      ...(otlp ? { otlp: otlp as OtlpExportOptions } : {}),
+      ...(this.getAttribute('trace-context') === 'start' ? { traceContext: 'start' as const } : {}),
       servers: [...(this.options.servers ?? []), ...urls.map((url) => ({ url }))],
     });
     this.resolveReady(this.mounted.controller);
-  }
-
-  /** `options.otlp` with the `collector` attributes over it; undefined when neither names a collector. */
-  private otlpOptions(): OtlpExportOptions | undefined {
-    const url = this.getAttribute('collector') ?? this.options.otlp?.url;
-    if (!url) return undefined;
-    const serviceName = this.getAttribute('collector-service-name') ?? this.options.otlp?.serviceName;
-    return { ...this.options.otlp, url, ...(serviceName ? { serviceName } : {}) };
   }
 
   disconnectedCallback(): void {

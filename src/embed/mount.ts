@@ -36,7 +36,13 @@ export function mount(element: HTMLElement, options: MountOptions = {}): Mounted
   root.replaceChildren(style, container);
   render(h(Panel, { controller, shape: options.shape ?? 'panel' }), container);
   prefetchViews();
-  const otlp = options.otlp ? startExport(controller, options.otlp) : undefined;
+  const collector = options.otlp;
+  // Fetched only with a collector, so a panel without one loads none of it.
+  const otlp =
+    collector &&
+    import('../session/audit-export.js').then(({ startAuditExport }) =>
+      startAuditExport(controller, collector, console.warn),
+    );
   return {
     controller,
     otlpExport: () => otlp ?? Promise.resolve(undefined),
@@ -51,17 +57,4 @@ export function mount(element: HTMLElement, options: MountOptions = {}): Mounted
       if (!options.controller) void controller.close();
     },
   };
-}
-
-/** Dynamically imported, so a panel without a collector loads none of it. */
-function startExport(controller: Controller, otlp: OtlpExportOptions): Promise<OtlpExport> {
-  const started = import('../session/audit-export.js').then(({ startAuditExport }) =>
-    startAuditExport(controller, otlp),
-  );
-  // The page reads failures through otlpExport() (the audit view shows them); meanwhile they are
-  // not "unhandled", but they are not silent either.
-  started.catch((error: unknown) =>
-    console.warn(`Toolgate: the audit log export did not start: ${(error as Error).message}`),
-  );
-  return started;
 }

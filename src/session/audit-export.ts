@@ -7,7 +7,21 @@
 import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
 import type { Controller } from './controller.js';
 
-export async function startAuditExport(controller: Controller, otlp: OtlpExportOptions): Promise<OtlpExport> {
+export function startAuditExport(
+  controller: Controller,
+  otlp: OtlpExportOptions,
+  /** Where a failure to start is also said (the page reads it through otlpExport() as well). */
+  warn?: (message: string) => void,
+): Promise<OtlpExport> {
+  const started = start(controller, otlp);
+  // Read through otlpExport(); meanwhile not "unhandled", and said where asked.
+  started.catch((error: unknown) =>
+    warn?.(`Toolgate: the audit log export did not start: ${(error as Error).message}`),
+  );
+  return started;
+}
+
+async function start(controller: Controller, otlp: OtlpExportOptions): Promise<OtlpExport> {
   const { auditLog } = await controller.ready;
   if (!auditLog)
     throw new Error(
