@@ -13,7 +13,9 @@
  * sign-in fails as before and the server's row says why. The server's own origin is not watched:
  * the controller already tells its CORS refusals apart (errorCause 'cors').
  */
+
 import { type Signal, signal } from '@preact/signals';
+import { probeReachable } from '../../src/session/connect-errors.js';
 import { isSiteOrigin } from '../origins.js';
 
 /** An origin that refused CORS while signing in, and the servers whose sign-in it stopped. */
@@ -28,25 +30,6 @@ export interface AuthOriginWatch {
   fetchFor(serverUrl: string, serverId: () => string | undefined): typeof fetch;
   /** The server connected or was removed: its refusals are no longer news. */
   clear(serverId: string): void;
-}
-
-const PROBE_TIMEOUT_MS = 5000;
-
-/** Whether anything answers at `url`, whatever its CORS settings (an opaque no-cors answer). */
-async function answers(url: string, base: typeof fetch): Promise<boolean> {
-  try {
-    await base(url, {
-      method: 'HEAD',
-      mode: 'no-cors',
-      credentials: 'omit',
-      cache: 'no-store',
-      referrerPolicy: 'no-referrer',
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const urlOf = (input: RequestInfo | URL): string =>
@@ -85,7 +68,7 @@ export function createAuthOriginWatch(base: () => typeof fetch = () => globalThi
             const url = urlOf(input);
             const origin = originOf(url);
             const id = serverId();
-            if (origin && origin !== own && isSiteOrigin(origin) && id && (await answers(url, base())))
+            if (origin && origin !== own && isSiteOrigin(origin) && id && (await probeReachable(url, base())))
               record(origin, id);
           }
           throw error;

@@ -44,9 +44,9 @@ const PROBE_TIMEOUT_MS = 5000;
  * A no-cors HEAD reaches a running server whatever its CORS settings (its answer is opaque: nothing of
  * it can be read, and no credentials are sent) and fails only when nothing answers.
  */
-export const probeReachable: Reachability = async (url) => {
+export async function probeReachable(url: string, fetchFn: typeof fetch = fetch): Promise<boolean> {
   try {
-    await fetch(url, {
+    await fetchFn(url, {
       method: 'HEAD',
       mode: 'no-cors',
       credentials: 'omit',
@@ -58,7 +58,7 @@ export const probeReachable: Reachability = async (url) => {
   } catch {
     return false;
   }
-};
+}
 
 export async function explainConnectError(
   serverLabel: string,
