@@ -39,6 +39,20 @@ try {
   await approval.waitFor();
   await page.screenshot({ path: join(out, 'approval.png') });
   await approval.getByRole('button', { name: 'Allow once' }).click();
+  // The demo's MCP App: its call, approved, opens the Apps tab.
+  await page.evaluate(() => {
+    void window.toolgate.call('demo', 'counter', { start: 41 }).catch(() => undefined);
+  });
+  await approval.getByRole('button', { name: 'Allow once' }).click();
+  await page
+    .frameLocator('iframe')
+    .first()
+    .frameLocator('iframe')
+    .first()
+    .getByText('41')
+    .first()
+    .waitFor({ timeout: 20_000 })
+    .catch(() => console.warn('the counter app did not show 41 in time; its screenshot may be early'));
   await page.waitForTimeout(500);
   const tabs = page.getByRole('tab');
   for (const name of await tabs.allInnerTexts()) {

@@ -10,6 +10,7 @@
 import * as oauth from 'oauth4webapi';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import type { RegisteredClient } from './client-identity.js';
+import { isSignInDeclined } from './declined.js';
 import type { DPoPPolicy } from './dpop.js';
 import { exchangeCode, type TokenSet } from './tokens.js';
 
@@ -50,6 +51,8 @@ export class AuthorizationProblem extends Error {
     message: string,
     /** `access_denied` and the like, when the server said so (and was the right server). */
     readonly oauthError?: string,
+    /** The person chose not to sign in (the Authorize step rejected with a SignInDeclinedError). */
+    readonly declined = false,
   ) {
     super(message);
     this.name = 'AuthorizationProblem';
@@ -101,6 +104,8 @@ export async function authorizationCodeFlow(options: CodeFlowOptions): Promise<T
         : {}),
     });
   } catch (error) {
+    // A person's "not now" is a choice, not a failure of the sign-in: said in their words.
+    if (isSignInDeclined(error)) throw new AuthorizationProblem(error.message, undefined, true);
     throw new AuthorizationProblem(
       `the sign-in at ${url.origin} did not complete: ${error instanceof Error ? error.message : String(error)}`,
     );

@@ -26,8 +26,17 @@ export class AuthorizationError extends TransportError {
     readonly step: AuthorizationStep,
     detail: string,
     status = 401,
+    /** The person chose not to sign in: nothing failed, and signing in later is the way on. */
+    readonly declined = false,
   ) {
-    super(server, 'http-status', `Signing in to ${server} failed (${STEP_NAMES[step]}): ${detail}`, status);
+    super(
+      server,
+      'http-status',
+      declined
+        ? `Not signed in to ${server}: ${detail}`
+        : `Signing in to ${server} failed (${STEP_NAMES[step]}): ${detail}`,
+      status,
+    );
     this.name = 'AuthorizationError';
   }
 }

@@ -17,6 +17,7 @@ export {
 } from './client-credentials.js';
 export type { ClientIdentity, PreRegisteredClient, TokenEndpointAuthMethod } from './client-identity.js';
 export type { ServerSignIn, SignInOptions } from './connect-auth.js';
+export { isSignInDeclined, SIGN_IN_DECLINED, signInDeclined } from './declined.js';
 export type { DPoPMode } from './dpop.js';
 export {
   type EncryptedAuthStoreOptions,

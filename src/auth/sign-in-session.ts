@@ -7,6 +7,7 @@
  * adds only its own steps: how it recovers, and how it revokes.
  */
 
+import { AuthorizationProblem } from './authorization-code.js';
 import { type RegisteredClient, RegistrationProblem } from './client-identity.js';
 import type { Discovery } from './discovery.js';
 import { type DPoPPolicy, DPoPProblem } from './dpop.js';
@@ -155,6 +156,8 @@ export abstract class SignInSession<Options extends SessionBaseOptions> {
       return new AuthorizationError(shown, 'discovery', message, status);
     if (error instanceof RegistrationProblem)
       return new AuthorizationError(shown, 'registration', message, status);
+    if (error instanceof AuthorizationProblem && error.declined)
+      return new AuthorizationError(shown, 'authorization', message, status, true);
     const explained = this.explain(error, step);
     return new AuthorizationError(shown, explained?.step ?? step, explained?.message ?? message, status);
   }

@@ -19,7 +19,8 @@ const isTransportFailure = (error: unknown): error is TransportFailure =>
   typeof (error as Partial<TransportFailure>).failure === 'string' &&
   typeof (error as Partial<TransportFailure>).url === 'string';
 
-export type ConnectFailureCause = 'down' | 'cors' | 'other';
+/** `declined`: the person chose not to sign in; nothing failed, and signing in is the way on. */
+export type ConnectFailureCause = 'down' | 'cors' | 'declined' | 'other';
 
 export interface ConnectProblem {
   /** What happened and what to do, naming the server. */
@@ -66,6 +67,11 @@ export async function explainConnectError(
   url: string | undefined,
   reachable: Reachability = probeReachable,
 ): Promise<ConnectProblem> {
+  if (declinedSignIn(error))
+    return {
+      message: `You chose not to sign in to ${serverLabel} now, so it is not connected. Sign in when you want to use it.`,
+      cause: 'declined',
+    };
   const other: ConnectProblem = { message: describeConnectError(serverLabel, error), cause: 'other' };
   if (!isTransportFailure(error)) return other;
   const detail = error.message;
@@ -88,6 +94,13 @@ export async function explainConnectError(
     cause: 'cors',
     detail,
   };
+}
+
+/** An AuthorizationError the person's "not now" ended, read by shape (the OAuth layer loads lazily). */
+function declinedSignIn(error: unknown): boolean {
+  for (let at = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++)
+    if (at.name === 'AuthorizationError' && (at as { declined?: unknown }).declined === true) return true;
+  return false;
 }
 
 const downMessage = (label: string, url: string) =>

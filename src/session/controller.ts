@@ -8,6 +8,7 @@ import { type Signal, signal } from '@preact/signals';
 import type { AuditLog, AuditLogOptions } from '../audit/log.js';
 import type { AuthorizationRequest } from '../auth/authorization-code.js';
 import type { SignInOptions } from '../auth/connect-auth.js';
+import { signInDeclined } from '../auth/declined.js';
 import type { McpClient } from '../client/client.js';
 import type { GateEvent, GateResult } from '../gate/pipeline.js';
 import type { Policy } from '../gate/policy-types.js';
@@ -458,8 +459,8 @@ export function createController(options: ControllerOptions = {}): Controller {
               remove();
               const label = servers.value.find((server) => server.id === serverId)?.label ?? serverId;
               reject(
-                new Error(
-                  `You chose not to sign in to ${label} now, so it is not connected. Retry asks you again.`,
+                signInDeclined(
+                  `You chose not to sign in to ${label} now, so it is not connected. Sign in when you want to use it.`,
                 ),
               );
             },

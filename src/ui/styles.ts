@@ -29,6 +29,8 @@ label{display:block;margin:6px 0 2px}
 .tg-row{display:flex;gap:var(--tg-s2);align-items:center;flex-wrap:wrap;margin:6px 0}.tg-row label{display:inline;margin:0}
 .tg-wrap{overflow-wrap:anywhere;min-width:0}
 .tg-empty{color:var(--tg-muted);border:1px dashed var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s3);margin:var(--tg-s2) 0}
+.tg-not-signed-in{border:1px solid var(--tg-border);border-left:4px solid var(--tg-accent);border-radius:var(--tg-radius);padding:var(--tg-s2) var(--tg-s3);margin:0 0 var(--tg-s3)}
+.tg-not-signed-in h3{margin-top:0}.tg-not-signed-in ul{list-style:none;padding:0;margin:0}
 .tg-connect-problems{border:1px solid var(--tg-danger);border-left-width:4px;border-radius:var(--tg-radius);padding:var(--tg-s2) var(--tg-s3);margin:0 0 var(--tg-s3)}
 .tg-connect-problems h3{color:var(--tg-danger);margin-top:0}.tg-connect-problems ul{list-style:none;padding:0;margin:0}
 .tg-connect-problem+.tg-connect-problem{border-top:1px solid var(--tg-border);margin-top:var(--tg-s2);padding-top:var(--tg-s2)}

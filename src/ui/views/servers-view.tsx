@@ -28,7 +28,10 @@ export function ServersView({ controller }: { controller: PanelController }) {
   const busy = useSignal(false);
   const framesAllowed = controller.serverKinds?.includes('frame') ?? true;
   const names = serverNames(controller.servers.value);
-  const failed = controller.servers.value.filter((server) => server.state === 'failed' && server.error);
+  const unconnected = controller.servers.value.filter((server) => server.state === 'failed' && server.error);
+  // A declined sign-in is the person's choice, not a failure: shown calmly, with the way to sign in.
+  const notSignedIn = unconnected.filter((server) => server.errorCause === 'declined');
+  const failed = unconnected.filter((server) => server.errorCause !== 'declined');
 
   const add = async (event: Event) => {
     event.preventDefault();
@@ -70,6 +73,7 @@ export function ServersView({ controller }: { controller: PanelController }) {
     <section class="tg-view" aria-labelledby="tg-servers-heading">
       <h2 id="tg-servers-heading">Servers</h2>
       <ConnectionProblems failed={failed} names={names} controller={controller} />
+      {notSignedIn.length > 0 && <NotSignedIn servers={notSignedIn} names={names} controller={controller} />}
       <form class="tg-add-server" onSubmit={add}>
         {framesAllowed && (
           <>
@@ -134,6 +138,33 @@ export function ServersView({ controller }: { controller: PanelController }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/** Servers the person chose not to sign in to yet: what that means, and a button to sign in now. */
+function NotSignedIn({
+  servers,
+  names,
+  controller,
+}: {
+  servers: readonly ServerState[];
+  names: ServerNames;
+  controller: PanelController;
+}) {
+  return (
+    <section class="tg-not-signed-in" aria-label="Not signed in">
+      <h3>{servers.length === 1 ? 'Not signed in' : `Not signed in to ${servers.length} servers`}</h3>
+      <ul>
+        {servers.map((server) => (
+          <li key={server.id} data-not-signed-in={server.id}>
+            <p class="tg-wrap">{server.error}</p>
+            <button type="button" onClick={() => void controller.retry(server.id)}>
+              Sign in to {names(server.id)}
+            </button>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -218,7 +249,9 @@ function ServerRow({
           {server.state === 'connected'
             ? `connected · ${server.tools.length} tools${server.era ? ` · ${server.era}` : ''}${warningCount(warnings.length)}`
             : server.state === 'failed'
-              ? 'failed: see above'
+              ? server.errorCause === 'declined'
+                ? 'not signed in'
+                : 'failed: see above'
               : server.state}
         </span>
       </div>
@@ -263,7 +296,7 @@ function ServerRow({
         </select>
         {(server.state === 'failed' || server.state === 'closed') && (
           <button type="button" onClick={() => void controller.retry(server.id)}>
-            Retry
+            {server.errorCause === 'declined' ? 'Sign in' : 'Retry'}
           </button>
         )}
         {server.state === 'connected' && controller.ping && (
