@@ -57,6 +57,8 @@ try {
   const tabs = page.getByRole('tab');
   for (const name of await tabs.allInnerTexts()) {
     await page.getByRole('tab', { name }).click();
+    // Views load on first use (and the dev server compiles them then): wait for the requests to end.
+    await page.waitForLoadState('networkidle');
     await page.waitForTimeout(400);
     const file = name
       .replace(/\s*\(\d+\)$/, '')
