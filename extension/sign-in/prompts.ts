@@ -11,6 +11,7 @@
 
 import { type Signal, signal } from '@preact/signals';
 import type { AuthorizationRequest } from '../../src/auth/authorization-code.js';
+import { signInDeclined } from '../../src/auth/declined.js';
 
 /** A sign-in waiting for the person, as plain data (it crosses the panel port). */
 export interface WireSignIn {
@@ -65,8 +66,8 @@ export function createSignInPrompts(labelOf: (serverId: string) => string): Sign
             if (accept) resolve();
             else
               reject(
-                new Error(
-                  `You chose not to sign in to ${labelOf(serverId)} now, so it is not connected. Retry asks you again.`,
+                signInDeclined(
+                  `You chose not to sign in to ${labelOf(serverId)} now, so it is not connected. Sign in when you want to use it.`,
                 ),
               );
           },
