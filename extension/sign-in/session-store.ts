@@ -6,15 +6,21 @@
  * to disk), and is readable by the extension's own pages and worker only, not by content scripts
  * (Chrome's default access level, which this extension never widens).
  *
- * Nothing in it is logged: the audit log records sign-in events, which carry no token.
+ * Nothing in it is logged: the audit log records sign-in events, which carry no token. DPoP key
+ * pairs cannot be JSON: they live in the worker's IndexedDB (key-pair-vault.ts), as long as these.
  */
 
-import type { AuthStore } from '../../src/auth/store.js';
+import type { AuthStore, KeyPairVault } from '../../src/auth/store.js';
+import { extensionKeyPairVault } from './key-pair-vault.js';
 
 const PREFIX = 'auth ';
 
-export function sessionAuthStore(area: chrome.storage.StorageArea = chrome.storage.session): AuthStore {
+export function sessionAuthStore(
+  area: chrome.storage.StorageArea = chrome.storage.session,
+  keyPairs: KeyPairVault = extensionKeyPairVault(area),
+): AuthStore {
   return {
+    keyPairs,
     async get<T>(key: string) {
       const name = PREFIX + key;
       return (await area.get(name))[name] as T | undefined;
