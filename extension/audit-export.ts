@@ -12,8 +12,14 @@
  * real exporter and receiver (managed storage cannot be set from a test).
  */
 
+import { type ReadonlySignal, signal } from '@preact/signals';
 import type { AuditLog } from '../src/audit/log.js';
-import { type OtlpExport, type OtlpExportOptions, startOtlpExport } from '../src/audit/otlp/exporter.js';
+import {
+  type OtlpExport,
+  type OtlpExportOptions,
+  type OtlpExportStatus,
+  startOtlpExport,
+} from '../src/audit/otlp/exporter.js';
 
 /** The policy value, checked. */
 export interface AuditCollectorPolicy {
@@ -109,18 +115,28 @@ export async function readAuditCollector(): Promise<ParsedCollector> {
 export function followAuditCollector(
   log: AuditLog,
   extra: Omit<OtlpExportOptions, 'url' | 'headers' | 'serviceName'> = {},
-): { state(): string } {
+): { state(): string; status: ReadonlySignal<OtlpExportStatus | null>; resume(): Promise<void> } {
   let running: OtlpExport | undefined;
+  let unsubscribe: (() => void) | undefined;
+  // The side panel's one line (over the panel port): null while no export runs.
+  const status = signal<OtlpExportStatus | null>(null);
   let said = 'no auditCollector policy: the audit log is not exported';
   const apply = async () => {
     const { policy, problem } = await readAuditCollector();
     running?.stop();
     running = undefined;
+    unsubscribe?.();
+    status.value = null;
     if (problem) console.error(`Toolgate: ${problem}`);
     said = problem ?? 'no auditCollector policy: the audit log is not exported';
     if (!policy) return;
     try {
-      running = startPolicyExport(log, policy, extra);
+      const started = startPolicyExport(log, policy, extra);
+      running = started;
+      status.value = started.status();
+      unsubscribe = started.onStatus((next) => {
+        if (running === started) status.value = next;
+      });
     } catch (error) {
       said = `The auditCollector policy is not used: ${(error as Error).message}`;
       console.error(`Toolgate: ${said}`);
@@ -131,6 +147,8 @@ export function followAuditCollector(
     if (area === 'managed' && 'auditCollector' in changes) void apply();
   });
   return {
+    status,
+    resume: async () => running?.resume(),
     state: () => {
       if (!running) return said;
       const status = running.status();

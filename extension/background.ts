@@ -44,7 +44,7 @@ interface SavedServer {
 
 const store = createStore('toolgate-extension', 'state');
 /** The audit log's export to the collector an enterprise policy names (for the diagnostics). */
-let auditExport: { state(): string } | undefined;
+let auditExport: ReturnType<typeof followAuditCollector> | undefined;
 
 async function loadServers(withSignIn: (config: ServerConfig) => ServerConfig): Promise<ServerConfig[]> {
   const saved = ((await get<SavedServer[]>('servers', store)) ?? []).filter((server) => server.url);
@@ -186,7 +186,7 @@ chrome.runtime.onConnect.addListener((rawPort) => {
   void Promise.all([started, turnedOn]).then(
     ([{ panelController, controller, siteAccess, signIns, authOrigins }, enabled]) => {
       if (rawPort.name === PANEL_PORT && sender?.id === chrome.runtime.id && isExtensionPage(sender.url)) {
-        servePanel({ port, controller: panelController, siteAccess, signIns, authOrigins });
+        servePanel({ port, controller: panelController, siteAccess, signIns, authOrigins, auditExport });
       } else if (
         rawPort.name === PAGE_PORT &&
         sender?.tab &&

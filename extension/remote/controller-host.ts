@@ -4,7 +4,9 @@
  * views: the side panel, the popup and in-page prompts all show the same queue.
  */
 
+import type { ReadonlySignal } from '@preact/signals';
 import { effect } from '@preact/signals';
+import type { OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
 import type { ApprovalAnswer, TrustLevel } from '../../src/gate/types.js';
 import type { JsonObject } from '../../src/protocol/jsonrpc.js';
 import type { ElicitResult } from '../../src/protocol/types.js';
@@ -48,6 +50,7 @@ export function readWireState(
   key: WireStateKey,
   signIns?: SignInPrompts,
   authOrigins?: AuthOriginWatch,
+  auditExport?: AuditExportHandle,
 ): unknown {
   switch (key) {
     case 'servers':
@@ -73,6 +76,8 @@ export function readWireState(
       return authOrigins?.refused.value ?? [];
     case 'rememberedVersion':
       return controller.rememberedVersion.value;
+    case 'auditExport':
+      return auditExport?.status.value ?? null;
   }
 }
 
@@ -83,6 +88,7 @@ function commandsFor(
   siteAccess: SiteAccess,
   personLabel: string,
   signIns: SignInPrompts | undefined,
+  auditExport: AuditExportHandle | undefined,
 ): Record<string, Handler> {
   const approval = (invocationId: string) => {
     const pending = controller.approvals.value.find((item) => item.request.invocationId === invocationId);
@@ -118,6 +124,11 @@ function commandsFor(
       if (!signIns) throw new Error('This Toolgate worker does not sign in to servers.');
       signIns.answer(id, accept === true);
     },
+    resumeAuditExport: () => {
+      if (!auditExport?.status.value)
+        throw new Error('No audit export runs in this Toolgate worker (no auditCollector policy).');
+      return auditExport.resume();
+    },
     signOut: (serverId: string) => {
       if (!controller.signOut) throw new Error('This Toolgate worker does not sign in to servers.');
       return controller.signOut(serverId);
@@ -134,6 +145,14 @@ export interface PanelHostOptions {
   signIns?: SignInPrompts;
   /** Authorization servers that refused CORS while signing in (absent: none watched). */
   authOrigins?: AuthOriginWatch;
+  /** The audit log's export, when the policy starts one (absent: none is shown). */
+  auditExport?: AuditExportHandle;
+}
+
+/** The worker's audit export as the panel needs it: its status, and resuming it. */
+export interface AuditExportHandle {
+  status: ReadonlySignal<OtlpExportStatus | null>;
+  resume(): Promise<void>;
 }
 
 /** Serves one extension page until its port disconnects. */
@@ -144,6 +163,7 @@ export function servePanel({
   personLabel = 'you',
   signIns,
   authOrigins,
+  auditExport,
 }: PanelHostOptions): void {
   let open = true;
   const send = (message: WorkerToPage) => {
@@ -152,11 +172,18 @@ export function servePanel({
   // One effect per key: a progress tick resends the running calls, not the tool lists.
   const watchers = WIRE_STATE_KEYS.map((key) =>
     effect(() =>
-      send({ type: 'state', key, value: readWireState(controller, siteAccess, key, signIns, authOrigins) }),
+      send({
+        type: 'state',
+        key,
+        value: readWireState(controller, siteAccess, key, signIns, authOrigins, auditExport),
+      }),
     ),
   );
   const apps = appCommands(controller);
-  const commands = { ...commandsFor(controller, siteAccess, personLabel, signIns), ...apps.commands };
+  const commands = {
+    ...commandsFor(controller, siteAccess, personLabel, signIns, auditExport),
+    ...apps.commands,
+  };
 
   const onMessage = (message: unknown) => {
     const command = message as PageCommand;

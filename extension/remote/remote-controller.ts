@@ -7,6 +7,7 @@
 
 import { type Signal, signal } from '@preact/signals';
 import type { AuditLog } from '../../src/audit/log.js';
+import type { OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
 import type { GateResult } from '../../src/gate/pipeline.js';
 import type { ApprovalAnswer, Caller } from '../../src/gate/types.js';
 import type { JsonObject } from '../../src/protocol/jsonrpc.js';
@@ -26,6 +27,7 @@ import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
 import { callForApp, readResourceThrough } from '../apps/page-app-calls.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
+import { auditExportMirror } from './audit-export-mirror.js';
 import {
   fromWireError,
   type PageCommand,
@@ -100,6 +102,8 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
       port.postMessage({ type: 'command', id, method, params } satisfies PageCommand);
     });
 
+  const exportMirror = auditExportMirror(() => command<void>('resumeAuditExport'));
+
   const applyState = (key: string, value: unknown) => {
     switch (key) {
       case 'servers':
@@ -164,6 +168,9 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
       case 'refusedAuthOrigins':
         refusedAuthOrigins.value = value as RefusedAuthOrigin[];
         break;
+      case 'auditExport':
+        exportMirror.update(value as OtlpExportStatus | null);
+        break;
       case 'rememberedVersion':
         rememberedVersion.value = value as number;
         break;
@@ -202,7 +209,10 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
   };
   open();
 
-  const ready = options.openAuditLog().then((auditLog) => ({ auditLog }));
+  const ready = options.openAuditLog().then((auditLog) => {
+    exportMirror.attach(auditLog);
+    return { auditLog };
+  });
   ready.catch(() => undefined);
 
   return {

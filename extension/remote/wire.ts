@@ -5,6 +5,7 @@
  * AbortSignals stay behind in the worker.
  */
 
+import type { OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
 import type { ApprovalRequest } from '../../src/gate/types.js';
 import type { ElicitRequestParams } from '../../src/protocol/types.js';
 import type { FinishedCall, ServerConfig, ServerState } from '../../src/session/controller.js';
@@ -59,6 +60,8 @@ export interface WireState {
   refusedAuthOrigins: RefusedAuthOrigin[];
   /** Bumped when rules or remembered approvals change (the Approvals view re-reads them). */
   rememberedVersion: number;
+  /** The audit log's export to a collector, run by the worker as policy says (null: none runs). */
+  auditExport: OtlpExportStatus | null;
 }
 
 export type WireStateKey = keyof WireState;
@@ -74,6 +77,7 @@ export const WIRE_STATE_KEYS: readonly WireStateKey[] = [
   'signIns',
   'refusedAuthOrigins',
   'rememberedVersion',
+  'auditExport',
 ];
 
 /** A failure as it crosses the wire: the sentence for the person and the machine-readable kind. */
