@@ -6,7 +6,8 @@
  * origin); the app's button asks the worker's gate, whose approval dialog in the side panel names
  * the app; a denial sends nothing, an approval does, and both are in the audit log under the app's
  * name; the app's script reaches neither the side panel nor chrome.* (checked from both sides), and
- * the app's own CSP still blocks what it does not declare.
+ * the app's own CSP still blocks what it does not declare; the app's request to open a link asks in
+ * the side panel (no opens nothing, yes opens the https tab) and a javascript: URL is refused unasked.
  */
 import { expect, type Frame, type Page, test } from '@playwright/test';
 import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
@@ -193,4 +194,42 @@ test("the sandbox page's CSP leaves the app's own policy in force: a fetch it do
   expect(outcome.image).toBe('failed');
   expect(outcome.violations).toContain(`connect-src ${url}`);
   expect(hits).toBe(0);
+});
+
+test("the app's open-link asks in the side panel: no opens nothing, yes opens the https tab, javascript: is refused unasked", async () => {
+  const context = panel.context();
+  await context.route('https://modelcontextprotocol.io/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>opened</title>' }),
+  );
+  await showApps(panel);
+  const ask = panel.getByRole('alertdialog', { name: 'The app wants to open a link' });
+  const opened: string[] = [];
+  const onPage = (other: Page) => opened.push(other.url());
+  context.on('page', onPage);
+  try {
+    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await expect(ask).toContainText(`The app ${BASIC_APP} wants to open https://modelcontextprotocol.io/`);
+    await ask.getByRole('button', { name: "Don't open" }).click();
+    await expect(ask).toHaveCount(0);
+
+    const tab = context.waitForEvent('page');
+    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await ask.getByRole('button', { name: 'Open link' }).click();
+    await (await tab).waitForLoadState();
+    expect(opened).toEqual(['https://modelcontextprotocol.io/']);
+
+    // A javascript: URL is refused without a question; the https request after it (handled in
+    // order) is the next thing the person is asked, so the refused one asked nothing and opened nothing.
+    await app(panel).locator('#link-url').fill('javascript:alert(document.domain)');
+    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await app(panel).locator('#link-url').fill('https://modelcontextprotocol.io/again');
+    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await expect(ask).toHaveCount(1);
+    await expect(ask).toContainText('wants to open https://modelcontextprotocol.io/again');
+    await ask.getByRole('button', { name: "Don't open" }).click();
+    await expect(ask).toHaveCount(0);
+    expect(opened).toEqual(['https://modelcontextprotocol.io/']);
+  } finally {
+    context.off('page', onPage);
+  }
 });
