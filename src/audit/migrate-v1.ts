@@ -11,7 +11,7 @@ import { type ChainAnchor, type ChainEvent, eventText, GENESIS } from './chain.j
 import { INDEX_KEY, type IndexState, META_KEY, STORE } from './database.js';
 import type { AuditEntry } from './entry.js';
 import { requestResult } from './idb.js';
-import { buildSegment, putSummary, putWords, type SegmentInfo } from './segment.js';
+import { buildSegment, putBuiltSegment, type SegmentInfo } from './segment.js';
 
 /** The version 1 layout, as it shipped. */
 const V1 = { events: 'events', entries: 'entries', firstSeqIndex: 'first-seq' } as const;
@@ -82,12 +82,7 @@ async function sealEntries(transaction: IDBTransaction): Promise<SegmentInfo[]> 
     const from = Math.min(...group.map((entry) => entry.firstSeq));
     const to = Math.max(...group.map((entry) => entry.seqs.at(-1) ?? entry.firstSeq));
     const built = buildSegment(from, to, group);
-    putSummary(transaction.objectStore(STORE.segments), built.summary);
-    transaction.objectStore(STORE.segmentTerms).put(built.terms);
-    transaction.objectStore(STORE.segmentIds).put(built.ids);
-    putWords(transaction.objectStore(STORE.segmentWords), built.words);
-    const pages = transaction.objectStore(STORE.pages);
-    for (const page of built.pages) pages.put(page);
+    putBuiltSegment(transaction, built, STORE);
     segments.push(built.info);
     group = [];
   };

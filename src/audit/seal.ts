@@ -12,8 +12,8 @@ import { requestResult, transactionDone } from './idb.js';
 import {
   buildSegment,
   patchSegment,
+  putBuiltSegment,
   putSummary,
-  putWords,
   readSummary,
   type SegmentInfo,
   type SegmentPage,
@@ -59,14 +59,7 @@ export async function sealUnsealed(database: IDBDatabase, view: UnsealedEntries)
     version: version + 1,
   };
   index.put(next, INDEX_KEY);
-  if (built) {
-    putSummary(transaction.objectStore(STORE.segments), built.summary);
-    transaction.objectStore(STORE.segmentTerms).put(built.terms);
-    transaction.objectStore(STORE.segmentIds).put(built.ids);
-    putWords(transaction.objectStore(STORE.segmentWords), built.words);
-    const pages = transaction.objectStore(STORE.pages);
-    for (const page of built.pages) pages.put(page);
-  }
+  if (built) putBuiltSegment(transaction, built, STORE);
   await done;
   view.sealed(next, through, version);
   return true;

@@ -16,6 +16,7 @@
  * rebuilds a segment whose oldest entries it removes. Otherwise a segment never changes.
  */
 
+import type { STORE } from './database.js';
 import type { AuditEntry, EntryOutcome, OutcomeCounts } from './entry.js';
 import { compareNewestFirst, type EntryFilter, inTimeWindow } from './filter.js';
 import { lowerBound, visitWords } from './search-terms.js';
@@ -328,6 +329,23 @@ export function putSummary(store: IDBObjectStore, summary: SegmentSummary): void
 export function putWords(store: IDBObjectStore, words: SegmentWords): void {
   const stored: StoredWords = { ...words, words: words.words.join('\n') };
   store.put(stored);
+}
+
+/**
+ * Writes a built segment (summary, terms, ids, words, pages) in `transaction`. The store names come
+ * from the caller (database.ts's STORE), which keeps this module free of the database's imports.
+ */
+export function putBuiltSegment(
+  transaction: IDBTransaction,
+  built: BuiltSegment,
+  stores: typeof STORE,
+): void {
+  putSummary(transaction.objectStore(stores.segments), built.summary);
+  transaction.objectStore(stores.segmentTerms).put(built.terms);
+  transaction.objectStore(stores.segmentIds).put(built.ids);
+  putWords(transaction.objectStore(stores.segmentWords), built.words);
+  const pages = transaction.objectStore(stores.pages);
+  for (const page of built.pages) pages.put(page);
 }
 
 function read<T>(store: IDBObjectStore, from: number): Promise<T | undefined> {
