@@ -19,14 +19,15 @@
  *
  *   node bench/apps.mjs [--runs N] [--warm N] [--json]
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { register } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
 import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
+import { buildWidget } from './support/widget-build.mjs';
 
 // The e2e helpers import each other as './peers.js' (how TypeScript and Playwright name a .ts
 // module); Node's own type stripping looks for that file as written, so .js falls back to .ts.
@@ -46,14 +47,8 @@ const flag = (name, fallback) => {
 const RUNS = flag('--runs', 5);
 const WARM = flag('--warm', 10);
 
-const outDir = await mkdtemp(join(tmpdir(), 'toolgate-apps-bench-'));
-await build({
-  configFile: 'vite.widget.config.ts',
-  logLevel: 'silent',
-  build: { outDir, emptyOutDir: true },
-});
-const files = new Map();
-for (const name of await readdir(outDir)) files.set(name, await readFile(join(outDir, name)));
+const widget = await buildWidget('toolgate-apps-bench-');
+const files = widget.files;
 const sandboxPage = await readFile('public/mcp-app-sandbox.html');
 const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
 
@@ -175,7 +170,7 @@ try {
 } finally {
   await browser.close();
   await server.stop();
-  await rm(outDir, { recursive: true, force: true });
+  await widget.dispose();
 }
 
 const result = {

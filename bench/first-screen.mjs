@@ -8,27 +8,19 @@
  * bench/widget.mjs counts only the entry's static imports.
  *   node bench/first-screen.mjs [--runs N] [--json]
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { build } from 'vite';
 import { CHROMIUM_ARGS, chromiumForThisMachine } from '../scripts/chromium.mjs';
+import { buildWidget } from './support/widget-build.mjs';
 
 export const FIRST_SCREEN_TARGET_KB = 30;
 const ORIGIN = 'https://first-screen.test';
 const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 5;
 
-const outDir = await mkdtemp(join(tmpdir(), 'toolgate-first-screen-'));
-await build({
-  configFile: 'vite.widget.config.ts',
-  logLevel: 'silent',
-  build: { outDir, emptyOutDir: true },
-});
-const files = new Map();
-for (const name of await readdir(outDir)) files.set(name, await readFile(join(outDir, name)));
+const widget = await buildWidget('toolgate-first-screen-');
+const files = widget.files;
 const gz = (name) => gzipSync(files.get(name), { level: 9 }).length;
 
 // A server the panel connects to at mount; it only has to answer, so the demo's own endpoint would do,
@@ -113,7 +105,7 @@ try {
 } finally {
   await browser.close();
   await peer.stop();
-  await rm(outDir, { recursive: true, force: true });
+  await widget.dispose();
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -7,28 +7,22 @@
  *   node bench/widget.mjs [--write] [--runs N]
  * --write replaces the "Widget" figures in BENCHMARKS.md between its markers.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { extname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { build } from 'vite';
 import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
 import { startPeer } from '../e2e/support/peers.ts';
+import { buildWidget } from './support/widget-build.mjs';
 
 export const FIRST_LOAD_TARGET_KB = 30;
 const ORIGIN = 'https://widget-bench.test';
 const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 15;
 
-const outDir = await mkdtemp(join(tmpdir(), 'toolgate-widget-bench-'));
-await build({
-  configFile: 'vite.widget.config.ts',
-  logLevel: 'silent',
-  build: { outDir, emptyOutDir: true },
-});
-const files = new Map();
-for (const name of await readdir(outDir)) files.set(name, await readFile(join(outDir, name)));
+const widget = await buildWidget('toolgate-widget-bench-');
+const files = widget.files;
 files.set('bench.js', await readFile('bench/pages/widget-bench.js'));
 
 const gz = (name) => gzipSync(files.get(name), { level: 9 }).length;
@@ -115,7 +109,7 @@ try {
 } finally {
   await browser.close();
   await peer.stop();
-  await rm(outDir, { recursive: true, force: true });
+  await widget.dispose();
 }
 
 const round = (value) => Math.round(value * 100) / 100;
