@@ -18,9 +18,9 @@ import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { mcpAuthMetadataRouter, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express from 'express';
 import { z } from 'zod';
+import { answerStateless } from '../../src/demo/stateless.mjs';
 
 const BASIC_SCOPE = 'mcp:tools';
 const WRITE_SCOPE = 'mcp:write';
@@ -209,16 +209,7 @@ export async function startProtectedServer(options = {}) {
           content: [{ type: 'text', text: 'written' }],
         }),
       );
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      res.on('close', () => {
-        transport.close();
-        server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      await answerStateless(server, req, res, req.body);
     },
   );
   mcpApp.all('/mcp', (_req, res) => res.status(405).set('Allow', 'POST').end());

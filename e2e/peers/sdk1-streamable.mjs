@@ -22,6 +22,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { answerStateless } from '../../src/demo/stateless.mjs';
 import {
   applyCors,
   createRecorder,
@@ -91,19 +92,7 @@ async function serveStateless(req, res, body) {
     sendJson(res, 405, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed.' } });
     return;
   }
-  const server = newServer();
-  const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: flags.json,
-  });
-  // Closing the server when the client goes away aborts the running handler: that is how a
-  // stateless server notices a cancelled call (notifications/cancelled reaches another instance).
-  res.on('close', () => {
-    void transport.close();
-    void server.close();
-  });
-  await server.connect(transport);
-  await transport.handleRequest(req, res, body);
+  await answerStateless(newServer(), req, res, body, { json: flags.json });
 }
 
 async function serveStateful(req, res, body) {

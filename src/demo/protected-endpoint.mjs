@@ -10,9 +10,9 @@
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express from 'express';
 import { z } from 'zod';
+import { answerStateless } from './stateless.mjs';
 
 export const BASE_SCOPE = 'mcp:tools';
 export const WRITE_SCOPE = 'mcp:write';
@@ -97,16 +97,7 @@ export function protectedMcpEndpoint(options) {
     const server = new McpServer({ name: options.name ?? 'protected-demo', version: '1.0.0' });
     registerProtectedTools(server, notes);
     // Stateless: every POST is answered on its own, with the caller's token checked each time.
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      transport.close();
-      server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await answerStateless(server, req, res, req.body);
   });
   router.all('/', (_req, res) => res.status(405).set('Allow', 'POST').end());
   return router;
