@@ -33,6 +33,20 @@ async function signInThroughPopup(page: Page, context: BrowserContext, expected:
   await signInAtOidcProvider(context, () => button.click());
 }
 
+/** Connects the page to the server's good resource as 'notes', the person signing in through the popup. */
+async function connectSignedIn(
+  page: Page,
+  context: BrowserContext,
+  server: OidcProtected,
+  expected: RegExp,
+): Promise<void> {
+  const connecting = page.evaluate(([url]) => window.oidcApi.connect(url, 'notes'), [
+    server.urls.good,
+  ] as const);
+  await signInThroughPopup(page, context, expected);
+  expect(await connecting).toEqual({ ok: true });
+}
+
 const tokensAt = (server: OidcProtected, path: string) =>
   server.seen.mcp.flatMap((request) =>
     request.path === path && request.authorization ? [request.authorization.slice('Bearer '.length)] : [],
@@ -89,11 +103,7 @@ test('refreshes an expiring token without asking the person, with the same resou
 }) => {
   peer = await startOidcProtected({ accessTokenSeconds: 4 });
   await openPage(page);
-  const connecting = page.evaluate(([url]) => window.oidcApi.connect(url, 'notes'), [
-    peer.urls.good,
-  ] as const);
-  await signInThroughPopup(page, context, /mcp:tools/);
-  expect(await connecting).toEqual({ ok: true });
+  await connectSignedIn(page, context, peer, /mcp:tools/);
   const first = tokensAt(peer, '/mcp').at(-1);
   let popups = 0;
   context.on('page', () => popups++);
@@ -130,11 +140,7 @@ test('steps up for a tool that needs another scope: a second consent, then the c
 }) => {
   peer = await startOidcProtected();
   await openPage(page);
-  const connecting = page.evaluate(([url]) => window.oidcApi.connect(url, 'notes'), [
-    peer.urls.good,
-  ] as const);
-  await signInThroughPopup(page, context, /\(mcp:tools( offline_access)?\)$/);
-  expect(await connecting).toEqual({ ok: true });
+  await connectSignedIn(page, context, peer, /\(mcp:tools( offline_access)?\)$/);
 
   const writing = page.evaluate(() =>
     window.oidcApi.call('notes', 'add_note', { text: 'from the e2e suite' }),
@@ -157,11 +163,7 @@ test('signs out: the grant is revoked at oidc-provider, and the next call asks t
 }) => {
   peer = await startOidcProtected();
   await openPage(page);
-  const connecting = page.evaluate(([url]) => window.oidcApi.connect(url, 'notes'), [
-    peer.urls.good,
-  ] as const);
-  await signInThroughPopup(page, context, /mcp:tools/);
-  expect(await connecting).toEqual({ ok: true });
+  await connectSignedIn(page, context, peer, /mcp:tools/);
   const before = tokensAt(peer, '/mcp').at(-1);
 
   await page.evaluate(() => window.oidcApi.signOut('notes'));
@@ -186,11 +188,7 @@ test('a token revoked at the authorization server is not used again: the person 
 }) => {
   peer = await startOidcProtected();
   await openPage(page);
-  const connecting = page.evaluate(([url]) => window.oidcApi.connect(url, 'notes'), [
-    peer.urls.good,
-  ] as const);
-  await signInThroughPopup(page, context, /mcp:tools/);
-  expect(await connecting).toEqual({ ok: true });
+  await connectSignedIn(page, context, peer, /mcp:tools/);
   const revoked = tokensAt(peer, '/mcp').at(-1);
 
   await peer.revokeGrants();
@@ -237,11 +235,7 @@ test.describe('bad input: a readable error naming the server and the step, and n
     peer = await startOidcProtected();
     await openPage(page);
     // The person holds a token for /mcp ...
-    const connecting = page.evaluate(([url]) => window.oidcApi.connect(url, 'notes'), [
-      peer.urls.good,
-    ] as const);
-    await signInThroughPopup(page, context, /mcp:tools/);
-    expect(await connecting).toEqual({ ok: true });
+    await connectSignedIn(page, context, peer, /mcp:tools/);
     // ... and another server on the same origin claims to be /mcp.
     const outcome = await page.evaluate(([url]) => window.oidcApi.connect(url, 'other'), [
       peer.urls.elsewhere,
