@@ -9,6 +9,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
+import { followToCallback } from '../../test/support/follow-to-callback.js';
 import { clearEraCache, connect, type McpClient, signInOf } from '../index.js';
 import type { AuthorizationRequest } from './authorization-code.js';
 import { AuthorizationError } from './errors.js';
@@ -27,13 +28,6 @@ afterEach(async () => {
   server = undefined;
   clearEraCache();
 });
-
-async function followToCallback(request: { url: URL }): Promise<string> {
-  const response = await fetch(request.url, { redirect: 'manual' });
-  const location = response.headers.get('location');
-  if (!location) throw new Error(`the authorization server answered ${response.status} without a redirect`);
-  return new URL(location, request.url).href;
-}
 
 const rpcMethods = (peer: ProtectedServer) => peer.seen.mcp.map((request) => request.rpcMethod);
 

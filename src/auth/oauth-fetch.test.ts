@@ -9,6 +9,7 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
+import { followToCallback } from '../../test/support/follow-to-callback.js';
 import { connect, type McpClient } from '../index.js';
 import { AuthorizationError } from './errors.js';
 import { createLazyOAuthFetch } from './lazy-fetch.js';
@@ -28,14 +29,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** Node's user agent: the authorization server answers with a redirect to our callback. */
-async function followToCallback(request: { url: URL }): Promise<string> {
-  const response = await fetch(request.url, { redirect: 'manual' });
-  const location = response.headers.get('location');
-  if (!location) throw new Error(`the authorization server answered ${response.status} without a redirect`);
-  return new URL(location, request.url).href;
-}
 
 function oauthOptions(
   url: string,

@@ -7,6 +7,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
+import { followToCallback } from '../../test/support/follow-to-callback.js';
 import { memoryAuthStore } from '../auth/store.js';
 import { MemoryAuditSink } from '../gate/memory-audit.js';
 import { clearEraCache, connect, type McpClient, signInOf } from '../index.js';
@@ -22,11 +23,6 @@ afterEach(async () => {
   server = undefined;
   clearEraCache();
 });
-
-async function followToCallback(request: { url: URL }): Promise<string> {
-  const response = await fetch(request.url, { redirect: 'manual' });
-  return new URL(response.headers.get('location') ?? '', request.url).href;
-}
 
 describe('recordSignIns', () => {
   it('writes who signed in to which server, when, and how it ended; never a token', async () => {
