@@ -20,6 +20,7 @@ import { mcpAuthMetadataRouter, mcpAuthRouter } from '@modelcontextprotocol/sdk/
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import express from 'express';
 import { z } from 'zod';
+import { allowBrowsers } from '../../src/demo/protected-endpoint.mjs';
 import { answerStateless } from '../../src/demo/stateless.mjs';
 
 const BASIC_SCOPE = 'mcp:tools';
@@ -227,23 +228,6 @@ export async function startProtectedServer(options = {}) {
       await Promise.all([asServer, mcpServer].map(closeServer));
     },
   };
-}
-
-/** CORS for a browser page on any origin, with the headers an MCP client and OAuth need. */
-function allowBrowsers(req, res, next) {
-  const origin = req.headers.origin;
-  if (origin) {
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version, www-authenticate');
-  }
-  if (req.method !== 'OPTIONS') return next();
-  res.writeHead(204, {
-    'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-    'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'content-type',
-    'Access-Control-Max-Age': '600',
-  });
-  res.end();
 }
 
 function listening() {
