@@ -4,6 +4,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from './e2e/support/chromium.js';
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/global-setup.ts',
   timeout: 60_000,
   workers: 2,
   reporter: process.env.CI ? [['list']] : [['list']],

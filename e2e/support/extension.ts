@@ -1,10 +1,8 @@
 /** Builds the extension once and loads it unpacked into a persistent Chromium context. */
 
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import {
   type BrowserContext,
   type CDPSession,
@@ -20,14 +18,8 @@ export const EXTENSION_DIR = join(process.cwd(), 'dist', 'extension');
 /** A host name that resolves to 127.0.0.1 but is not loopback to Chrome: a plain-http site "out there". */
 export const REMOTE_HTTP_HOST = 'insecure.test';
 
-let built: Promise<void> | undefined;
-/** `npm run build:extension`, once per test run. */
-export function buildExtension(): Promise<void> {
-  built ??= promisify(execFile)(process.execPath, ['scripts/build-extension.mjs'], {
-    cwd: process.cwd(),
-  }).then(() => undefined);
-  return built;
-}
+/** How long Chrome may take to start the extension's service worker on a busy machine. */
+const WORKER_START_TIMEOUT_MS = 30_000;
 
 export interface LoadedExtension {
   context: BrowserContext;
@@ -74,7 +66,10 @@ export function siteRow(panel: Page, origin: string) {
 }
 
 export async function launchWithExtension(): Promise<LoadedExtension> {
-  await buildExtension();
+  // Built once by e2e/global-setup.ts; never rebuilt here, where another worker may be using it.
+  await access(join(EXTENSION_DIR, 'manifest.json')).catch(() => {
+    throw new Error(`${EXTENSION_DIR} has no manifest.json: run \`npm run build:extension\`.`);
+  });
   const profile = await mkdtemp(join(tmpdir(), 'toolgate-extension-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -88,7 +83,15 @@ export async function launchWithExtension(): Promise<LoadedExtension> {
     ignoreDefaultArgs: ['--disable-extensions'],
   });
   const serviceWorker = async () =>
-    context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    context.serviceWorkers()[0] ??
+    (await context
+      .waitForEvent('serviceworker', { timeout: WORKER_START_TIMEOUT_MS })
+      .catch((error: unknown) => {
+        throw new Error(
+          `The extension in ${EXTENSION_DIR} did not start its service worker within ${WORKER_START_TIMEOUT_MS / 1000} s: Chrome could not load it.`,
+          { cause: error },
+        );
+      }));
   const extensionId = new URL((await serviceWorker()).url()).host;
   const allowOriginInSettings = async (origin: string) => {
     const settings = await context.newPage();
