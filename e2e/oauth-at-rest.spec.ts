@@ -38,13 +38,24 @@ const rawRecords = (page: Page, database: string) =>
     const values = await read(store.getAll());
     const texts: string[] = [];
     let keyInfo: { extractable: boolean; exported: string } | undefined;
+    const privateKeys: { extractable: boolean; exported: string }[] = [];
+    const tryExport = (format: 'raw' | 'pkcs8', key: CryptoKey) =>
+      crypto.subtle.exportKey(format, key).then(
+        () => 'exported',
+        (error: Error) => `refused: ${error.name}`,
+      );
     for (const value of values) {
       if (value instanceof CryptoKey) {
-        const exported = await crypto.subtle.exportKey('raw', value).then(
-          () => 'exported',
-          (error: Error) => `refused: ${error.name}`,
-        );
-        keyInfo = { extractable: value.extractable, exported };
+        keyInfo = { extractable: value.extractable, exported: await tryExport('raw', value) };
+        continue;
+      }
+      // A DPoP key pair, kept as the CryptoKey objects themselves.
+      const privateKey = (value as Partial<CryptoKeyPair> | null)?.privateKey;
+      if (privateKey instanceof CryptoKey) {
+        privateKeys.push({
+          extractable: privateKey.extractable,
+          exported: await tryExport('pkcs8', privateKey),
+        });
         continue;
       }
       texts.push(
@@ -61,7 +72,7 @@ const rawRecords = (page: Page, database: string) =>
       );
     }
     db.close();
-    return { keys, texts, keyInfo };
+    return { keys, texts, keyInfo, privateKeys };
   }, database);
 
 test('kept at rest: a reload stays signed in, IndexedDB holds no plaintext token, the key cannot be exported', async ({
@@ -117,4 +128,39 @@ test('without the opt-in, nothing rests: a reload asks again', async ({ page, co
 
   await openPanel(page, { server: peer.urls.good });
   await expect(page.getByRole('dialog', { name: 'Sign in to Notes?' })).toBeVisible({ timeout: 20_000 });
+});
+
+test('a DPoP-bound token kept at rest is proven after a reload, by the same key, which cannot be exported', async ({
+  page,
+  context,
+}) => {
+  peer = await startOidcProtected();
+  const database = `tg-at-rest-dpop-${crypto.randomUUID()}`;
+  const query = { server: peer.urls.dpop, keep: database };
+  await openPanel(page, query);
+  const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
+  await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+  const row = page.locator('[data-server="notes"]');
+  await expect(row).toContainText('connected', { timeout: 20_000 });
+
+  // The server checked a DPoP proof for every request it answered: token bound to one key.
+  const first = peer.seen.dpopVerified.at(-1);
+  expect(first?.jkt).toMatch(/^[\w-]{43}$/);
+  const sent = peer.seen.mcp.filter((request) => request.path === '/dpop/mcp' && request.authorization);
+  expect(sent.at(-1)?.authorization).toBe(`DPoP ${first!.token}`);
+  expect(sent.every((request) => request.authorization!.startsWith('DPoP '))).toBe(true);
+  const stored = await rawRecords(page, database);
+  expect(stored.privateKeys).toEqual([{ extractable: false, exported: 'refused: InvalidAccessError' }]);
+
+  // The next page proves the same token with the same key, read back from IndexedDB: nobody asked.
+  const authorizations = peer.seen.authorizations.length;
+  const verified = peer.seen.dpopVerified.length;
+  await openPanel(page, query);
+  await expect(row).toContainText('connected', { timeout: 20_000 });
+  await expect(page.getByRole('dialog', { name: 'Sign in to Notes?' })).toHaveCount(0);
+  expect(peer.seen.authorizations).toHaveLength(authorizations);
+  expect(peer.seen.dpopVerified.length).toBeGreaterThan(verified);
+  expect(peer.seen.dpopVerified.slice(verified)).toEqual(
+    Array(peer.seen.dpopVerified.length - verified).fill({ token: first!.token, jkt: first!.jkt }),
+  );
 });

@@ -9,12 +9,22 @@ export interface OidcProtectedSeen {
   revocations: number;
   /** Every request to an MCP endpoint, with its path and Authorization header as sent. */
   mcp: { path: string; method: string; rpcMethod: string | null; authorization: string | null }[];
+  /** Requests to /dpop/mcp whose token and DPoP proof passed, with the key the token is bound to. */
+  dpopVerified: { token: string; jkt: string }[];
 }
 
 export const FORGED_STATE: string;
 
 export interface OidcProtected {
-  urls: { good: string; refuses: string; notJson: string; elsewhere: string; plainHttp: string };
+  urls: {
+    good: string;
+    refuses: string;
+    notJson: string;
+    elsewhere: string;
+    plainHttp: string;
+    /** Takes only DPoP-bound tokens. */
+    dpop: string;
+  };
   /** oidc-provider's issuer (http://127.0.0.1:PORT). */
   issuer: string;
   seen: OidcProtectedSeen;

@@ -10,7 +10,9 @@
  *   /refuses/mcp    refuses every token, even a fresh one (an endless 401 loop);
  *   /not-json/mcp   its resource metadata is an HTML page;
  *   /elsewhere/mcp  its resource metadata claims /mcp's resource (tokens for /mcp must never reach it);
- *   /plain-http/mcp its resource metadata names an authorization server on plain http elsewhere.
+ *   /plain-http/mcp its resource metadata names an authorization server on plain http elsewhere;
+ *   /dpop/mcp       takes only DPoP-bound tokens (its metadata says so; JWT tokens, proofs checked
+ *                   by dpop-proof-check.mjs).
  * Both servers record what they saw, so a test proves from the server side which requests carried
  * which token and what the authorization server was asked for.
  */
@@ -26,6 +28,7 @@ import {
   resourceMetadataUrlOf,
   WRITE_SCOPE,
 } from '../../src/demo/protected-endpoint.mjs';
+import { dpopProofCheck } from './dpop-proof-check.mjs';
 
 /** A state no sign-in ever sent: what an attacker's forged answer carries. */
 export const FORGED_STATE = 'forged-state-from-elsewhere';
@@ -46,14 +49,25 @@ export async function startOidcProtected(options = {}) {
     notJson: '/not-json/mcp',
     elsewhere: '/elsewhere/mcp',
     plainHttp: '/plain-http/mcp',
+    dpop: '/dpop/mcp',
   };
   const urls = Object.fromEntries(Object.entries(paths).map(([key, path]) => [key, `${origin}${path}`]));
-  const seen = { authorizations: [], tokenRequests: [], registrations: 0, revocations: 0, mcp: [] };
+  const seen = {
+    authorizations: [],
+    tokenRequests: [],
+    registrations: 0,
+    revocations: 0,
+    mcp: [],
+    dpopVerified: [],
+  };
   const grants = new Set();
   let forgeState = false;
 
   const as = await startAuthorizationServer({
-    resources: [urls.good, urls.refuses].map((resource) => ({ resource, scopes: [BASE_SCOPE, WRITE_SCOPE] })),
+    resources: [
+      ...[urls.good, urls.refuses].map((resource) => ({ resource, scopes: [BASE_SCOPE, WRITE_SCOPE] })),
+      { resource: urls.dpop, scopes: [BASE_SCOPE, WRITE_SCOPE], tokenFormat: 'jwt' },
+    ],
     ...(options.accessTokenSeconds ? { accessTokenSeconds: options.accessTokenSeconds } : {}),
     configure: (provider) =>
       provider.use(async (ctx, next) => {
@@ -121,6 +135,25 @@ export async function startOidcProtected(options = {}) {
       introspect,
       refuseEveryToken: true,
       onRequest: record(paths.refuses),
+    }),
+  );
+  const dpopMetadataUrl = resourceMetadataUrlOf(urls.dpop);
+  app.get(metadata(paths.dpop), (_req, res) =>
+    res.json(protectedResourceMetadata({ resource: urls.dpop, issuer: as.issuer, dpopRequired: true })),
+  );
+  const proofs = dpopProofCheck({
+    resource: urls.dpop,
+    issuer: as.issuer,
+    resourceMetadataUrl: dpopMetadataUrl,
+    onVerified: (verified) => seen.dpopVerified.push(verified),
+  });
+  app.use(
+    paths.dpop,
+    protectedMcpEndpoint({
+      resource: urls.dpop,
+      introspect: proofs.introspect,
+      checkFirst: proofs.middleware,
+      onRequest: record(paths.dpop),
     }),
   );
   for (const path of [paths.notJson, paths.elsewhere, paths.plainHttp])

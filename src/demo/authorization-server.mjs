@@ -22,6 +22,8 @@ import Provider, { errors } from 'oidc-provider';
  * @typedef {object} ProtectedResource
  * @property {string} resource The MCP server's canonical URI (its audience in tokens).
  * @property {string[]} scopes Scopes it knows.
+ * @property {'opaque' | 'jwt'} [tokenFormat] Its access tokens: opaque (the default; the resource
+ *   asks `introspect`), or JWTs (RFC 9068) it checks itself against the issuer's keys.
  */
 
 /**
@@ -93,7 +95,7 @@ export async function startAuthorizationServer(options) {
             scope: entry.scopes.join(' '),
             audience: entry.resource,
             accessTokenTTL: accessTokenSeconds,
-            accessTokenFormat: 'opaque',
+            accessTokenFormat: entry.tokenFormat ?? 'opaque',
           };
         },
       },

@@ -23,14 +23,20 @@ export function resourceMetadataUrlOf(resource) {
   return `${url.origin}/.well-known/oauth-protected-resource${url.pathname.replace(/\/$/, '')}`;
 }
 
-/** The Protected Resource Metadata document of `resource`. */
-export function protectedResourceMetadata({ resource, issuer, name }) {
+/**
+ * The Protected Resource Metadata document of `resource`; `dpopRequired`: it takes only DPoP-bound
+ * tokens, with ES256 proofs (RFC 9728 §2).
+ */
+export function protectedResourceMetadata({ resource, issuer, name, dpopRequired }) {
   return {
     resource,
     authorization_servers: [issuer],
     scopes_supported: [BASE_SCOPE, WRITE_SCOPE],
     bearer_methods_supported: ['header'],
     ...(name ? { resource_name: name } : {}),
+    ...(dpopRequired
+      ? { dpop_bound_access_tokens_required: true, dpop_signing_alg_values_supported: ['ES256'] }
+      : {}),
   };
 }
 
@@ -42,6 +48,8 @@ export function protectedResourceMetadata({ resource, issuer, name }) {
  * @param {string} [options.name]
  * @param {boolean} [options.refuseEveryToken] Answer 401 to every token, even a fresh one (tests).
  * @param {(request: { method: string, rpcMethod: string | null, authorization: string | null }) => void} [options.onRequest]
+ * @param {import('express').RequestHandler} [options.checkFirst] Runs before the bearer check, after
+ *   the request is recorded: a proof-of-possession check (tests' DPoP resource) goes here.
  */
 export function protectedMcpEndpoint(options) {
   const resourceMetadataUrl = resourceMetadataUrlOf(options.resource);
@@ -70,6 +78,7 @@ export function protectedMcpEndpoint(options) {
     });
     next();
   });
+  if (options.checkFirst) router.use(options.checkFirst);
   router.use(
     requireBearerAuth({
       verifier,
