@@ -9,7 +9,8 @@
  * Then the rest of a sign-in's life: a step-up for a tool that needs another scope (the panel asks
  * again), a token revoked at the authorization server (sent once, refused, asked again), and a
  * token that expired while Chrome had stopped the worker (the next worker refreshes it with the
- * kept registration, asking nobody).
+ * kept registration, asking nobody), and a DPoP-bound token proven by the next worker with the key
+ * pair kept in its IndexedDB.
  *
  * And a server that sends no CORS headers: refused, until the person lets Toolgate reach its origin
  * from the panel; that grant never turns the origin on as a site, and taking it back refuses again.
@@ -171,18 +172,7 @@ test('a sign-in outlives the worker: Chrome stops it, the next one connects with
     let windows = 0;
     context.on('page', () => windows++);
 
-    const worker = await extension.serviceWorker();
-    await worker.evaluate(() => Object.assign(globalThis, { beforeTheStop: true }));
-    const devtools = await context.newCDPSession(panel);
-    await devtools.send('ServiceWorker.enable');
-    await devtools.send('ServiceWorker.stopAllWorkers');
-    // The open panel reconnects at once, which starts a new worker (one without the mark).
-    await expect
-      .poll(async () =>
-        (await extension.serviceWorker()).evaluate(() => 'beforeTheStop' in globalThis).catch(() => true),
-      )
-      .toBe(false);
-    await devtools.detach();
+    await restartWorker(panel);
 
     await expect(row).toContainText('connected', { timeout: 20_000 });
     const before = lasting.seen.mcp.filter((request) => request.authorization).length;
@@ -196,6 +186,39 @@ test('a sign-in outlives the worker: Chrome stops it, the next one connects with
     await panel.close();
   } finally {
     await lasting.close();
+  }
+});
+
+test('a DPoP-bound sign-in outlives the worker: the next one proves the kept token with the key kept in IndexedDB', async () => {
+  const bound = await startOidcProtected();
+  try {
+    const panel = await extension.openPanel();
+    const id = idOf(bound.urls.dpop);
+    await addServer(panel, bound.urls.dpop);
+    const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+    await signInAtOidcProvider(extension.context, () =>
+      dialog.getByRole('button', { name: 'Sign in' }).click(),
+    );
+    const row = panel.locator(`[data-server="${id}"]`);
+    await expect(row).toContainText('connected', { timeout: 20_000 });
+    // The server checked a DPoP proof for each request: the token is bound to one key.
+    const first = bound.seen.dpopVerified.at(-1)!;
+    expect(first.jkt).toMatch(/^[\w-]{43}$/);
+
+    await restartWorker(panel);
+    await expect(row).toContainText('connected', { timeout: 20_000 });
+    const verified = bound.seen.dpopVerified.length;
+    expect(await callFromPanel(panel, 'Who am I')).toContain('mcp:tools');
+    // The new worker proved the kept token with the same key: nobody signed in again.
+    expect(bound.seen.dpopVerified.length).toBeGreaterThan(verified);
+    expect(new Set(bound.seen.dpopVerified.map((seen) => `${seen.jkt} ${seen.token}`))).toEqual(
+      new Set([`${first.jkt} ${first.token}`]),
+    );
+    expect(bound.seen.authorizations).toHaveLength(1);
+    await removeServer(panel, bound.urls.dpop);
+    await panel.close();
+  } finally {
+    await bound.close();
   }
 });
 
