@@ -251,9 +251,9 @@ function taggedClientScenarios(node, revision) {
 
 /**
  * The conformance CLI needs Node >= 22 (fs.globSync), and this suite imports TypeScript helpers
- * (type stripping, on by default from 22.18). npm scripts run the Node that `npm ci` installed as an
- * optional dependency for this platform (node-<os>-<cpu>, ahead of the system Node on PATH); where
- * no such package exists (macOS on Apple silicon) the system Node must be new enough.
+ * (type stripping, on by default from 22.18). npm scripts run the Node that `npm ci` installed for
+ * this platform through the scripts/node22 workspace (node-<os>-<cpu>, ahead of the system Node on
+ * PATH); where no such package exists (macOS on Apple silicon) the system Node must be new enough.
  */
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);

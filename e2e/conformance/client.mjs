@@ -24,8 +24,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 
 // The shared Chromium settings and the bundler are TypeScript; Node 22 strips types natively. Under
-// npm, `node` is already the Node 22 npm installed for this platform (node-<os>-<cpu>); a bare older
-// `node` re-runs us with it.
+// npm, `node` is already the Node 22 npm installed for this platform (node-<os>-<cpu>, from the
+// scripts/node22 workspace); a bare older `node` re-runs us with it.
 if (!process.features.typescript) {
   const os = process.platform === 'win32' ? 'win' : process.platform;
   const binary = process.platform === 'win32' ? 'node.exe' : 'node';
