@@ -3,6 +3,10 @@
  * in dark mode the page around the panel is dark too, and at 400 px (a side panel's usual width)
  * nothing overflows, the audit table included. The Tools form follows a call made through the
  * service worker's controller (which does not report invocation ids over the wire) to its result.
+ *
+ * Then the views for people who debug servers, in the side panel too: ping (timed by the worker,
+ * reaching the server) and Inspect, whose exchange and log messages live in the worker and reach
+ * the panel as they grow, shown redacted.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
@@ -12,13 +16,33 @@ import { type Peer, startPeer } from './support/peers.js';
 test.describe.configure({ mode: 'serial' });
 
 let sdk: Peer;
+let everything: Peer;
 let extension: LoadedExtension;
 test.beforeAll(async () => {
-  [sdk, extension] = await Promise.all([startPeer('sdk1-stateful-sse'), launchWithExtension()]);
+  [sdk, everything, extension] = await Promise.all([
+    startPeer('sdk1-stateful-sse'),
+    startPeer('everything-streamable'),
+    launchWithExtension(),
+  ]);
 });
 test.afterAll(async () => {
-  await Promise.all([sdk?.stop(), extension?.close()]);
+  await Promise.all([sdk?.stop(), everything?.stop(), extension?.close()]);
 });
+
+/** The id the panel gives a server added by URL: its host and path. */
+const idOf = (url: string) => `${new URL(url).host}${new URL(url).pathname}`;
+
+/** Finds a tool by `search`, picks the one whose button shows `button`, and calls it, allowed once. */
+async function callFromPanel(panel: Page, search: string, button: RegExp, fill: Record<string, string> = {}) {
+  await panel.getByRole('tab', { name: 'Tools' }).click();
+  await panel.getByLabel('Search tools').fill(search);
+  await panel.locator('.tg-tool-button', { hasText: button }).click();
+  const form = panel.locator('.tg-try');
+  for (const [label, value] of Object.entries(fill)) await form.getByLabel(label).fill(value);
+  await form.getByRole('button', { name: /^Call / }).click();
+  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+  await expect(form.locator('.tg-result')).toBeVisible({ timeout: 20_000 });
+}
 
 /** Horizontal overflow of the side panel page and of the panel inside it (0 when none). */
 function overflow(panel: Page) {
@@ -72,5 +96,58 @@ test('dark to the edge in dark mode, nothing overflows at 400 px, and the form s
   }
   await panel.getByRole('tab', { name: 'Audit log' }).click();
   await panel.screenshot({ path: 'test-results/screenshots/extension-dark-400px-audit.png', fullPage: true });
+  await panel.close();
+});
+
+const SECRET_URL = 'https://alice:hunter2@example.com/files?api_key=abc123&page=2';
+
+test('ping and Inspect in the side panel: the worker times the round trip; its exchange and log messages show, redacted', async () => {
+  const panel = await extension.openPanel();
+  const sdkRow = panel.locator(`[data-server="${idOf(sdk.url)}"]`);
+  await expect(sdkRow).toContainText('connected', { timeout: 20_000 });
+
+  const pings = async () => (await sdk.events()).messages.filter((m) => m.method === 'ping').length;
+  const pingsBefore = await pings();
+  await sdkRow.getByRole('button', { name: 'Ping' }).click();
+  await expect(sdkRow.locator('.tg-ping')).toHaveText(/^\d+(\.\d)? ms$/);
+  expect(await pings()).toBe(pingsBefore + 1);
+
+  await callFromPanel(panel, 'echo', /^echo\b/, { 'message (required)': SECRET_URL });
+  await panel.getByRole('tab', { name: 'Inspect' }).click();
+  const picker = panel.getByLabel('Server', { exact: true });
+  await picker.selectOption(idOf(sdk.url));
+  const messages = panel.getByRole('list', { name: 'JSON-RPC messages' });
+  await expect(messages.locator('summary').filter({ hasText: /^→ Sent: ping #\d+/ })).toHaveCount(1);
+  // Newest first: this test's call (the first test's is below it).
+  await messages
+    .locator('summary')
+    .filter({ hasText: /tools\/call #\d+ \(echo\)/ })
+    .first()
+    .click();
+  const json = messages.locator('details[open] .tg-text');
+  await expect(json).toContainText('https://***@example.com/files?api_key=***&page=2');
+  await expect(messages).not.toContainText('hunter2');
+  await expect(messages).not.toContainText('abc123');
+
+  // server-everything speaks logging: the panel asks it (through the worker) for everything from debug up.
+  await panel.getByRole('tab', { name: 'Servers' }).click();
+  await panel.getByLabel('Server URL').fill(everything.url);
+  await panel.getByRole('button', { name: 'Add server' }).click();
+  await expect(panel.locator(`[data-server="${idOf(everything.url)}"]`)).toContainText('connected', {
+    timeout: 20_000,
+  });
+  await panel.getByRole('tab', { name: 'Inspect' }).click();
+  await picker.selectOption(idOf(everything.url));
+  await panel.getByLabel('Ask the server for').selectOption('debug');
+  await expect(messages.locator('summary').filter({ hasText: /logging\/setLevel #\d+/ })).toHaveCount(1);
+  await callFromPanel(panel, 'toggle-simulated-logging', /Toggle Simulated Logging/);
+  await panel.getByRole('tab', { name: 'Inspect' }).click();
+  await picker.selectOption(idOf(everything.url));
+  const lines = panel.getByRole('list', { name: 'Log messages' }).getByRole('listitem');
+  await expect(lines.first()).toContainText(/level[- ]message/i, { timeout: 15_000 });
+  expect(await overflow(panel)).toEqual({ page: 0, panel: 0 });
+  const axe = await new AxeBuilder({ page: panel }).analyze();
+  expect(axe.violations.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  await callFromPanel(panel, 'toggle-simulated-logging', /Toggle Simulated Logging/);
   await panel.close();
 });

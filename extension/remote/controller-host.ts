@@ -17,6 +17,7 @@ import { appCommands } from '../apps/worker-app-commands.js';
 import type { AuthOriginWatch } from '../sign-in/auth-origins.js';
 import type { SignInPrompts } from '../sign-in/prompts.js';
 import type { ConsentAnswer, SiteAccess } from '../site-access.js';
+import { sendDiagnostics } from './diagnostics-mirror.js';
 import {
   type PageCommand,
   toWireError,
@@ -129,6 +130,14 @@ function commandsFor(
         throw new Error('No audit export runs in this Toolgate worker (no auditCollector policy).');
       return auditExport.resume();
     },
+    ping: (serverId: string) => {
+      if (!controller.ping) throw new Error('This Toolgate worker does not time round trips.');
+      return controller.ping(serverId);
+    },
+    setLogLevel: (serverId: string, level: string) => {
+      if (!controller.setLogLevel) throw new Error('This Toolgate worker does not ask servers for logs.');
+      return controller.setLogLevel(serverId, level);
+    },
     signOut: (serverId: string) => {
       if (!controller.signOut) throw new Error('This Toolgate worker does not sign in to servers.');
       return controller.signOut(serverId);
@@ -170,7 +179,7 @@ export function servePanel({
     if (open) port.postMessage(message);
   };
   // One effect per key: a progress tick resends the running calls, not the tool lists.
-  const watchers = WIRE_STATE_KEYS.map((key) =>
+  const watchers: (() => void)[] = WIRE_STATE_KEYS.map((key) =>
     effect(() =>
       send({
         type: 'state',
@@ -179,6 +188,9 @@ export function servePanel({
       }),
     ),
   );
+  // The Inspect view's records, as what is new since the last message (diagnostics-mirror.ts).
+  if (controller.traffic) watchers.push(sendDiagnostics('traffic', controller.traffic, send));
+  if (controller.serverLog) watchers.push(sendDiagnostics('serverLog', controller.serverLog, send));
   const apps = appCommands(controller);
   const commands = {
     ...commandsFor(controller, siteAccess, personLabel, signIns, auditExport),

@@ -97,6 +97,26 @@ describe('remote controller (an extension page mirroring the worker)', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('Inspect and ping in the page: the worker’s exchange mirrored, ping and logging/setLevel sent by the worker', async () => {
+    const { remote, controller } = await setup();
+    const ms = await remote.ping('calc');
+    expect(ms).toBeGreaterThanOrEqual(0);
+    await until(() => remote.servers.value[0]?.ping !== undefined, 'the ping to be mirrored');
+    expect(remote.servers.value[0]!.ping).toMatchObject({ ms, method: 'ping' });
+    await remote.setLogLevel('calc', 'debug');
+    await until(() => remote.servers.value[0]?.logLevel === 'debug', 'the log level to be mirrored');
+    // The page's copy of the exchange is the worker's, message for message.
+    const sequence = (entries: readonly { seq: number }[] | undefined) => (entries ?? []).map((e) => e.seq);
+    await until(
+      () => sequence(remote.traffic.value.calc).join() === sequence(controller.traffic!.value.calc).join(),
+      'the exchange to be mirrored',
+    );
+    const summaries = remote.traffic.value.calc!.map(
+      (entry) => (entry.message as { method?: string }).method,
+    );
+    expect(summaries).toEqual(expect.arrayContaining(['ping', 'logging/setLevel', 'tools/list']));
+  });
+
   it('when the worker goes away, a waiting call fails as interrupted and the page reconnects', async () => {
     const { remote, connections } = await setup({ holdCalls: true });
     const call = remote.call('calc', 'add', { a: 1, b: 2 });

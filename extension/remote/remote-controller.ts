@@ -20,7 +20,9 @@ import type {
   PendingElicitation,
   PendingSignIn,
   RunningCall,
+  ServerLogEntry,
   ServerState,
+  TrafficEntry,
 } from '../../src/session/controller.js';
 import type { RememberedItem } from '../../src/session/remembered.js';
 import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
@@ -28,6 +30,7 @@ import { callForApp, readResourceThrough } from '../apps/page-app-calls.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
 import { auditExportMirror } from './audit-export-mirror.js';
+import { applyDiagnostics } from './diagnostics-mirror.js';
 import {
   fromWireError,
   type PageCommand,
@@ -44,6 +47,11 @@ export interface RemoteController extends PanelController {
   /** Authorization servers that refused CORS to the extension, with the servers they stopped. */
   readonly refusedAuthOrigins: Signal<RefusedAuthOrigin[]>;
   signOut(serverId: string): Promise<void>;
+  /** The Inspect view's records, mirrored from the worker as they grow (diagnostics-mirror.ts). */
+  readonly traffic: Signal<Readonly<Record<string, readonly TrafficEntry[]>>>;
+  readonly serverLog: Signal<Readonly<Record<string, readonly ServerLogEntry[]>>>;
+  ping(serverId: string): Promise<number>;
+  setLogLevel(serverId: string, level: string): Promise<void>;
   readonly consents: Signal<ConsentRequest[]>;
   readonly sites: Signal<SiteGrant[]>;
   /** False while the worker is unreachable (between a stop and the reconnect). */
@@ -83,6 +91,9 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
   const refusedAuthOrigins = signal<RefusedAuthOrigin[]>([]);
   const sites = signal<SiteGrant[]>([]);
   const rememberedVersion = signal(0);
+  // The Inspect view's records, kept from what the worker sends (diagnostics-mirror.ts).
+  const traffic = signal<Readonly<Record<string, readonly TrafficEntry[]>>>({});
+  const serverLog = signal<Readonly<Record<string, readonly ServerLogEntry[]>>>({});
   const connected = signal(false);
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
@@ -182,9 +193,17 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     const current = options.connect();
     port = current;
     connected.value = true;
+    // A new port gets every record whole: what the last one sent may be a stopped worker's.
+    traffic.value = {};
+    serverLog.value = {};
     current.onMessage.addListener((message: unknown) => {
       const data = message as WorkerToPage;
       if (data.type === 'state') applyState(data.key, data.value);
+      else if (data.type === 'diagnostics')
+        applyDiagnostics(
+          (data.kind === 'traffic' ? traffic : serverLog) as Signal<Record<string, unknown[]>>,
+          data,
+        );
       else if (data.type === 'reply') {
         const pending = waiting.get(data.id);
         waiting.delete(data.id);
@@ -227,6 +246,8 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     sites,
     connected,
     rememberedVersion,
+    traffic,
+    serverLog,
     ready,
     // The worker has no DOM: no hidden frames or page workers there.
     serverKinds: ['url'],
@@ -247,6 +268,8 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     readResource: readResourceThrough(command),
     cancel: (invocationId) => void command('cancel', invocationId).catch(() => undefined),
     signOut: (serverId) => command('signOut', serverId),
+    ping: (serverId) => command<number>('ping', serverId),
+    setLogLevel: (serverId, level) => command<void>('setLogLevel', serverId, level),
     answerConsent: (id, answer) => command('answerConsent', id, answer),
     revokeSite: (origin) => command('revokeSite', origin),
     listRemembered: () => command<RememberedItem[]>('listRemembered'),

@@ -86,8 +86,21 @@ export interface WireError {
   kind?: string;
 }
 
+/** The Inspect view's records: each server's JSON-RPC messages, and its log messages. */
+export type DiagnosticsKind = 'traffic' | 'serverLog';
+
+/** What is new in one server's record since the last message; `reset`: the record whole. */
+export interface WireDiagnostics {
+  type: 'diagnostics';
+  kind: DiagnosticsKind;
+  serverId: string;
+  reset: boolean;
+  entries: unknown[];
+}
+
 export type WorkerToPage =
   | { type: 'state'; key: WireStateKey; value: unknown }
+  | WireDiagnostics
   | { type: 'reply'; id: number; ok: true; value: unknown }
   | { type: 'reply'; id: number; ok: false; error: WireError };
 
