@@ -468,6 +468,97 @@ test("an app calls its app-only tool through the gate: asked under the app's nam
   await page.screenshot({ path: 'test-results/screenshots/apps-pdf.png', fullPage: true });
 });
 
+test('an app asks for full screen: the whole page, its calls still asked about above it, focus kept in it, back inline by keyboard, the app told each time', async ({
+  page,
+}) => {
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  await showBasicApp(page);
+  const calls = basicProxy.toolCalls().length;
+  const frame = await appFrame(page);
+  // What the host says to the View, heard in the View's own document.
+  await frame.evaluate(() => {
+    const heard: { id?: unknown; method?: string; params?: unknown; result?: unknown }[] = [];
+    Object.assign(window, { heard });
+    addEventListener('message', (event) => heard.push(event.data));
+  });
+  const heard = () =>
+    frame.evaluate(
+      () =>
+        (
+          window as unknown as {
+            heard: { id?: unknown; method?: string; params?: unknown; result?: unknown }[];
+          }
+        ).heard,
+    );
+  const contextChanges = async () =>
+    (await heard())
+      .filter((message) => message.method === 'ui/notifications/host-context-changed')
+      .map(
+        (message) => message.params as { displayMode: string; containerDimensions: Record<string, number> },
+      );
+  // The basic example has no full-screen button (server-pdf's needs pdf.js from the network): the
+  // View asks as any View does.
+  const ask = (id: string, mode: string) =>
+    frame.evaluate(
+      ([id, mode]) =>
+        parent.postMessage({ jsonrpc: '2.0', id, method: 'ui/request-display-mode', params: { mode } }, '*'),
+      [id, mode],
+    );
+  await ask('full', 'fullscreen');
+  const figure = basicAppFigure(page);
+  await expect(figure).toHaveAttribute('data-display-mode', 'fullscreen');
+  await expect
+    .poll(async () => (await heard()).find((message) => message.id === 'full')?.result)
+    .toEqual({ mode: 'fullscreen' });
+  const viewport = page.viewportSize()!;
+  expect(await figure.boundingBox()).toEqual({ x: 0, y: 0, width: viewport.width, height: viewport.height });
+  expect((await figure.locator('iframe').boundingBox())!.height).toBeGreaterThan(viewport.height * 0.6);
+  await page.screenshot({ path: 'test-results/screenshots/apps-fullscreen.png' });
+  // Toolgate's own part of the screen (the app's document is the server's, not ours to judge).
+  const axe = await new AxeBuilder({ page })
+    .exclude({ fromShadowDom: ['toolgate-panel', 'figure[data-app] iframe'] })
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  // Picture-in-picture is not offered: the answer is the mode in force.
+  await ask('pip', 'pip');
+  await expect
+    .poll(async () => (await heard()).find((message) => message.id === 'pip')?.result)
+    .toEqual({ mode: 'fullscreen' });
+
+  // Its button's call: the approval dialog comes above the full-screen app, and is answered there.
+  await app(page).getByRole('button', { name: 'Get Server Time' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(`Asked by the MCP App ${BASIC_APP}`);
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect.poll(() => basicProxy.toolCalls().length).toBe(calls + 1);
+  await expect(figure).toHaveAttribute('data-display-mode', 'fullscreen');
+
+  // Keyboard focus does not wander to the covered panel behind it; Enter on "Exit full screen" ends it.
+  const exit = figure.getByRole('button', { name: 'Exit full screen' });
+  await exit.focus();
+  await page.keyboard.press('Shift+Tab');
+  await expect(exit).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(figure).toHaveAttribute('data-display-mode', 'inline');
+  await expect(figure).toBeFocused();
+
+  // Again, and Escape from Toolgate's part of it does the same.
+  await ask('again', 'fullscreen');
+  await expect(figure).toHaveAttribute('data-display-mode', 'fullscreen');
+  await exit.focus();
+  await page.keyboard.press('Escape');
+  await expect(figure).toHaveAttribute('data-display-mode', 'inline');
+
+  // The View heard every change, with the size it has in each mode.
+  await expect
+    .poll(async () => (await contextChanges()).map((change) => change.displayMode))
+    .toEqual(['fullscreen', 'inline', 'fullscreen', 'inline']);
+  const [full, inline] = await contextChanges();
+  expect(full!.containerDimensions.width).toBeGreaterThan(viewport.width * 0.8);
+  expect(full!.containerDimensions.height).toBeGreaterThan(viewport.height * 0.6);
+  expect(inline!.containerDimensions).toEqual({ maxHeight: 800 });
+});
+
 /** A one-page PDF with one line of text, with a correct cross-reference table. */
 function onePagePdf(text: string): Buffer {
   const stream = `BT /F1 18 Tf 20 40 Td (${text}) Tj ET`;

@@ -228,8 +228,37 @@ describe('AppSession', () => {
       app: LAUNCH.app,
       message: { role: 'user', content: { type: 'text', text: 'hi' } },
     });
+    // A host that offers no other mode answers with the one in force.
     const mode = await view.request('ui/request-display-mode', { mode: 'fullscreen' });
     expect(mode.result).toEqual({ mode: 'inline' });
+  });
+
+  it('asks the host for a display mode and answers with the mode in force; an unknown mode is refused', async () => {
+    let current: 'inline' | 'fullscreen' = 'inline';
+    const requestDisplayMode = vi.fn((wanted: string) => {
+      if (wanted === 'inline' || wanted === 'fullscreen') current = wanted;
+      return current;
+    });
+    const { session, view } = harness({ requestDisplayMode });
+    await session.start();
+    await view.initialize();
+    expect((await view.request('ui/request-display-mode', { mode: 'fullscreen' })).result).toEqual({
+      mode: 'fullscreen',
+    });
+    // pip is not offered: the mode in force stays.
+    expect((await view.request('ui/request-display-mode', { mode: 'pip' })).result).toEqual({
+      mode: 'fullscreen',
+    });
+    expect((await view.request('ui/request-display-mode', { mode: 'inline' })).result).toEqual({
+      mode: 'inline',
+    });
+    const odd = await view.request('ui/request-display-mode', { mode: 'cinema' });
+    expect((odd.error as JsonObject).message).toBe('Unknown display mode: "cinema".');
+    expect(requestDisplayMode.mock.calls.map(([wanted]) => wanted)).toEqual(['fullscreen', 'pip', 'inline']);
+    // The host tells the View of a change it makes itself.
+    session.hostContextChanged({ displayMode: 'inline', containerDimensions: { maxHeight: 800 } });
+    const changed = await view.next((m) => m.method === 'ui/notifications/host-context-changed');
+    expect(changed.params).toEqual({ displayMode: 'inline', containerDimensions: { maxHeight: 800 } });
   });
 
   it('passes size reports on, and asks the View before it tears it down', async () => {

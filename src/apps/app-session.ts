@@ -14,7 +14,14 @@ import type { Transport } from '../transport/transport.js';
 import { permissionsObject } from './csp.js';
 import { type AppIdentity, appEventListenerCount, emitAppEvent } from './events.js';
 import type { HostContext } from './host-context.js';
-import { type AppPermission, UI_PROTOCOL_VERSION, UiMethod, type UiResourceCsp } from './spec.js';
+import {
+  type AppPermission,
+  DISPLAY_MODES,
+  type DisplayMode,
+  UI_PROTOCOL_VERSION,
+  UiMethod,
+  type UiResourceCsp,
+} from './spec.js';
 
 /** JSON-RPC code the specification uses for a refused or failed app request. */
 export const APP_REQUEST_REFUSED = -32000;
@@ -41,6 +48,11 @@ export interface AppHooks {
   /** Asks the person whether to open an http(s) link; true to open it. */
   confirmOpenLink(url: URL): Promise<boolean>;
   onSize(size: { width?: number; height?: number }): void;
+  /**
+   * The View asks for a display mode; returns the mode in force after it (the one asked for, or the
+   * current one when the host does not offer it). Absent: inline only.
+   */
+  requestDisplayMode?(mode: DisplayMode): DisplayMode;
   /** The View said it is initialized (it can take tool input). */
   onInitialized?(): void;
   /** The View asked to be closed. */
@@ -234,8 +246,14 @@ export class AppSession {
       emitAppEvent({ type: 'model-context', app: launch.app, context: params });
       return {};
     });
-    // Toolgate shows apps inline only; the specification has the host answer with the mode in force.
-    engine.setRequestHandler(UiMethod.requestDisplayMode, () => ({ mode: 'inline' }));
+    // The host answers with the mode in force: the one asked for where it offers it, else the current one.
+    engine.setRequestHandler(UiMethod.requestDisplayMode, (params) => {
+      this.mustBeInitialized(UiMethod.requestDisplayMode);
+      const wanted = params.mode;
+      if (typeof wanted !== 'string' || !(DISPLAY_MODES as readonly string[]).includes(wanted))
+        this.refuse(UiMethod.requestDisplayMode, `Unknown display mode: ${JSON.stringify(wanted)}.`);
+      return { mode: hooks.requestDisplayMode?.(wanted as DisplayMode) ?? 'inline' };
+    });
     engine.setNotificationHandler(UiMethod.sizeChanged, (params) => {
       const size: { width?: number; height?: number } = {};
       if (isSize(params.width)) size.width = params.width;

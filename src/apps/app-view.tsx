@@ -6,6 +6,7 @@
  * Loaded only when an app is shown (app-frame.tsx).
  */
 
+import { signal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { PanelController } from '../session/controller.js';
 import { callToolForApp } from './app-calls.js';
@@ -14,7 +15,7 @@ import { recordAppShown } from './audit.js';
 import { mcpAppsOptions } from './config.js';
 import { buildCsp, withCspMeta } from './csp.js';
 import { type AppIdentity, emitAppEvent } from './events.js';
-import { hostContextFor, onThemeChange } from './host-context.js';
+import { type HostContext, hostContextFor, onThemeChange } from './host-context.js';
 import type { AppCallState, OpenApp, OpenApps } from './open-apps.js';
 import { loadUiResource, type UiResource } from './resource.js';
 import { createSandboxFrame, VIEW_SANDBOX } from './sandbox-frame.js';
@@ -44,12 +45,18 @@ const KEEP_REFUSALS = 3;
 /** Permissions the person granted, per server and resource, for this page's lifetime. */
 const grants = new Map<string, AppPermission[]>();
 
+/** The one app shown full screen on this page, by id: a second one asking takes the place over. */
+const fullscreenApp = signal<string | undefined>(undefined);
+
 const STYLES = `.tg-app{margin:var(--tg-s2) 0;padding:0}
 .tg-app-bordered{border:1px solid var(--tg-border);border-radius:var(--tg-radius);background:var(--tg-surface);padding:var(--tg-s2)}
 .tg-app-head{display:flex;flex-wrap:wrap;gap:var(--tg-s2);align-items:baseline;justify-content:space-between;font-size:13px}
 .tg-app-holder iframe{display:block;width:100%;border:0;background:var(--tg-bg);color-scheme:normal}
 .tg-app-ask{border:1px solid var(--tg-accent);border-radius:var(--tg-radius);padding:var(--tg-s2);margin:var(--tg-s2) 0}
-.tg-app-ask p{margin:0 0 var(--tg-s2);overflow-wrap:anywhere}`;
+.tg-app-ask p{margin:0 0 var(--tg-s2);overflow-wrap:anywhere}
+.tg-app-fullscreen{position:fixed;inset:0;z-index:2147482000;margin:0;border-radius:0;display:flex;flex-direction:column;overflow:auto;background:var(--tg-bg)}
+.tg-app-fullscreen .tg-app-holder{flex:1 1 auto;min-height:0!important}
+.tg-app-fullscreen .tg-app-holder iframe{height:100%!important}`;
 
 export function AppView({ controller, apps, app }: AppViewProps) {
   const { serverId, resourceUri } = app;
@@ -60,6 +67,11 @@ export function AppView({ controller, apps, app }: AppViewProps) {
   const [link, setLink] = useState<LinkQuestion>();
   const [refusals, setRefusals] = useState<readonly string[]>([]);
   const holder = useRef<HTMLDivElement>(null);
+  const figure = useRef<HTMLElement>(null);
+  const exitButton = useRef<HTMLButtonElement>(null);
+  // Full screen: over the whole page (or side panel), above everything but Toolgate's own dialogs.
+  const fullscreen = fullscreenApp.value === app.id;
+  const maxHeight = mcpAppsOptions().maxHeight ?? 800;
   const session = useRef<AppSession | undefined>(undefined);
   const frame = useRef<HTMLIFrameElement | undefined>(undefined);
   const serverLabel = controller.servers.value.find((server) => server.id === serverId)?.label ?? serverId;
@@ -71,7 +83,6 @@ export function AppView({ controller, apps, app }: AppViewProps) {
     const identity: AppIdentity = { serverId, resourceUri };
     const { tool } = app;
     const { serverLabel } = startWith.current;
-    const maxHeight = mcpAppsOptions().maxHeight ?? 800;
     let live = true;
     let readyReported = false;
     let pendingLink: LinkQuestion | undefined;
@@ -145,6 +156,11 @@ export function AppView({ controller, apps, app }: AppViewProps) {
               });
             }
           },
+          requestDisplayMode: (wanted) => {
+            if (live && wanted === 'fullscreen') fullscreenApp.value = app.id;
+            if (wanted === 'inline' && fullscreenApp.peek() === app.id) fullscreenApp.value = undefined;
+            return fullscreenApp.peek() === app.id ? 'fullscreen' : 'inline';
+          },
           onInitialized: () =>
             live && setState((now) => (now.phase === 'starting' ? { ...now, phase: 'running' } : now)),
           onRequestTeardown: () => void apps.close(app.id, 'the app asked to close'),
@@ -205,6 +221,7 @@ export function AppView({ controller, apps, app }: AppViewProps) {
     });
     return () => {
       live = false;
+      if (fullscreenApp.peek() === app.id) fullscreenApp.value = undefined;
       unregister();
       stopTheme();
       stopFollowing?.();
@@ -216,12 +233,16 @@ export function AppView({ controller, apps, app }: AppViewProps) {
     };
   }, [controller, apps, app, serverId, resourceUri, granted]);
 
+  useFullscreen({ fullscreen, figure, holder, exitButton, session, maxHeight });
+
   const shown = state.phase === 'starting' || state.phase === 'running' ? state : undefined;
   const bordered = shown?.resource.prefersBorder !== false;
   const asked = shown ? shown.resource.permissions.filter((name) => !granted.includes(name)) : [];
   return (
     <figure
-      class={bordered ? 'tg-app tg-app-bordered' : 'tg-app'}
+      ref={figure}
+      class={`tg-app${bordered ? ' tg-app-bordered' : ''}${fullscreen ? ' tg-app-fullscreen' : ''}`}
+      data-display-mode={fullscreen ? 'fullscreen' : 'inline'}
       data-app={resourceUri}
       data-app-id={app.id}
       data-invocation={app.invocationId}
@@ -234,9 +255,22 @@ export function AppView({ controller, apps, app }: AppViewProps) {
         <span>
           App <code>{resourceUri}</code> from {serverLabel}, for {app.tool.name}
         </span>
-        <button type="button" onClick={() => void apps.close(app.id, 'closed by the person')}>
-          Close app
-        </button>
+        <span class="tg-row">
+          {fullscreen && (
+            <button
+              type="button"
+              ref={exitButton}
+              onClick={() => {
+                fullscreenApp.value = undefined;
+              }}
+            >
+              Exit full screen
+            </button>
+          )}
+          <button type="button" onClick={() => void apps.close(app.id, 'closed by the person')}>
+            Close app
+          </button>
+        </span>
       </figcaption>
       <CallStatus toolName={app.tool.name} call={app.call.value} />
       {shown && <p class="tg-muted">{describeReach(shown.resource, shown.origin)}</p>}
@@ -282,6 +316,69 @@ export function AppView({ controller, apps, app }: AppViewProps) {
       )}
     </figure>
   );
+}
+
+/**
+ * While the app is full screen: Escape (outside the app's own frame) and "Exit full screen" bring it
+ * back inline; focus stays in it, except in Toolgate's dialogs above it; the View hears each change
+ * of mode, with the size it has (host-context-changed).
+ */
+function useFullscreen({
+  fullscreen,
+  figure,
+  holder,
+  exitButton,
+  session,
+  maxHeight,
+}: {
+  fullscreen: boolean;
+  figure: { current: HTMLElement | null };
+  holder: { current: HTMLDivElement | null };
+  exitButton: { current: HTMLButtonElement | null };
+  session: { current: AppSession | undefined };
+  maxHeight: number;
+}) {
+  const announced = useRef<'inline' | 'fullscreen'>('inline');
+  useEffect(() => {
+    const mode = fullscreen ? 'fullscreen' : 'inline';
+    const announce = () => {
+      const box = holder.current?.getBoundingClientRect();
+      const containerDimensions: HostContext['containerDimensions'] =
+        fullscreen && box ? { width: Math.round(box.width), height: Math.round(box.height) } : { maxHeight };
+      session.current?.hostContextChanged({ displayMode: mode, containerDimensions });
+    };
+    if (announced.current !== mode) {
+      announced.current = mode;
+      announce();
+      if (!fullscreen) figure.current?.focus();
+    }
+    const place = figure.current;
+    if (!fullscreen || !place) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      fullscreenApp.value = undefined;
+    };
+    // Anything behind the app is covered: focus that wanders there comes back, unless to a dialog.
+    const onFocus = (event: FocusEvent) => {
+      const path = event.composedPath();
+      const allowed = path.some(
+        (node) => node instanceof HTMLElement && (node === place || node.classList.contains('tg-backdrop')),
+      );
+      if (!allowed) exitButton.current?.focus();
+    };
+    // Inside the panel's shadow root a move between its elements never reaches the document: both.
+    const root = place.getRootNode();
+    const watched = root === document ? [document] : [root, document];
+    place.addEventListener('keydown', onKey);
+    for (const target of watched) target.addEventListener('focusin', onFocus as EventListener, true);
+    addEventListener('resize', announce);
+    return () => {
+      place.removeEventListener('keydown', onKey);
+      for (const target of watched) target.removeEventListener('focusin', onFocus as EventListener, true);
+      removeEventListener('resize', announce);
+    };
+  }, [fullscreen]);
 }
 
 /** How the call that opened the app is going: running (with its progress), or ended without a result. */

@@ -25,6 +25,9 @@ function matches(query: string): boolean | undefined {
   return typeof matchMedia === 'function' ? matchMedia(query).matches : undefined;
 }
 
+/** The modes Toolgate shows Views in: inline, or full screen over the page (never picture-in-picture). */
+export const OFFERED_DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen'];
+
 /** The context for a View opened by `tool`, as this page is now. */
 export function hostContextFor(tool: Tool, maxHeight: number): HostContext {
   const touch = matches('(pointer: coarse)');
@@ -33,7 +36,7 @@ export function hostContextFor(tool: Tool, maxHeight: number): HostContext {
     toolInfo: { tool },
     theme: matches(DARK) ? 'dark' : 'light',
     displayMode: 'inline',
-    availableDisplayModes: ['inline'],
+    availableDisplayModes: [...OFFERED_DISPLAY_MODES],
     containerDimensions: { maxHeight },
     ...(typeof navigator !== 'undefined' ? { locale: navigator.language } : {}),
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,

@@ -51,5 +51,7 @@ export type AppPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboard
 /** Where a tool may be seen from: by the model, by the app of the same server, or both (the default). */
 export type ToolVisibility = 'model' | 'app';
 
-/** One View's display modes; Toolgate shows Views inline only. */
+/** One View's display modes; Toolgate shows Views inline or full screen (over the page), never pip. */
 export type DisplayMode = 'inline' | 'fullscreen' | 'pip';
+
+export const DISPLAY_MODES: readonly DisplayMode[] = ['inline', 'fullscreen', 'pip'];
