@@ -21,13 +21,16 @@ test('the worker reads the auditCollector policy at start; none set, nothing is 
       'serviceName',
     ]);
     const worker = await extension.serviceWorker();
+    // The worker answers once its controller and audit log are up: slow on a busy machine.
     await expect
-      .poll(() =>
-        worker.evaluate(() =>
-          (globalThis as unknown as { toolgateDiagnostics: () => Promise<{ auditExport: string }> })
-            .toolgateDiagnostics()
-            .then((diagnostics) => diagnostics.auditExport),
-        ),
+      .poll(
+        () =>
+          worker.evaluate(() =>
+            (globalThis as unknown as { toolgateDiagnostics: () => Promise<{ auditExport: string }> })
+              .toolgateDiagnostics()
+              .then((diagnostics) => diagnostics.auditExport),
+          ),
+        { timeout: 30_000 },
       )
       .toBe('no auditCollector policy: the audit log is not exported');
   } finally {
