@@ -350,7 +350,8 @@ test('questions whose call the host cancelled are withdrawn, and the server is t
 });
 
 test('questions whose call timed out are withdrawn', async ({ page }) => {
-  await openPanel(page, [{ case: 'questions', id: 'ask' }], { timeoutMs: 3_000 });
+  // Long enough to see the questions on a busy machine before the timeout withdraws them.
+  await openPanel(page, [{ case: 'questions', id: 'ask' }], { timeoutMs: 6_000 });
   const before = (await answersTo('flood')).length;
   await startCall(page, 'flood', 2);
   const dialog = page.getByRole('dialog', { name: 'hostile-catalog-questions asks for input' });
