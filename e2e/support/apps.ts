@@ -17,11 +17,23 @@ export const basicAppFigure = (page: Page) => page.locator(`figure[data-app="${B
 export const basicApp = (page: Page) =>
   page.frameLocator(`figure[data-app="${BASIC_APP}"] iframe`).frameLocator('iframe');
 
-/** Shows the Apps tab and waits until the basic app runs there. */
+/**
+ * Shows the Apps tab and waits until the basic app runs there and its frame has its reported height.
+ * Until then the frame is 160 px: a click on a button below that scrolls the app's document, and
+ * when the height arrives the scroll resets under the pointer and the click lands elsewhere.
+ */
 export async function showBasicAppTab(page: Page): Promise<void> {
   await page.getByRole('tab', { name: /^Apps/ }).click();
-  await expect(basicAppFigure(page)).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+  const figure = basicAppFigure(page);
+  await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+  const frame = figure.locator('iframe');
+  await expect
+    .poll(async () => (await frame.boundingBox())?.height ?? 0)
+    .toBeGreaterThan(INITIAL_FRAME_HEIGHT);
 }
+
+/** The height an app's frame has before the app reports its own (src/apps/app-view.tsx). */
+const INITIAL_FRAME_HEIGHT = 160;
 
 /** Every console line `page` writes from now on, in order. */
 export function consoleLinesOf(page: Page): string[] {
