@@ -7,7 +7,7 @@
  */
 
 import { signal } from '@preact/signals';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PanelController } from '../session/controller.js';
 import { callToolForApp } from './app-calls.js';
 import { AppSession } from './app-session.js';
@@ -339,7 +339,9 @@ function useFullscreen({
   maxHeight: number;
 }) {
   const announced = useRef<'inline' | 'fullscreen'>('inline');
-  useEffect(() => {
+  // A layout effect: the keys and focus are watched from the moment the app is shown full screen,
+  // before anything the person (or a test) does next.
+  useLayoutEffect(() => {
     const mode = fullscreen ? 'fullscreen' : 'inline';
     const announce = () => {
       const box = holder.current?.getBoundingClientRect();
