@@ -367,7 +367,7 @@ test('open-link asks the person, opens only what they allow, and never asks for 
   await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
   await showBasicApp(page);
 
-  await app(page).getByRole('button', { name: 'Open Link' }).click();
+  await app(page).getByRole('button', { name: 'Open Link' }).press('Enter');
   const ask = page.getByRole('alertdialog', { name: 'The app wants to open a link' });
   await expect(ask).toContainText(`The app ${BASIC_APP} wants to open https://modelcontextprotocol.io/`);
   // Toolgate's own part of the screen (the app's document is the server's, not ours to judge).
@@ -387,13 +387,13 @@ test('open-link asks the person, opens only what they allow, and never asks for 
   expect(opened).toEqual([]);
 
   const popup = context.waitForEvent('page');
-  await app(page).getByRole('button', { name: 'Open Link' }).click();
+  await app(page).getByRole('button', { name: 'Open Link' }).press('Enter');
   await ask.getByRole('button', { name: 'Open link' }).click();
   await (await popup).waitForLoadState();
   expect(opened).toEqual(['https://modelcontextprotocol.io/']);
 
   await app(page).locator('#link-url').fill('javascript:alert(document.domain)');
-  await app(page).getByRole('button', { name: 'Open Link' }).click();
+  await app(page).getByRole('button', { name: 'Open Link' }).press('Enter');
   await expect
     .poll(() => appEvents(page, 'refused'))
     .toContainEqual(
@@ -409,8 +409,8 @@ test("the app's message and log reach the host app as events; Close app tears it
   const consoleLines = consoleLinesOf(page);
   await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
   await showBasicApp(page);
-  await app(page).getByRole('button', { name: 'Send Message' }).click();
-  await app(page).getByRole('button', { name: 'Send Log' }).click();
+  await app(page).getByRole('button', { name: 'Send Message' }).press('Enter');
+  await app(page).getByRole('button', { name: 'Send Log' }).press('Enter');
   await expect.poll(async () => (await appEvents(page, 'message')).length).toBe(1);
   const [message] = await appEvents(page, 'message');
   expect(message).toMatchObject({
@@ -526,7 +526,7 @@ test('an app asks for full screen: the whole page, its calls still asked about a
     .toEqual({ mode: 'fullscreen' });
 
   // Its button's call: the approval dialog comes above the full-screen app, and is answered there.
-  await app(page).getByRole('button', { name: 'Get Server Time' }).click();
+  await app(page).getByRole('button', { name: 'Get Server Time' }).press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(`Asked by the MCP App ${BASIC_APP}`);
   await dialog.getByRole('button', { name: 'Allow once' }).click();

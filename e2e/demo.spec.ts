@@ -136,7 +136,7 @@ test("npm start: the demo's counter app opens, and its button's call is asked un
   await expect(counter.locator('#count')).toHaveText('41');
 
   // The app's button asks to call add: the person is asked, and the dialog names the app.
-  await counter.getByRole('button', { name: /Add 1/ }).click();
+  await counter.getByRole('button', { name: /Add 1/ }).press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(`Asked by the MCP App ${COUNTER_APP}`);
   await expect(dialog).toContainText('Demo server (in your browser)');

@@ -207,13 +207,13 @@ test("the app's open-link asks in the side panel: no opens nothing, yes opens th
   const onPage = (other: Page) => opened.push(other.url());
   context.on('page', onPage);
   try {
-    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await app(panel).getByRole('button', { name: 'Open Link' }).press('Enter');
     await expect(ask).toContainText(`The app ${BASIC_APP} wants to open https://modelcontextprotocol.io/`);
     await ask.getByRole('button', { name: "Don't open" }).click();
     await expect(ask).toHaveCount(0);
 
     const tab = context.waitForEvent('page');
-    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await app(panel).getByRole('button', { name: 'Open Link' }).press('Enter');
     await ask.getByRole('button', { name: 'Open link' }).click();
     await (await tab).waitForLoadState();
     expect(opened).toEqual(['https://modelcontextprotocol.io/']);
@@ -221,9 +221,9 @@ test("the app's open-link asks in the side panel: no opens nothing, yes opens th
     // A javascript: URL is refused without a question; the https request after it (handled in
     // order) is the next thing the person is asked, so the refused one asked nothing and opened nothing.
     await app(panel).locator('#link-url').fill('javascript:alert(document.domain)');
-    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await app(panel).getByRole('button', { name: 'Open Link' }).press('Enter');
     await app(panel).locator('#link-url').fill('https://modelcontextprotocol.io/again');
-    await app(panel).getByRole('button', { name: 'Open Link' }).click();
+    await app(panel).getByRole('button', { name: 'Open Link' }).press('Enter');
     await expect(ask).toHaveCount(1);
     await expect(ask).toContainText('wants to open https://modelcontextprotocol.io/again');
     await ask.getByRole('button', { name: "Don't open" }).click();

@@ -18,9 +18,10 @@ export const basicApp = (page: Page) =>
   page.frameLocator(`figure[data-app="${BASIC_APP}"] iframe`).frameLocator('iframe');
 
 /**
- * Shows the Apps tab and waits until the basic app runs there and its frame has its reported height.
- * Until then the frame is 160 px: a click on a button below that scrolls the app's document, and
- * when the height arrives the scroll resets under the pointer and the click lands elsewhere.
+ * Shows the Apps tab and waits until the basic app runs there and its frame has its reported height
+ * (until then it is 160 px, and the app's document scrolls inside it). The tests press the app's
+ * buttons with the keyboard: a pointer click is aimed at where the button was, and a frame that
+ * resizes or a document that scrolls back between aim and click sends it elsewhere (CI saw both).
  */
 export async function showBasicAppTab(page: Page): Promise<void> {
   await page.getByRole('tab', { name: /^Apps/ }).click();
@@ -53,7 +54,7 @@ export async function denyThenAllowAppCall(
   toolCalls: () => string[],
   screenshot?: string,
 ): Promise<void> {
-  await basicApp(page).getByRole('button', { name: 'Get Server Time' }).click();
+  await basicApp(page).getByRole('button', { name: 'Get Server Time' }).press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(`Asked by the MCP App ${BASIC_APP}`);
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
@@ -66,7 +67,7 @@ export async function denyThenAllowAppCall(
   expect(toolCalls()).toEqual(['get-time']);
 
   const before = await basicApp(page).locator('#server-time').textContent();
-  await basicApp(page).getByRole('button', { name: 'Get Server Time' }).click();
+  await basicApp(page).getByRole('button', { name: 'Get Server Time' }).press('Enter');
   await expect(dialog).toContainText(BASIC_APP);
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect.poll(toolCalls).toEqual(['get-time', 'get-time']);
