@@ -297,7 +297,9 @@ test('a collector that takes only small requests (413) gets smaller batches, and
   const head = await flushedHead(page);
   expectEveryRecordOnce(receiver.records, head);
   expect(receiver.records).toHaveLength(head);
-  // Refused as too large at four and at two records, then taken one by one.
-  expect(receiver.counts.refused).toBeGreaterThanOrEqual(2);
+  // Refused as too large at least once (the first batch that reaches it holds two or four records,
+  // as the outage and the calls interleave on the machine), then taken one by one: as many accepted
+  // requests as records.
+  expect(receiver.counts.refused).toBeGreaterThanOrEqual(1);
   expect(receiver.counts.accepted).toBe(head);
 });
