@@ -12,6 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 import { type Peer, startPeer } from './support/peers.js';
+import { callFromPanel, serverIdOf } from './support/side-panel.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -28,21 +29,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await Promise.all([sdk?.stop(), everything?.stop(), extension?.close()]);
 });
-
-/** The id the panel gives a server added by URL: its host and path. */
-const idOf = (url: string) => `${new URL(url).host}${new URL(url).pathname}`;
-
-/** Finds a tool by `search`, picks the one whose button shows `button`, and calls it, allowed once. */
-async function callFromPanel(panel: Page, search: string, button: RegExp, fill: Record<string, string> = {}) {
-  await panel.getByRole('tab', { name: 'Tools' }).click();
-  await panel.getByLabel('Search tools').fill(search);
-  await panel.locator('.tg-tool-button', { hasText: button }).click();
-  const form = panel.locator('.tg-try');
-  for (const [label, value] of Object.entries(fill)) await form.getByLabel(label).fill(value);
-  await form.getByRole('button', { name: /^Call / }).click();
-  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
-  await expect(form.locator('.tg-result')).toBeVisible({ timeout: 20_000 });
-}
 
 /** Horizontal overflow of the side panel page and of the panel inside it (0 when none). */
 function overflow(panel: Page) {
@@ -103,7 +89,7 @@ const SECRET_URL = 'https://alice:hunter2@example.com/files?api_key=abc123&page=
 
 test('ping and Inspect in the side panel: the worker times the round trip; its exchange and log messages show, redacted', async () => {
   const panel = await extension.openPanel();
-  const sdkRow = panel.locator(`[data-server="${idOf(sdk.url)}"]`);
+  const sdkRow = panel.locator(`[data-server="${serverIdOf(sdk.url)}"]`);
   await expect(sdkRow).toContainText('connected', { timeout: 20_000 });
 
   const pings = async () => (await sdk.events()).messages.filter((m) => m.method === 'ping').length;
@@ -112,10 +98,10 @@ test('ping and Inspect in the side panel: the worker times the round trip; its e
   await expect(sdkRow.locator('.tg-ping')).toHaveText(/^\d+(\.\d)? ms$/);
   expect(await pings()).toBe(pingsBefore + 1);
 
-  await callFromPanel(panel, 'echo', /^echo\b/, { 'message (required)': SECRET_URL });
+  await callFromPanel(panel, 'echo', { button: /^echo\b/, fill: { 'message (required)': SECRET_URL } });
   await panel.getByRole('tab', { name: 'Inspect' }).click();
   const picker = panel.getByLabel('Server', { exact: true });
-  await picker.selectOption(idOf(sdk.url));
+  await picker.selectOption(serverIdOf(sdk.url));
   const messages = panel.getByRole('list', { name: 'JSON-RPC messages' });
   await expect(messages.locator('summary').filter({ hasText: /^→ Sent: ping #\d+/ })).toHaveCount(1);
   // Newest first: this test's call (the first test's is below it).
@@ -133,21 +119,21 @@ test('ping and Inspect in the side panel: the worker times the round trip; its e
   await panel.getByRole('tab', { name: 'Servers' }).click();
   await panel.getByLabel('Server URL').fill(everything.url);
   await panel.getByRole('button', { name: 'Add server' }).click();
-  await expect(panel.locator(`[data-server="${idOf(everything.url)}"]`)).toContainText('connected', {
+  await expect(panel.locator(`[data-server="${serverIdOf(everything.url)}"]`)).toContainText('connected', {
     timeout: 20_000,
   });
   await panel.getByRole('tab', { name: 'Inspect' }).click();
-  await picker.selectOption(idOf(everything.url));
+  await picker.selectOption(serverIdOf(everything.url));
   await panel.getByLabel('Ask the server for').selectOption('debug');
   await expect(messages.locator('summary').filter({ hasText: /logging\/setLevel #\d+/ })).toHaveCount(1);
-  await callFromPanel(panel, 'toggle-simulated-logging', /Toggle Simulated Logging/);
+  await callFromPanel(panel, 'toggle-simulated-logging', { button: /Toggle Simulated Logging/ });
   await panel.getByRole('tab', { name: 'Inspect' }).click();
-  await picker.selectOption(idOf(everything.url));
+  await picker.selectOption(serverIdOf(everything.url));
   const lines = panel.getByRole('list', { name: 'Log messages' }).getByRole('listitem');
   await expect(lines.first()).toContainText(/level[- ]message/i, { timeout: 15_000 });
   expect(await overflow(panel)).toEqual({ page: 0, panel: 0 });
   const axe = await new AxeBuilder({ page: panel }).analyze();
   expect(axe.violations.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
-  await callFromPanel(panel, 'toggle-simulated-logging', /Toggle Simulated Logging/);
+  await callFromPanel(panel, 'toggle-simulated-logging', { button: /Toggle Simulated Logging/ });
   await panel.close();
 });

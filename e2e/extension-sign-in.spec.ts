@@ -21,6 +21,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 import { type Peer, startPeer } from './support/peers.js';
+import { callFromPanel, serverIdOf, startPanelCall } from './support/side-panel.js';
 import { signInAtOidcProvider } from './support/sign-in-site.js';
 
 // Sign-ins, token lifetimes and reconnects through a worker: more steps than the default minute allows.
@@ -37,8 +38,6 @@ test.afterAll(async () => {
   await Promise.all([extension?.close(), peer?.close(), plain?.stop()]);
 });
 
-/** The id the panel gives a server added by URL: its host and path. */
-const idOf = (url: string) => `${new URL(url).host}${new URL(url).pathname}`;
 const tokensAt = (path: string) =>
   peer!.seen.mcp
     .filter((request) => request.path === path && request.authorization)
@@ -72,24 +71,11 @@ async function addServer(panel: Page, url: string): Promise<void> {
   await panel.getByRole('button', { name: 'Add server' }).click();
 }
 
-/** The person calls the tool titled `title` from the Tools tab and allows it once; resolves with the result's text. */
-async function callFromPanel(panel: Page, title: string): Promise<string> {
-  await panel.getByRole('tab', { name: 'Tools' }).click();
-  await panel.getByLabel('Search tools').fill(title);
-  await panel.locator('.tg-tool-button', { hasText: title }).click();
-  const form = panel.locator('.tg-try');
-  await form.getByRole('button', { name: /^Call / }).click();
-  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
-  const result = form.locator('.tg-result');
-  await expect(result).toBeVisible({ timeout: 20_000 });
-  return (await result.textContent()) ?? '';
-}
-
 test('signs in through Chrome’s web auth flow after the panel’s yes, calls with the token, refreshes, signs out', async () => {
   peer = await startOidcProtected({ accessTokenSeconds: 4 });
   const { context, extensionId } = extension;
   const panel = await extension.openPanel();
-  const id = idOf(peer.urls.good);
+  const id = serverIdOf(peer.urls.good);
   const issuer = new URL(peer.issuer).origin;
   const pagesBefore = context.pages().length;
 
@@ -163,7 +149,7 @@ test('a sign-in outlives the worker: Chrome stops it, the next one connects with
   try {
     const { context } = extension;
     const panel = await extension.openPanel();
-    const id = idOf(lasting.urls.good);
+    const id = serverIdOf(lasting.urls.good);
     await addServer(panel, lasting.urls.good);
     const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
     await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
@@ -193,7 +179,7 @@ test('a DPoP-bound sign-in outlives the worker: the next one proves the kept tok
   const bound = await startOidcProtected();
   try {
     const panel = await extension.openPanel();
-    const id = idOf(bound.urls.dpop);
+    const id = serverIdOf(bound.urls.dpop);
     await addServer(panel, bound.urls.dpop);
     const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
     await signInAtOidcProvider(extension.context, () =>
@@ -224,7 +210,7 @@ test('a DPoP-bound sign-in outlives the worker: the next one proves the kept tok
 
 /** Adds the server, answers its "Sign in" and logs in at oidc-provider; resolves when it is connected. */
 async function signInFresh(panel: Page, server: OidcProtected): Promise<void> {
-  const id = idOf(server.urls.good);
+  const id = serverIdOf(server.urls.good);
   await addServer(panel, server.urls.good);
   const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
   await signInAtOidcProvider(extension.context, () =>
@@ -233,22 +219,10 @@ async function signInFresh(panel: Page, server: OidcProtected): Promise<void> {
   await expect(panel.locator(`[data-server="${id}"]`)).toContainText('connected', { timeout: 20_000 });
 }
 
-/** Starts a call of the tool titled `title` from the Tools tab (allowed once); returns the result's place. */
-async function startCall(panel: Page, title: string, fill: Record<string, string> = {}) {
-  await panel.getByRole('tab', { name: 'Tools' }).click();
-  await panel.getByLabel('Search tools').fill(title);
-  await panel.locator('.tg-tool-button', { hasText: title }).click();
-  const form = panel.locator('.tg-try');
-  for (const [label, value] of Object.entries(fill)) await form.getByLabel(label).fill(value);
-  await form.getByRole('button', { name: /^Call / }).click();
-  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
-  return form.locator('.tg-result');
-}
-
 async function removeServer(panel: Page, url: string): Promise<void> {
   await panel.getByRole('tab', { name: 'Servers' }).click();
   await panel
-    .locator(`[data-server="${idOf(url)}"]`)
+    .locator(`[data-server="${serverIdOf(url)}"]`)
     .getByRole('button', { name: 'Remove' })
     .click();
 }
@@ -276,7 +250,9 @@ test('steps up for a tool that needs another scope: the panel asks again, naming
     // Connected, the server goes by the name it gave (protected-demo).
     const dialog = panel.getByRole('dialog', { name: 'Sign in to protected-demo?' });
 
-    const result = await startCall(panel, 'Add a note', { 'text (required)': 'from the extension' });
+    const result = await startPanelCall(panel, 'Add a note', {
+      fill: { 'text (required)': 'from the extension' },
+    });
     // The 403 insufficient_scope names mcp:write: asked in the panel, nothing opened before the yes.
     await expect(dialog).toContainText('mcp:write', { timeout: 20_000 });
     await expect(dialog).toContainText(new URL(notes.issuer).origin);
@@ -313,7 +289,7 @@ test('a token revoked at the authorization server is sent once, refused, and the
     await notes.revokeGrants();
     const mark = notes.seen.mcp.length;
     const refreshesBefore = notes.seen.tokenRequests.length;
-    const result = await startCall(panel, 'Who am I');
+    const result = await startPanelCall(panel, 'Who am I');
     const dialog = panel.getByRole('dialog', { name: 'Sign in to protected-demo?' });
     await expect(dialog).toBeVisible({ timeout: 20_000 });
     // The refresh was tried (and refused) before asking; the dead token went out once, no more.
@@ -377,7 +353,7 @@ test('an authorization server that sends no CORS headers: the panel offers to re
     const asOrigin = new URL(closed.issuer).origin;
     const mcpOrigin = new URL(closed.urls.good).origin;
     const panel = await extension.openPanel();
-    const id = idOf(closed.urls.good);
+    const id = serverIdOf(closed.urls.good);
     await addServer(panel, closed.urls.good);
     const row = panel.locator(`[data-server="${id}"]`);
     await expect(row).toContainText('failed', { timeout: 20_000 });
@@ -431,7 +407,7 @@ test('"Not now" opens nothing and leaves the server not signed in, saying why; "
   const before = extension.context.pages().length;
   const authorizations = peer!.seen.authorizations.length;
   await addServer(panel, url);
-  const dialog = panel.getByRole('dialog', { name: `Sign in to ${idOf(url)}?` });
+  const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverIdOf(url)}?` });
   await dialog.getByRole('button', { name: 'Not now' }).click();
   const notSignedIn = panel.getByRole('region', { name: 'Not signed in' });
   await expect(notSignedIn).toContainText(/chose not to sign in/, { timeout: 20_000 });
@@ -446,7 +422,7 @@ test('"Not now" opens nothing and leaves the server not signed in, saying why; "
   await dialog.getByRole('button', { name: 'Not now' }).click();
   await expect(dialog).toHaveCount(0);
   await panel
-    .locator(`[data-server="${idOf(url)}"]`)
+    .locator(`[data-server="${serverIdOf(url)}"]`)
     .getByRole('button', { name: 'Remove' })
     .click();
   await panel.close();
@@ -457,7 +433,7 @@ test('a server without CORS headers is refused until the person lets Toolgate re
   const origin = new URL(plain.url).origin;
   const panel = await extension.openPanel();
   await addServer(panel, plain.url);
-  const row = panel.locator(`[data-server="${idOf(plain.url)}"]`);
+  const row = panel.locator(`[data-server="${serverIdOf(plain.url)}"]`);
   await expect(row).toContainText('failed', { timeout: 20_000 });
   await expect(panel.getByText(/CORS settings do not let this page/).first()).toBeVisible();
   expect((await plain.events()).messages).toHaveLength(0);

@@ -26,7 +26,7 @@ function matches(query: string): boolean | undefined {
 }
 
 /** The modes Toolgate shows Views in: inline, or full screen over the page (never picture-in-picture). */
-export const OFFERED_DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen'];
+const OFFERED_DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen'];
 
 /** The context for a View opened by `tool`, as this page is now. */
 export function hostContextFor(tool: Tool, maxHeight: number): HostContext {
