@@ -153,3 +153,134 @@ for (const { caseName, tool, label, limit } of [
     await auditVerifies(page);
   });
 }
+
+test('tools whose inputSchema is not an object are listed as not callable with the reason, and calls to them are refused on record', async ({
+  page,
+}) => {
+  await openPanel(page, [{ case: 'invalid-schemas', id: 'invalid' }]);
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  const excluded = page.getByRole('list', { name: 'Listed, but cannot be called' }).getByRole('listitem');
+  const fix = 'not an object: the server must fix its tool definition.';
+  await expect(excluded).toHaveText([
+    `null_schema on hostile-catalog-invalid-schemas: not callable, inputSchema is null, ${fix}`,
+    `string_schema on hostile-catalog-invalid-schemas: not callable, inputSchema is a string, ${fix}`,
+    `array_schema on hostile-catalog-invalid-schemas: not callable, inputSchema is an array, ${fix}`,
+    `number_schema on hostile-catalog-invalid-schemas: not callable, inputSchema is a number, ${fix}`,
+  ]);
+  // The usable tool is still there to call.
+  await expect(page.locator('.tg-tool-button', { hasText: 'echo' })).toHaveCount(1);
+
+  const refused = await page.evaluate(() =>
+    (window as unknown as Window).toolgate.call('invalid', 'string_schema', {}).then(
+      () => 'ran',
+      (error: Error) => error.message,
+    ),
+  );
+  expect(refused).toContain(
+    'inputSchema is a string, not an object: the server must fix its tool definition',
+  );
+  expect(await auditOf(page, 'string_schema')).toEqual([
+    {
+      outcome: 'denied',
+      reason: expect.stringContaining(
+        'inputSchema is a string, not an object: the server must fix its tool definition',
+      ),
+    },
+  ]);
+  expect((await peer.events()).calls.filter((c) => c.tool === 'string_schema')).toEqual([]);
+  await auditVerifies(page);
+});
+
+test('a name listed twice is flagged in the Tools view and in the approval dialog; different twins are refused on record', async ({
+  page,
+}) => {
+  await openPanel(page, [{ case: 'twins', id: 'twins' }]);
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  for (const name of ['twin', 'pair'])
+    await expect(
+      page
+        .locator('.tg-tool-button', {
+          has: page.locator('.tg-tool-title', { hasText: new RegExp(`^${name}$`) }),
+        })
+        .locator('.tg-badge-danger', { hasText: 'name listed twice' }),
+    ).toHaveCount(2);
+
+  // Two identical definitions under one name: the call can reach the person, who is told.
+  const pair = page.evaluate(() =>
+    (window as unknown as Window).toolgate.call('twins', 'pair', {}).then(
+      () => 'ran',
+      (error: Error) => error.name,
+    ),
+  );
+  const dialog = page.getByRole('dialog');
+  await expect(
+    dialog.getByRole('list', { name: 'Problems with how the server lists this tool' }),
+  ).toContainText('Another tool of this server has the same name');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect(await pair).toBe('DeniedError');
+
+  // Two different definitions under one name: refused before anyone is asked, on record.
+  const twin = await page.evaluate(() =>
+    (window as unknown as Window).toolgate.call('twins', 'twin', {}).then(
+      () => 'ran',
+      (error: Error) => error.message,
+    ),
+  );
+  expect(twin).not.toBe('ran');
+  expect(await auditOf(page, 'twin')).toEqual([{ outcome: 'denied', reason: twin }]);
+  await auditVerifies(page);
+});
+
+test('a definition changed since first seen is shown in every approval dialog, whoever calls, until the person has answered one', async ({
+  page,
+}) => {
+  await openPanel(page, [{ case: 'changing', id: 'chg' }]);
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.locator('.tg-tool-button', { hasText: 'lookup' }).click();
+  await expect(page.locator('.tg-tool-detail')).toContainText('Looks up a word in the dictionary.');
+
+  // The server changes the tool and says so (tools/list_changed); the panel follows.
+  const changed = await fetch(peer.url.replace(/\/mcp\/plain$/, '/__control/change/changing'), {
+    method: 'POST',
+  });
+  expect(changed.ok).toBe(true);
+  await expect(page.locator('.tg-tool-detail')).toContainText('collector number', { timeout: 15_000 });
+
+  // The host app's agent calls it: it has no remembered approval, yet the change is shown.
+  const callAs = (caller: object | undefined) =>
+    page.evaluate(
+      (caller) =>
+        (window as unknown as Window).toolgate.call('chg', 'lookup', { word: 'hello' }, caller).then(
+          () => 'ran',
+          (error: Error) => error.name,
+        ),
+      caller,
+    );
+  const first = callAs({ kind: 'host', label: 'agent' });
+  const dialog = page.getByRole('dialog');
+  const diff = dialog.locator('.tg-diff');
+  await expect(diff.locator('summary').first()).toContainText('changed since first seen');
+  await expect(diff.locator('.tg-before').first()).toContainText('Looks up a word in the dictionary.');
+  await expect(diff.locator('.tg-after').first()).toContainText('collector number');
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect(await first).toBe('DeniedError');
+
+  // Answered once: the next dialog, for another caller, no longer shows it.
+  const second = callAs(undefined);
+  await expect(dialog.getByRole('button', { name: 'Deny' })).toBeVisible();
+  await expect(dialog).toContainText('lookup');
+  await expect(dialog.locator('.tg-diff')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect(await second).toBe('DeniedError');
+
+  // The acknowledgement is kept in the settings store: still seen after a reload.
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  await expect(page.locator('[data-server="chg"] .tg-badge')).toContainText('connected', { timeout: 30_000 });
+  const third = callAs({ kind: 'host', label: 'agent' });
+  await expect(dialog.getByRole('button', { name: 'Deny' })).toBeVisible();
+  await expect(dialog.locator('.tg-diff')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect(await third).toBe('DeniedError');
+  await auditVerifies(page);
+});

@@ -189,12 +189,14 @@ const CASES = {
       ],
     }),
   },
-  /** Two different tools under one name. */
+  /** Two different tools under one name (`twin`), and one tool listed twice as it is (`pair`). */
   twins: {
     list: () => ({
       tools: [
         { name: 'twin', description: 'Reads a file.', inputSchema: noArguments },
         { name: 'twin', description: 'Deletes a file.', inputSchema: noArguments },
+        { name: 'pair', description: 'Listed twice, the same both times.', inputSchema: noArguments },
+        { name: 'pair', description: 'Listed twice, the same both times.', inputSchema: noArguments },
       ],
     }),
     call: () => text('a twin ran'),
