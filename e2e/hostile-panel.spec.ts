@@ -137,7 +137,7 @@ test('tools left out and names that break the rules are listed with their reason
   await expect(row.locator('.tg-badge')).toHaveText('connected · 2 tools · legacy · 2 warnings');
   const warnings = row.getByRole('list', { name: 'About this server’s tool list' }).getByRole('listitem');
   await expect(warnings).toHaveText([
-    '2 tools were left out because their definitions are invalid: "no_schema", "string_schema" (not a tool definition: it needs a string "name" and an object "inputSchema").',
+    '2 tools were left out because their definitions are invalid: "no_schema" (it has no inputSchema (an object is required): the server must fix its tool definition); "string_schema" (inputSchema is a string, not an object: the server must fix its tool definition).',
     '1 tool name breaks the MCP naming rules: "get user" (the name has characters other than A-Z a-z 0-9 _ - .).',
   ]);
   await axe(page, 'servers with excluded tools');
@@ -163,7 +163,7 @@ test('tools left out and names that break the rules are listed with their reason
         (error: Error) => error.message,
       ),
   );
-  expect(refused).toContain('lists "no_schema" but Toolgate excluded it: not a tool definition');
+  expect(refused).toContain('lists "no_schema" but Toolgate excluded it: it has no inputSchema');
   expect(await received('bad-catalog', 'tools/call')).toEqual([]);
   await auditVerifies(page);
 });

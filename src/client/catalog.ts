@@ -7,7 +7,13 @@ import { GuardError } from '../protocol/errors.js';
 import { isJsonObject } from '../protocol/jsonrpc.js';
 import type { ListToolsResult, Tool } from '../protocol/types.js';
 import type { ClientWarning } from './options.js';
-import { type HeaderBinding, headerBindings, isToolShape, toolNameProblem } from './tool-checks.js';
+import {
+  type HeaderBinding,
+  headerBindings,
+  isToolShape,
+  toolNameProblem,
+  toolShapeProblem,
+} from './tool-checks.js';
 
 /** A tool as the catalog holds it. */
 export interface CatalogEntry {
@@ -18,6 +24,11 @@ export interface CatalogEntry {
   headerBindings: HeaderBinding[];
   /** Problems that did not exclude the tool (bad name, duplicate). */
   warnings: string[];
+  /**
+   * The definition listed under this name when this connection first listed it (the same object
+   * as `tool` until the server changes it): what the gate compares with to show a change.
+   */
+  firstListed: Tool;
 }
 
 /** One full listing. */
@@ -53,6 +64,8 @@ export interface CatalogOptions {
  * pagination from holding the tool list back; 200 still lets a 10,000-tool server page by 50.
  */
 export const DEFAULT_MAX_PAGES = 200;
+/** Names whose first definition a catalog remembers (twice the tools of one listing). */
+const FIRST_LISTED_NAMES = 100_000;
 /** Beyond this a catalog costs memory and attention that no person or model can use. */
 export const DEFAULT_MAX_TOOLS = 50_000;
 
@@ -66,6 +79,8 @@ export class ToolCatalog {
   private inflight: Promise<CatalogSnapshot> | undefined;
   private generation = 0;
   private readonly listeners = new Set<(snapshot: CatalogSnapshot) => void>();
+  /** Each name's definition in the first listing that had it: one map entry per name, never hashed here. */
+  private readonly firstListed = new Map<string, Tool>();
 
   constructor(private readonly options: CatalogOptions) {}
 
@@ -205,10 +220,7 @@ export class ToolCatalog {
       if (!isToolShape(candidate)) {
         const name =
           isJsonObject(candidate) && typeof candidate.name === 'string' ? candidate.name : '(unnamed)';
-        rejected.push({
-          name,
-          reason: 'not a tool definition: it needs a string "name" and an object "inputSchema"',
-        });
+        rejected.push({ name, reason: toolShapeProblem(candidate) ?? 'not a tool definition' });
         continue;
       }
       const warnings: string[] = [];
@@ -227,11 +239,18 @@ export class ToolCatalog {
         warnings.push(`name breaks the MCP naming rules: ${nameProblem}`);
         this.warn('invalid-tool-name', `${serverId}: tool "${truncate(candidate.name)}": ${nameProblem}`);
       }
+      let firstListed = this.firstListed.get(candidate.name);
+      if (!firstListed) {
+        firstListed = candidate;
+        // Bounded: a server that renames its tools on every listing cannot grow this without end.
+        if (this.firstListed.size < FIRST_LISTED_NAMES) this.firstListed.set(candidate.name, candidate);
+      }
       const entry: CatalogEntry = {
         tool: candidate,
         qualifiedName: qualifyToolName(serverId, candidate.name),
         headerBindings: bindings,
         warnings,
+        firstListed,
       };
       const twin = byName.get(candidate.name);
       if (twin) {

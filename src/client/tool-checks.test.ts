@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerBindings, mirroredHeaders, toolNameProblem } from './tool-checks.js';
+import { headerBindings, mirroredHeaders, toolNameProblem, toolShapeProblem } from './tool-checks.js';
 
 describe('toolNameProblem (2025-11-25 naming rules)', () => {
   it.each(['getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'a', 'x'.repeat(128)])('accepts %s', (name) => {
@@ -80,5 +80,31 @@ describe('x-mcp-header bindings (2026-07-28)', () => {
       'Mcp-Param-Tenant': '<42>',
       'Mcp-Param-Flag': '<false>',
     });
+  });
+});
+
+describe('toolShapeProblem', () => {
+  it('names the JSON type an inputSchema has instead of an object, and who must fix it', () => {
+    const problem = (inputSchema: unknown) => toolShapeProblem({ name: 't', inputSchema });
+    expect(problem('object')).toBe(
+      'inputSchema is a string, not an object: the server must fix its tool definition',
+    );
+    expect(problem(null)).toBe('inputSchema is null, not an object: the server must fix its tool definition');
+    expect(problem([{ type: 'object' }])).toBe(
+      'inputSchema is an array, not an object: the server must fix its tool definition',
+    );
+    expect(problem(42)).toBe(
+      'inputSchema is a number, not an object: the server must fix its tool definition',
+    );
+    expect(toolShapeProblem({ name: 't' })).toBe(
+      'it has no inputSchema (an object is required): the server must fix its tool definition',
+    );
+    expect(toolShapeProblem({ name: 7, inputSchema: {} })).toBe(
+      'its name is a number, not a string: the server must fix its tool definition',
+    );
+    expect(toolShapeProblem('tool')).toBe(
+      'the listing entry is a string, not an object: the server must fix its tool definition',
+    );
+    expect(toolShapeProblem({ name: 't', inputSchema: { type: 'object' } })).toBeUndefined();
   });
 });

@@ -114,6 +114,39 @@ export function mirroredHeaders(
   return headers;
 }
 
+/** How a person names a JSON value's type in a sentence. */
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+const FIX = 'the server must fix its tool definition';
+
+/**
+ * Why a listed value cannot be a tool (a person reads it next to the tool's name, and a refused call
+ * repeats it), or undefined when it has a string name and an object input schema.
+ */
+export function toolShapeProblem(value: unknown): string | undefined {
+  if (!isJsonObject(value)) return `the listing entry is ${jsonTypeOf(value)}, not an object: ${FIX}`;
+  if (typeof value.name !== 'string')
+    return `its name is ${'name' in value ? jsonTypeOf(value.name) : 'missing'}, not a string: ${FIX}`;
+  if (!('inputSchema' in value) || value.inputSchema === undefined)
+    return `it has no inputSchema (an object is required): ${FIX}`;
+  if (!isJsonObject(value.inputSchema))
+    return `inputSchema is ${jsonTypeOf(value.inputSchema)}, not an object: ${FIX}`;
+  return undefined;
+}
+
 /** True when the value looks like a Tool: a name and an object input schema. */
 export function isToolShape(value: unknown): value is Tool {
   return isJsonObject(value) && typeof value.name === 'string' && isJsonObject(value.inputSchema);

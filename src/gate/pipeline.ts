@@ -243,6 +243,11 @@ export function createGate(options: GateOptions): Gate {
       let approvedBy: string | undefined;
       let approvedAt: number | undefined;
       if (decision.verdict === 'ask') {
+        // A change since a remembered approval is shown to its caller; one since the tool was first
+        // seen is shown to every caller until the person has answered a dialog that showed it.
+        const definitionChange =
+          decided.definitionChange ??
+          (await options.policy.changeSinceFirstSeen?.(pinned, entry.firstListed ?? entry.tool));
         emit({ type: 'awaiting-approval', invocationId });
         const waitLimit =
           request.approvalTimeoutMs ?? options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
@@ -268,7 +273,8 @@ export function createGate(options: GateOptions): Gate {
               arguments: structuredClone(proposed),
               validation,
               decision,
-              ...(decided.definitionChange ? { definitionChange: decided.definitionChange } : {}),
+              ...(definitionChange ? { definitionChange } : {}),
+              ...(entry.warnings.length > 0 ? { listingWarnings: [...entry.warnings] } : {}),
               poisoning: detectPoisoning(entry.tool),
               validate: (args) => options.validator.validate(entry.tool.inputSchema, args),
               signal: approvalSignal,
@@ -290,6 +296,12 @@ export function createGate(options: GateOptions): Gate {
             );
           },
         );
+        // Answered (allow or deny) with the change on screen: the person has seen this definition.
+        // A failed write only means the change is shown once more: it must not fail the call.
+        if (definitionChange)
+          await options.policy
+            .acknowledgeChange?.(serverId, toolName, pinned.definitionHash)
+            .catch(() => undefined);
         const approved = settleApproval(serverId, toolName, proposed, answer);
         let checkedAfterEdit = !unchecked;
         if (approved.edited) {

@@ -426,6 +426,12 @@ const MARKUP_RULES: MarkupRule[] = [
   },
 ];
 
+/**
+ * Every rule without `needsMarkup` needs one of these words: a cheap skip for the many short
+ * strings of a big schema (20,000 enum values took ~70 ms through the three patterns).
+ */
+const PLAIN_RULE_KEYWORDS = /ignore|disregard|forget|override|bypass|user|before|prior/i;
+
 // Credential files a tool has no reason to tell a model to read, with an imperative verb nearby.
 const CREDENTIAL_PATH =
   /(?:~|\$HOME|%USERPROFILE%)?[\\/]?\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws[\\/]credentials|\/etc\/(?:passwd|shadow)|\.netrc\b|\.git-credentials\b|\.kube[\\/]config\b|\.docker[\\/]config\.json|\bmcp\.json\b|(?:^|[\s~/'"`(])\.env\b/i;
@@ -482,8 +488,9 @@ function findings(text: string): Finding[] {
       detail: `instruction-like tag ${snippet(tag, 60)}: '${snippet(excerpt)}'`,
     });
   }
+  const hasKeyword = PLAIN_RULE_KEYWORDS.test(visible);
   for (const rule of MARKUP_RULES) {
-    if (rule.needsMarkup && !hasMarkup) continue;
+    if (rule.needsMarkup ? !hasMarkup : !hasKeyword) continue;
     for (const match of visible.matchAll(rule.pattern)) {
       // Hidden HTML is shown as found; instructions with a little context around them.
       const shown = rule.kind === 'hidden-html' ? match[0] : aroundMatch(visible, match.index, match[0]);
@@ -597,11 +604,12 @@ export function detectPoisoning(tool: Tool): PoisoningFlag[] {
       if (typeof key !== 'string' || !SYNTAX_KEYWORDS.has(key))
         checkText(() => formatFieldPath(root, path), value);
     } else if (Array.isArray(value)) {
-      value.forEach((item, index) => {
-        walk(root, item, [...path, index], depth + 1);
-      });
+      // Stops with the budget: a 100,000-value enum is not walked past it (that alone took ~90 ms).
+      for (let index = 0; index < value.length && budget > 0; index++)
+        walk(root, value[index], [...path, index], depth + 1);
     } else if (isJsonObject(value)) {
       for (const key of Object.keys(value).sort()) {
+        if (budget <= 0) break;
         budget--;
         // A key is text too (a property name the model reads); only hidden characters matter there.
         const runs = findHidden(key);
@@ -616,6 +624,13 @@ export function detectPoisoning(tool: Tool): PoisoningFlag[] {
   };
   walk('inputSchema', tool.inputSchema, [], 0);
   walk('outputSchema', tool.outputSchema, [], 0);
+  // What was not read is said, never passed over in silence: a flag cannot be hidden past the budget.
+  if (budget <= 0)
+    flags.push({
+      field: 'inputSchema',
+      kind: 'instruction-markup',
+      detail: `the schemas hold more than ${MAX_SCHEMA_STRINGS.toLocaleString('en')} strings and keys; only the first ${MAX_SCHEMA_STRINGS.toLocaleString('en')} were scanned for hidden text`,
+    });
   if (omitted > 0) {
     const last = flags.at(-1)!;
     flags.push({ field: last.field, kind: last.kind, detail: `… and ${omitted} more findings not listed` });

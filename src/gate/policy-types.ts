@@ -151,6 +151,13 @@ export type PolicyChange = { kind: 'rules' } | { kind: 'grants' } | { kind: 'tru
 export interface Policy {
   /** Decides one call; safe to call concurrently; sees every change issued before it was called. */
   decide(context: DecisionContext): Promise<PolicyOutcome>;
+  /**
+   * What changed since the tool was first seen, until the person has answered a dialog showing it
+   * (see first-seen.ts). Optional: a policy without it shows changes only to callers with a grant.
+   */
+  changeSinceFirstSeen?(pinned: PinnedTool, firstListed: Tool): Promise<DefinitionChange | undefined>;
+  /** The person answered a dialog that showed this definition's change. */
+  acknowledgeChange?(serverId: string, toolName: string, definitionHash: string): Promise<void>;
   /** Remembers an approval of exactly this pinned definition for this caller; `once` remembers nothing. */
   remember(
     caller: Caller,

@@ -11,6 +11,7 @@
 
 import { describeCaller } from './caller.js';
 import { describeChange } from './definition-diff.js';
+import { createFirstSeenBook } from './first-seen.js';
 import { GrantBook } from './grants.js';
 import type {
   DecisionContext,
@@ -52,6 +53,7 @@ export function createPolicy(options: PolicyOptions): Policy {
     trustedReadOnlyCallers: options.defaults?.trustedReadOnlyCallers ?? ['person', 'host'],
   };
   const grants = new GrantBook(store);
+  const firstSeen = createFirstSeenBook(store, now);
   const listeners = new Set<(change: PolicyChange) => void>();
   // Rules are read on every decision: keep them compiled, and drop the copy when anything changes.
   let compiled: Promise<CompiledRule[]> | undefined;
@@ -147,10 +149,13 @@ export function createPolicy(options: PolicyOptions): Policy {
           source: { kind: 'default', reason: 'definition-changed' },
           reason: `${toolName} on ${shown} changed since you allowed it${forWhom}: look at what changed before allowing it again.`,
         },
-        definitionChange: describeChange(
-          { serverId, tool: grant.definition, definitionHash: grant.definitionHash },
-          pinned,
-        ),
+        definitionChange: {
+          ...describeChange(
+            { serverId, tool: grant.definition, definitionHash: grant.definitionHash },
+            pinned,
+          ),
+          since: 'approval',
+        },
       };
 
     // 3 defaults: a trusted read-only claim relaxes only the callers it was configured for.
@@ -198,6 +203,8 @@ export function createPolicy(options: PolicyOptions): Policy {
 
   return {
     decide,
+    changeSinceFirstSeen: (pinned, firstListed) => firstSeen.changeSinceFirstSeen(pinned, firstListed),
+    acknowledgeChange: (serverId, toolName, hash) => firstSeen.acknowledge(serverId, toolName, hash),
     async remember(caller, pinned, scope, decidedBy) {
       if (scope === 'once') return undefined;
       const grant = await grants.remember(caller, pinned, scope, now(), decidedBy);

@@ -55,10 +55,12 @@ export interface PinnedTool {
   definitionHash: string;
 }
 
-/** A definition that changed since a remembered approval was given. */
+/** A definition that changed since a remembered approval was given, or since it was first seen. */
 export interface DefinitionChange {
   previousHash: string;
   currentHash: string;
+  /** What `previousHash` is: the definition a remembered approval was for (default), or the first one seen. */
+  since?: 'approval' | 'first-seen';
   /** Human-readable differences (description, schemas, annotations), line by line. */
   changes: DefinitionDiffLine[];
 }
@@ -109,6 +111,8 @@ export interface ApprovalRequest {
   validation: ValidationReport;
   decision: Decision;
   definitionChange?: DefinitionChange;
+  /** What is wrong with how the server lists this tool (a name that breaks the rules, listed twice). */
+  listingWarnings?: readonly string[];
   poisoning: PoisoningFlag[];
   validate: (args: JsonObject) => Promise<ValidationReport>;
   signal: AbortSignal;

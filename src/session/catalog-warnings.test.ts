@@ -51,7 +51,9 @@ describe('catalogWarnings', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toContain('2 tools were left out because their definitions are invalid');
     expect(warnings[0]).toContain('"h" (invalid x-mcp-header');
-    expect(warnings[0]).toContain('"noschema" (not a tool definition');
+    expect(warnings[0]).toContain(
+      '"noschema" (it has no inputSchema (an object is required): the server must fix its tool definition',
+    );
     expect(warnings[1]).toBe(
       '1 tool name breaks the MCP naming rules: "get user" (the name has characters other than A-Z a-z 0-9 _ - .).',
     );
@@ -88,7 +90,7 @@ describe('catalogWarnings', () => {
     ] as ListToolsResult['tools'];
     const [warning] = catalogWarnings('files', await listing({ '': { tools } }));
     expect(warning).toMatch(
-      /^12 tools were left out because their definitions are invalid: "a", "b" \(not a tool definition/,
+      /^12 tools were left out because their definitions are invalid: "a", "b" \(it has no inputSchema/,
     );
     // Two groups of reasons shown in full-ish, then the remaining tools counted.
     expect(warning).toContain('; and 6 more for other reasons.');

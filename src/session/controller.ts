@@ -84,6 +84,11 @@ export interface ServerState {
    * (pagination stopped), tools left out for a bad definition, names that break the rules.
    */
   warnings?: readonly string[];
+  /**
+   * Tools the server lists that Toolgate cannot call (their definitions are invalid), each with the
+   * reason a person reads in the Tools view; calls to them are refused with it.
+   */
+  excluded?: readonly { name: string; reason: string }[];
   /** Why the connection failed, when it did: the server is down, CORS refused this page, or other. */
   errorCause?: ConnectFailureCause;
   /** The transport's own technical explanation (headers to allow, status, body), for the curious. */
@@ -489,7 +494,7 @@ export function createController(options: ControllerOptions = {}): Controller {
   }
 
   async function open(state: ServerState): Promise<ServerState> {
-    update(state.id, { state: 'connecting', error: undefined, warnings: [] });
+    update(state.id, { state: 'connecting', error: undefined, warnings: [], excluded: [] });
     const { config } = state;
     try {
       const { connect } = await connectModule;
@@ -525,6 +530,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       client.onToolsChanged((next) =>
         update(state.id, {
           tools: next.entries.map((entry) => entry.tool),
+          excluded: next.rejected,
           warnings: catalogWarnings(state.id, next),
         }),
       );
@@ -533,6 +539,7 @@ export function createController(options: ControllerOptions = {}): Controller {
       update(state.id, {
         state: 'connected',
         tools,
+        excluded: snapshot.rejected,
         warnings: catalogWarnings(state.id, snapshot),
         era: client.era,
         offers: {

@@ -11,6 +11,7 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import { DEFAULT_SCHEMA_LIMITS } from '../../schema/limits.js';
 import { resolveLocalRef } from '../../schema/local-ref.js';
 import { ENUM_SEARCH_THRESHOLD, EnumSearch } from './enum-search.js';
 import { escapeHiddenInJson } from './hidden-characters.js';
@@ -46,16 +47,25 @@ const requiredSet = (schema: Schema) =>
   new Set(Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === 'string') : []);
 
 /**
- * Follows $ref (each at most once per path: a recursive schema ends in a JSON field, not a loop),
- * unwraps a lone allOf, and collapses `anyOf: [X, {type: null}]` (an optional X) into X.
+ * References followed on one path before the form gives up and shows a JSON field: the validator's
+ * own bound on nested references. A chain of thousands of `$ref`s (each hop copies the set of refs
+ * seen, so the walk was quadratic) took over a second of the page's main thread to open.
+ */
+const MAX_REF_HOPS = DEFAULT_SCHEMA_LIMITS.maxRefDepth;
+
+/**
+ * Follows $ref (each at most once per path, at most MAX_REF_HOPS per path: a recursive schema or an
+ * endless chain ends in a JSON field, not a loop or a freeze), unwraps a lone allOf, and collapses
+ * `anyOf: [X, {type: null}]` (an optional X) into X.
  */
 function resolve(input: unknown, ctx: Ctx): Resolved {
   let schema = isObject(input) ? input : ANY;
   let refs = ctx.refs;
   while (typeof schema.$ref === 'string') {
     const ref = schema.$ref;
+    if (refs.has(ref) || refs.size >= MAX_REF_HOPS) return { schema: ANY, ctx: { root: ctx.root, refs } };
     const target = resolveLocalRef(ctx.root, ref);
-    if (refs.has(ref) || !isObject(target)) return { schema: ANY, ctx: { root: ctx.root, refs } };
+    if (!isObject(target)) return { schema: ANY, ctx: { root: ctx.root, refs } };
     refs = new Set([...refs, ref]);
     const { $ref: _ref, ...siblings } = schema;
     schema = { ...target, ...siblings };

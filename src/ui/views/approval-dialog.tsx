@@ -22,6 +22,7 @@ import { ModalDialog } from '../components/modal-dialog.js';
 import { SchemaForm } from '../components/schema-form.js';
 import { ApprovalCountdown } from './approval-countdown.js';
 import { DefinitionChangeView } from './definition-change-view.js';
+import { ListingWarnings } from './listing-warnings.js';
 
 /** The arguments as JSON text, hidden characters written as escapes (parses back to the same value). */
 const asJsonText = (value: JsonObject) => escapeHiddenInJson(JSON.stringify(value, null, 2));
@@ -124,6 +125,7 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
           {request.annotations.trusted ? '' : '(Claimed by an untrusted server.)'}
         </p>
       )}
+      <ListingWarnings warnings={request.listingWarnings} />
       {request.definitionChange ? (
         <DefinitionChangeView change={request.definitionChange} flags={request.poisoning} tool={tool} />
       ) : (

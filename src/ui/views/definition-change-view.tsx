@@ -1,5 +1,5 @@
 /**
- * A tool that changed since the person last approved it: every changed line whole (scrollable, never
+ * A tool that changed since the person last approved it, or since Toolgate first saw it: every changed line whole (scrollable, never
  * cut), the poisoning flags of the new definition next to the lines they concern, and the complete
  * new definition on request. The flags come with the request (`ApprovalRequest.poisoning`), which
  * the gate computes on the definition it is about to call: the new one.
@@ -65,7 +65,11 @@ export function DefinitionChangeView({
   const elsewhere = flags.filter((flag) => !placed.has(flag));
   return (
     <details open class="tg-diff">
-      <summary>This tool changed since you last approved it</summary>
+      <summary>
+        {change.since === 'first-seen'
+          ? 'This tool changed since first seen: its definition is not the one Toolgate first saw'
+          : 'This tool changed since you last approved it'}
+      </summary>
       <ul class="tg-diff-lines">
         {lines.map(({ line, own }, index) => (
           <li key={`${line.field}-${index}`}>

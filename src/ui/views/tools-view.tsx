@@ -12,6 +12,7 @@ import { serverNames } from '../../session/server-names.js';
 import { lazyView } from '../lazy.js';
 import { safeIconSrc } from '../safe-media.js';
 import { createPanelViewState, type PanelViewState } from '../view-state.js';
+import { ExcludedTools } from './excluded-tools.js';
 
 // The selected tool in full (poisoning checks, schema form, JSON trees) is its own chunk.
 const ToolDetail = lazyView(() => import('./tool-detail.js').then((m) => m.ToolDetail));
@@ -35,6 +36,18 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
   const wantsFocus = useRef(false);
   const scroller = useRef<HTMLDivElement>(null);
   const names = serverNames(controller.servers.value);
+  // `serverId/name` of every name a server lists more than once: each such row is flagged.
+  const twins = useMemo(() => {
+    const seen = new Set<string>();
+    const twice = new Set<string>();
+    for (const server of controller.servers.value)
+      for (const tool of server.tools) {
+        const key = `${server.id}/${tool.name}`;
+        if (seen.has(key)) twice.add(key);
+        else seen.add(key);
+      }
+    return twice;
+  }, [controller.servers.value]);
   const rows = useComputed<Row[]>(() => {
     const needle = query.value.trim().toLowerCase();
     const all: Row[] = [];
@@ -165,6 +178,14 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
                 <span class="tg-tool-title">{row.tool.title ?? row.tool.name}</span>
                 <span class="tg-muted tg-tool-server"> · {names(row.server.id)}</span>
                 {row.server.disabled.has(row.tool.name) && <span class="tg-badge">off</span>}
+                {twins.has(`${row.server.id}/${row.tool.name}`) && (
+                  <span
+                    class="tg-badge tg-badge-danger"
+                    title={`${names(row.server.id)} lists more than one tool named ${row.tool.name}`}
+                  >
+                    ⚠ name listed twice
+                  </span>
+                )}
                 {toolNameProblem(row.tool.name) && (
                   <span class="tg-badge tg-badge-danger" title={toolNameProblem(row.tool.name)}>
                     ⚠ bad name
@@ -180,6 +201,7 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
           The list is one Tab stop: arrow keys move through it, Enter opens a tool.
         </p>
       )}
+      <ExcludedTools servers={controller.servers.value} names={names} query={query.value} />
       {current && <ToolDetail key={current.key} row={current} controller={controller} views={own} />}
     </section>
   );
