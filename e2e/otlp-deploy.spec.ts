@@ -182,7 +182,7 @@ test("the extension's policy path in a worker (no window): the policy as written
   // Where the worker's code runs there is no window and no document, as in a service worker.
   expect(await send('globals')).toEqual({ window: 'undefined', document: 'undefined', locks: 'object' });
 
-  // The managed-storage value as an administrator writes it (README, "From the extension").
+  // The managed-storage value as an administrator writes it (docs/audit-log.md, "From the extension").
   const policy = {
     url: receiver.url,
     headers: { authorization: 'Bearer org-collector-key' },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node scripts/screenshots.mjs`: the README's screenshots of each panel tab (docs/screenshots/),
+// `node scripts/screenshots.mjs`: the manual's screenshots of each panel tab (docs/screenshots/),
 // taken from `npm start`'s demo in headless Chromium after one approved call, at 900 x 700.
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
