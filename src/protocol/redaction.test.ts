@@ -138,6 +138,14 @@ describe('redactSecrets: by shape, whatever the key', () => {
       ['rk_live_0123456789abcdef', 'stripe key'],
       ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl', 'jwt'],
     ];
+    // After a percent escape too (a URL-encoded header value), but not inside a word.
+    expect(redactSecretsInText('https://x.example/?h=Bearer%20sk-0123456789abcdefABCD')).toBe(
+      `https://x.example/?h=Bearer%20${redactionMarker('bearer token')}`,
+    );
+    expect(redactSecretsInText('?note=see%20ghp_0123456789abcdefghijABCDEF')).toBe(
+      `?note=see%20${redactionMarker('github token')}`,
+    );
+    expect(redactSecretsInText('task-0123456789abcdefABCDEF')).toBe('task-0123456789abcdefABCDEF');
     for (const [token, reason] of cases) {
       const { value, paths } = redactSecrets({ note: `use ${token} here` });
       expect(value, token).toEqual({ note: `use ${redactionMarker(reason)} here` });

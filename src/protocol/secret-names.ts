@@ -147,8 +147,22 @@ const PLAIN_KEY_QUALIFIERS = new Set([
 /** Shell variables whose names only look like a password abbreviation. */
 const SHELL_WORKING_DIRECTORY = new Set(['PWD', 'OLDPWD']);
 
+/** Answers so far: the same few argument keys come back on every call. */
+const known = new Map<string, boolean>();
+const KNOWN_MAX = 4096;
+
 /** True when `name` (a key, parameter, header or variable name) marks its value as a credential. */
 export function isSecretName(name: string): boolean {
+  let secret = known.get(name);
+  if (secret === undefined) {
+    if (known.size >= KNOWN_MAX) known.clear();
+    secret = decide(name);
+    known.set(name, secret);
+  }
+  return secret;
+}
+
+function decide(name: string): boolean {
   if (SHELL_WORKING_DIRECTORY.has(name)) return false;
   // Two readings: `keyId` is key + id in camelCase, while `aPi_KeY` is only odd capitals of api_key.
   const fine = wordsOf(splitCamelCase(name));

@@ -47,29 +47,37 @@ export function isRedacted(value: string): boolean {
   return /^\s*(?:bearer|basic|token|digest)?\s*$/i.test(rest);
 }
 
-/** Not preceded by a letter or digit, or preceded by a percent escape (`%20sk-…`). */
-const START = '(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))';
-
 const PRIVATE_KEY_BLOCK =
   /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END \1-----|$)/g;
 
 /** Token formats that announce themselves by a prefix, each with the name a reviewer reads. */
-const TOKEN_SHAPES: readonly [RegExp, string][] = (
-  [
-    [/gh[pousr]_[A-Za-z0-9]{20,}/, 'github token'],
-    [/github_pat_[A-Za-z0-9_]{20,}/, 'github token'],
-    [/glpat-[A-Za-z0-9_-]{20,}/, 'gitlab token'],
-    [/sk-ant-[A-Za-z0-9_-]{16,}/, 'anthropic key'],
-    [/sk-[A-Za-z0-9_-]{16,}/, 'api key (sk-)'],
-    [/(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/, 'slack token'],
-    [/A(?:KIA|SIA)[0-9A-Z]{16}(?![0-9A-Za-z])/, 'aws access key id'],
-    [/AIza[0-9A-Za-z_-]{35}/, 'google api key'],
-    [/(?:[sr]k_(?:live|test)|whsec)_[0-9A-Za-z]{10,}/, 'stripe key'],
-    [/npm_[A-Za-z0-9]{36}/, 'npm token'],
-    [/hf_[A-Za-z0-9]{30,}/, 'hugging face token'],
-    [/eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/, 'jwt'],
-  ] as const
-).map(([shape, reason]) => [new RegExp(START + shape.source, 'g'), reason]);
+const TOKEN_SHAPES: readonly (readonly [RegExp, string])[] = [
+  [/gh[pousr]_[A-Za-z0-9]{20,}/, 'github token'],
+  [/github_pat_[A-Za-z0-9_]{20,}/, 'github token'],
+  [/glpat-[A-Za-z0-9_-]{20,}/, 'gitlab token'],
+  [/sk-ant-[A-Za-z0-9_-]{16,}/, 'anthropic key'],
+  [/sk-[A-Za-z0-9_-]{16,}/, 'api key (sk-)'],
+  [/(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}/, 'slack token'],
+  [/A(?:KIA|SIA)[0-9A-Z]{16}(?![0-9A-Za-z])/, 'aws access key id'],
+  [/AIza[0-9A-Za-z_-]{35}/, 'google api key'],
+  [/(?:[sr]k_(?:live|test)|whsec)_[0-9A-Za-z]{10,}/, 'stripe key'],
+  [/npm_[A-Za-z0-9]{36}/, 'npm token'],
+  [/hf_[A-Za-z0-9]{30,}/, 'hugging face token'],
+  [/eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/, 'jwt'],
+];
+
+/** All token shapes in one pass (one scan of the text instead of one per shape). */
+const ANY_TOKEN = new RegExp(TOKEN_SHAPES.map(([shape]) => `(${shape.source})`).join('|'), 'g');
+
+/**
+ * A token starts a word, or follows a percent escape (`Bearer%20sk-…`): `task-0123…` is not `sk-…`.
+ * Checked on the match rather than by a lookbehind, which would be tried at every position.
+ */
+function startsAWord(text: string, offset: number): boolean {
+  const before = text[offset - 1];
+  if (before === undefined || !/[A-Za-z0-9_]/.test(before)) return true;
+  return offset >= 3 && /%[0-9A-Fa-f]{2}$/.test(text.slice(offset - 3, offset));
+}
 
 /** `Bearer <token68>` / `Basic <base64>`, the scheme kept so the reader sees which it was. */
 const AUTH_SCHEME = /\b(bearer|basic)((?:[ \t]|%20|\+)+)([A-Za-z0-9._~+/=-]+)/gi;
@@ -122,43 +130,64 @@ function looksLikeCredential(value: string): boolean {
   return /[A-Z]/.test(value.slice(1)) && /[a-z]/.test(value);
 }
 
+/** Every rule needs one of these: a separator, a scheme word or the start of a token shape. */
+const MIGHT_HOLD_A_SECRET =
+  /[:=]|--|bearer|basic|gh[pousr]_|github_pat_|glpat-|sk-|[sr]k_|whsec_|xox|xapp-|A[KS]IA|AIza|npm_|hf_|eyJ/i;
+
 /** `text` with every secret this module recognizes replaced by a marker. Never throws. */
 export function redactSecretsInText(text: string): string {
-  let result = text.replace(
-    PRIVATE_KEY_BLOCK,
-    (_block, kind: string) => `-----BEGIN ${kind}-----${redactionMarker('private key')}-----END ${kind}-----`,
-  );
+  // Most strings are short words or sentences: a cheap look for what every rule needs comes first.
+  if (!MIGHT_HOLD_A_SECRET.test(text)) return text;
+  let result = text;
+  if (result.includes('PRIVATE KEY'))
+    result = result.replace(
+      PRIVATE_KEY_BLOCK,
+      (_block, kind: string) =>
+        `-----BEGIN ${kind}-----${redactionMarker('private key')}-----END ${kind}-----`,
+    );
   result = redactUrlsInText(result);
   result = result.replace(AUTH_SCHEME, (match, scheme: string, gap: string, credential: string) =>
     looksLikeCredential(credential)
       ? `${scheme}${gap}${redactionMarker(`${scheme.toLowerCase()} ${scheme.toLowerCase() === 'basic' ? 'credentials' : 'token'}`)}`
       : match,
   );
-  for (const [shape, reason] of TOKEN_SHAPES) result = result.replace(shape, redactionMarker(reason));
-  result = result.replace(HEADER_LINE, (match, name: string, gap: string, value: string) => {
-    if (!isHeaderLikeSecret(name) || isRedacted(value)) return match;
-    const trailing = /\s*$/.exec(value)?.[0] ?? '';
-    return `${name}${gap}${redactionMarker(NAMED_LIKE_A_SECRET)}${trailing}`;
+  result = result.replace(ANY_TOKEN, (match: string, ...groups: unknown[]) => {
+    const offset = groups[TOKEN_SHAPES.length] as number;
+    if (!startsAWord(result, offset)) return match;
+    const shape = groups.findIndex((group, index) => index < TOKEN_SHAPES.length && group !== undefined);
+    return redactionMarker(TOKEN_SHAPES[shape]![1]);
   });
-  result = result.replace(
-    QUOTED_PAIR,
-    (match, keyQuote: string, name: string, gap: string, valueQuote: string, value: string) =>
-      value === '' || isRedacted(value) || !isSecretName(name)
+  const colon = result.includes(':');
+  const equals = result.includes('=');
+  if (colon)
+    result = result.replace(HEADER_LINE, (match, name: string, gap: string, value: string) => {
+      if (!isHeaderLikeSecret(name) || isRedacted(value)) return match;
+      const trailing = /\s*$/.exec(value)?.[0] ?? '';
+      return `${name}${gap}${redactionMarker(NAMED_LIKE_A_SECRET)}${trailing}`;
+    });
+  if ((colon || equals) && /["']/.test(result))
+    result = result.replace(
+      QUOTED_PAIR,
+      (match, keyQuote: string, name: string, gap: string, valueQuote: string, value: string) =>
+        value === '' || isRedacted(value) || !isSecretName(name)
+          ? match
+          : `${keyQuote}${name}${keyQuote}${gap}${valueQuote}${redactionMarker(NAMED_LIKE_A_SECRET)}${valueQuote}`,
+    );
+  if (equals)
+    result = result.replace(ASSIGNMENT, (match, name: string, value: string) =>
+      isRedacted(value) || !isSecretName(name) ? match : `${name}=${redactionMarker(NAMED_LIKE_A_SECRET)}`,
+    );
+  if (result.includes('--'))
+    result = result.replace(FLAG, (match, name: string, gap: string, value: string) =>
+      isRedacted(value) || !isSecretName(name)
         ? match
-        : `${keyQuote}${name}${keyQuote}${gap}${valueQuote}${redactionMarker(NAMED_LIKE_A_SECRET)}${valueQuote}`,
-  );
-  result = result.replace(ASSIGNMENT, (match, name: string, value: string) =>
-    isRedacted(value) || !isSecretName(name) ? match : `${name}=${redactionMarker(NAMED_LIKE_A_SECRET)}`,
-  );
-  result = result.replace(FLAG, (match, name: string, gap: string, value: string) =>
-    isRedacted(value) || !isSecretName(name)
-      ? match
-      : `--${name}${gap}${redactionMarker(NAMED_LIKE_A_SECRET)}`,
-  );
-  result = result.replace(
-    CURL_USER,
-    (match, flag: string, gap: string, quote: string, user: string, password: string) =>
-      isRedacted(password) ? match : `${flag}${gap}${quote}${user}:${redactionMarker('password')}${quote}`,
-  );
+        : `--${name}${gap}${redactionMarker(NAMED_LIKE_A_SECRET)}`,
+    );
+  if (result.includes('-u'))
+    result = result.replace(
+      CURL_USER,
+      (match, flag: string, gap: string, quote: string, user: string, password: string) =>
+        isRedacted(password) ? match : `${flag}${gap}${quote}${user}:${redactionMarker('password')}${quote}`,
+    );
   return result;
 }
