@@ -49,7 +49,9 @@ test('secret-keyed argument values never reach IndexedDB in clear', async ({ pag
   expect(entry?.redactedPaths).toEqual(
     expect.arrayContaining(['password', 'headers.Authorization', 'nested[0].api_key']),
   );
-  expect((body as { arguments: { password: string } }).arguments.password).toBe('[redacted]');
+  expect((body as { arguments: { password: string } }).arguments.password).toBe(
+    '[redacted: named like a secret]',
+  );
 });
 
 test('two tabs appending 1,000 entries each at once: 2,000 entries, one valid chain, live updates', async ({

@@ -127,7 +127,7 @@ test('calls carry trace context to the server, and their records reach the colle
   // Redacted as in the log; the collector's key only ever in its header.
   const everything = JSON.stringify(receiver.records);
   expect(everything).not.toContain('sk-live-123');
-  expect(everything).toContain('[redacted]');
+  expect(everything).toContain('[redacted: named like a secret]');
   expect(everything).not.toContain('collector-secret');
 });
 

@@ -24,7 +24,6 @@ export {
   type ExportProgress,
 } from './audit/log.js';
 export type { AuditPage, AuditQuery } from './audit/query.js';
-export { DEFAULT_SECRET_KEYS, REDACTED, redactSecrets } from './audit/redaction.js';
 export type { PruneReport, RetentionPolicy } from './audit/retention.js';
 // Signing in (MCP authorization): connect({ auth }) and its handle; the rest is 'toolgate/auth'.
 export type { ServerSignIn, SignInOptions } from './auth/connect-auth.js';
@@ -72,6 +71,13 @@ export type * from './gate/types.js';
 export { DEFAULT_TIMEOUT_MS, type RequestOptions, RpcEngine } from './protocol/engine.js';
 export * from './protocol/errors.js';
 export type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
+export {
+  isSecretName,
+  REDACTED,
+  type Redacted,
+  redactSecrets,
+  redactSecretsInText,
+} from './protocol/redaction.js';
 export * from './protocol/types.js';
 export * from './protocol/versions.js';
 export { checkToolOutput, createSchemaValidator } from './schema/index.js';

@@ -13,6 +13,9 @@
  *   POST /__control/forget-sessions  closes and forgets every session (the next request gets 404)
  *   POST /__control/add-tool         registers one more tool everywhere (tools/list_changed)
  *   POST /__control/rug-pull         changes echo's description everywhere (a rug pull; tools/list_changed)
+ *
+ * Besides the shared tools: `elicit` (stateful only) and `run_with_credentials` (echoes its
+ * credential-laden arguments, for the redaction tests).
  */
 
 import { randomUUID } from 'node:crypto';
@@ -72,6 +75,31 @@ function registerElicit(server) {
   );
 }
 
+/**
+ * Takes credentials in every shape people pass them and echoes its arguments back: the audit log
+ * must store them redacted while this server receives (and returns) them in clear.
+ */
+function registerCredentialsEcho(server) {
+  server.registerTool(
+    'run_with_credentials',
+    {
+      description: 'Runs a command with the given credentials (echoes its arguments)',
+      inputSchema: z.object({
+        auth_header: z.string(),
+        bearer: z.string(),
+        pass: z.string(),
+        env: z.record(z.string(), z.string()),
+        headers: z.array(z.object({ name: z.string(), value: z.string() })),
+        cmd: z.string(),
+      }),
+    },
+    async (args) => {
+      recorder.call('run_with_credentials', args);
+      return { content: [{ type: 'text', text: JSON.stringify(args) }] };
+    },
+  );
+}
+
 function newServer() {
   const server = new McpServer({ name: 'toolgate-peer-sdk1', version: '1.0.0' });
   registerSharedTools(server, recorder, (extra) => ({
@@ -81,6 +109,7 @@ function newServer() {
   }));
   // Stateless, the answer to a server-to-client request would reach another instance: no elicit.
   if (!flags.stateless) registerElicit(server);
+  registerCredentialsEcho(server);
   for (const name of extraTools) registerExtraTool(server, name);
   if (echoDescription) pullRug(server);
   return server;

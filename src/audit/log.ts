@@ -9,6 +9,7 @@
 
 import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { redactSecrets, redactSecretsInStrings } from '../protocol/redaction.js';
 import type { AnchoredHead, AnchorKey } from './anchor.js';
 import { Anchorer, type AnchoringOptions, DEFAULT_ANCHORING } from './anchor-cadence.js';
 import { anchorKeyFor, readAnchorKey, readAnchors } from './anchor-store.js';
@@ -38,7 +39,6 @@ import {
   queryEntries,
   READ_STORES,
 } from './query.js';
-import { DEFAULT_SECRET_KEYS, redactSecrets, redactUrlSecrets } from './redaction.js';
 import {
   DEFAULT_RETENTION,
   type PruneReport,
@@ -54,7 +54,10 @@ import { verifyBlocks } from './verify-blocks.js';
 export interface AuditLogOptions {
   /** The database name; one log per name per origin. Default 'toolgate-audit'. */
   name?: string;
-  /** Keys whose values are redacted before storage. Default DEFAULT_SECRET_KEYS. */
+  /**
+   * More names whose values are redacted before storage, besides the built-in rule (secret-like
+   * names and values, see protocol/redaction.ts), which always applies.
+   */
   secretKeys?: readonly RegExp[];
   /** Results larger than this (canonical JSON, UTF-8 bytes) are stored truncated. Default 64 KiB. */
   maxRecordedBytes?: number;
@@ -184,7 +187,7 @@ const DEFAULT_SEGMENT_EVENTS = 2048;
 
 export async function createAuditLog(options: AuditLogOptions = {}): Promise<AuditLog> {
   const name = options.name ?? 'toolgate-audit';
-  const secretKeys = options.secretKeys ?? DEFAULT_SECRET_KEYS;
+  const extraSecretNames = options.secretKeys ?? [];
   const maxBytes = options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES;
   const now = options.now ?? Date.now;
   const database = await openAuditDatabase(name, options.indexedDB);
@@ -297,13 +300,13 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
   });
 
   /**
-   * Appends a record. Server ids, caller labels and error messages may quote a server URL: no URL
-   * secrets are stored. Members listed in `redacted` went through redactSecrets already, which
-   * hides URL secrets in every string too, so they are not walked again.
+   * Appends a record. Server ids, caller labels and error messages may quote a server URL or a
+   * token: every string is redacted by its shape. Members listed in `redacted` went through
+   * redactSecrets already, which does that too, so they are not walked again.
    */
   const append = async (draft: EventDraft, redacted: readonly string[] = []): Promise<void> => {
     try {
-      await appender.append({ ...draft, body: withoutUrlSecrets(draft.body, redacted) });
+      await appender.append({ ...draft, body: withoutSecretsInStrings(draft.body, redacted) });
     } catch (error) {
       if (error instanceof Error && error.name === 'AuditStorageFullError')
         tell({ type: 'storage-full', message: error.message });
@@ -329,7 +332,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
       .catch(() => undefined);
   };
 
-  const redact = <T>(value: T) => redactSecrets(value, secretKeys);
+  const redact = <T>(value: T) => redactSecrets(value, { extraSecretNames });
 
   const sink: AuditSink = {
     async pending(record: PendingRecord) {
@@ -553,12 +556,12 @@ function endCheck(
   };
 }
 
-/** A record with URL secrets hidden in every string, members in `redacted` taken as they are. */
-function withoutUrlSecrets(body: JsonObject, redacted: readonly string[]): JsonObject {
-  if (redacted.length === 0) return redactUrlSecrets(body);
+/** A record with secrets hidden in every string, members in `redacted` taken as they are. */
+function withoutSecretsInStrings(body: JsonObject, redacted: readonly string[]): JsonObject {
+  if (redacted.length === 0) return redactSecretsInStrings(body);
   const rest: JsonObject = { ...body };
   for (const key of redacted) delete rest[key];
-  const cleaned = redactUrlSecrets(rest);
+  const cleaned = redactSecretsInStrings(rest);
   for (const key of redacted) if (body[key] !== undefined) cleaned[key] = body[key]!;
   return cleaned;
 }

@@ -83,6 +83,25 @@ describe('redactUrl', () => {
     for (const name of PLAIN_NAMES) expect(isSecretParamName(name), name).toBe(false);
   });
 
+  it('hides the secrets of a URL carried percent-encoded in another URL’s parameter', () => {
+    const inner = 'https://b.example/cb?access_token=at-1&state=s';
+    const url = `https://a.example/login?next=${encodeURIComponent(inner)}&lang=en`;
+    expect(redactUrl(url)).toBe(
+      `https://a.example/login?next=${encodeURIComponent('https://b.example/cb?access_token=***&state=s')}&lang=en`,
+    );
+    expect(redactUrl(redactUrl(url))).toBe(redactUrl(url));
+  });
+
+  it('reads a parameter name percent-encoded character by character as the same name', () => {
+    const everyByte = (name: string) =>
+      [...new TextEncoder().encode(name)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+    fc.assert(
+      fc.property(fc.constantFrom(...SECRET_NAMES), secretValue, (name, value) => {
+        expect(redactUrl(`https://x.example/?${everyByte(name)}=${value}`)).not.toContain('SeKr3t');
+      }),
+    );
+  });
+
   it('redacts text that is not a valid URL as far as its shape allows', () => {
     expect(redactUrl('not a url?token=abc def')).toBe('not a url?token=***');
     expect(redactUrl('127.0.0.1:8000/mcp')).toBe('127.0.0.1:8000/mcp');

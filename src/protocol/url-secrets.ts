@@ -7,49 +7,18 @@
  * redacted as far as its shape allows.
  */
 
+import { isSecretName } from './secret-names.js';
+
 /** What a hidden value is shown as. */
 export const URL_SECRET_MASK = '***';
 
-/** Words of a parameter name that mark its value as a secret. */
-const SECRET_WORDS = new Set([
-  'key',
-  'apikey',
-  'token',
-  'auth',
-  'authorization',
-  'secret',
-  'password',
-  'passwd',
-  'pwd',
-  'sig',
-  'signature',
-  'credential',
-  'credentials',
-  'session',
-  'sessionid',
-]);
-
-/** Run-together names (`accesstoken`, `clientsecret`, `xapikey`) end with one of these. */
-const SECRET_SUFFIXES = ['token', 'secret', 'password', 'apikey', 'signature'];
-
 /**
  * True when a query or fragment parameter name looks like it holds a credential: `key`, `api_key`,
- * `apiKey`, `access_token`, `X-Amz-Signature`, `sessionId`, `auth`, `password`… (case-insensitive).
+ * `apiKey`, `access_token`, `X-Amz-Signature`, `sessionId`, `auth`, `password`… (case-insensitive;
+ * the one rule of secret-names.ts, applied to the decoded name).
  */
 export function isSecretParamName(name: string): boolean {
-  const decoded = decodeComponent(name);
-  // Both readings count: `keyId` is key + id in camelCase, while `keY` is just odd capitals of key.
-  const words = [...wordsOf(decoded), ...wordsOf(decoded.replace(/([a-z0-9])([A-Z])/g, '$1 $2'))];
-  return words.some(
-    (word) => SECRET_WORDS.has(word) || SECRET_SUFFIXES.some((suffix) => word.endsWith(suffix)),
-  );
-}
-
-function wordsOf(name: string): string[] {
-  return name
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '');
+  return isSecretName(decodeComponent(name));
 }
 
 /**
@@ -111,9 +80,23 @@ function redactParams(params: string): string {
       if (equals === -1) return pair;
       const name = pair.slice(0, equals);
       const value = pair.slice(equals + 1);
-      return value !== '' && isSecretParamName(name) ? `${name}=${URL_SECRET_MASK}` : pair;
+      if (value !== '' && isSecretParamName(name)) return `${name}=${URL_SECRET_MASK}`;
+      return `${name}=${withoutNestedUrlSecrets(value)}`;
     })
     .join('&');
+}
+
+/**
+ * A parameter value that is itself a percent-encoded URL (`?redirect=https%3A%2F%2F…%3Ftoken%3D…`)
+ * carries that URL's secrets too: they are hidden and the value encoded again. Values without
+ * such a URL come back as they were.
+ */
+function withoutNestedUrlSecrets(value: string): string {
+  if (!value.includes('%')) return value;
+  const decoded = decodeComponent(value);
+  if (decoded === value || !decoded.includes('://')) return value;
+  const shown = redactUrlsInText(decoded);
+  return shown === decoded ? value : encodeURIComponent(shown);
 }
 
 /** application/x-www-form-urlencoded decoding that keeps malformed escapes as they are. */

@@ -11,6 +11,7 @@
  * take over when its page closes. Loaded lazily, only when a collector is configured.
  */
 
+import { redactSecretsInText } from '../../protocol/redaction.js';
 import { redactUrlsInText } from '../../protocol/url-secrets.js';
 import type { AnchoredHead, AnchorKey } from '../anchor.js';
 import type { ChainEvent } from '../chain.js';
@@ -412,7 +413,7 @@ export function startOtlpExport(log: AuditLog, options: OtlpExportOptions): Otlp
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         const problem = error instanceof Error ? error.message : String(error);
-        report({ state: 'stopped', problem: redactUrlsInText(problem) });
+        report({ state: 'stopped', problem: redactSecretsInText(problem) });
         failWaiters(new Error(status.problem));
       })
       .finally(() => {

@@ -8,9 +8,9 @@
 
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { uiResourceUriOf } from '../../apps/tool-ui.js';
-import { redactSecrets } from '../../audit/redaction.js';
 import { describeCaller } from '../../gate/caller.js';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
+import { redactSecrets } from '../../protocol/redaction.js';
 import type { FinishedCall, PanelController, ProgressPoint, RunningCall } from '../../session/controller.js';
 import { type ServerNames, serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
@@ -199,7 +199,7 @@ function CallFacts({
   );
 }
 
-/** The arguments as the audit log keeps them: secret-looking keys and URL credentials redacted. */
+/** The arguments as the audit log keeps them: secrets redacted by name and by shape. */
 function Arguments({ value }: { value: JsonObject }) {
   const { value: shown, paths } = redactSecrets(value);
   const empty = Object.keys(shown).length === 0;

@@ -5,7 +5,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { redactSecrets } from '../../audit/redaction.js';
+import { redactSecrets } from '../../protocol/redaction.js';
 import type { PanelController, ServerLogEntry, ServerState, TrafficEntry } from '../../session/controller.js';
 import { LOG_LEVELS, summarize, TRAFFIC_KEPT } from '../../session/server-diagnostics.js';
 import { serverNames } from '../../session/server-names.js';
@@ -179,8 +179,8 @@ function Traffic({ entries }: { entries: readonly TrafficEntry[] }) {
     <section class="tg-inspect-part" aria-labelledby="tg-traffic-heading">
       <h3 id="tg-traffic-heading">JSON-RPC messages</h3>
       <p class="tg-muted">
-        The last {TRAFFIC_KEPT} messages of this connection, newest first; values under secret-looking keys
-        and credentials in URLs are redacted.
+        The last {TRAFFIC_KEPT} messages of this connection, newest first; secrets are redacted as the audit
+        log redacts them (by name, and by shape: tokens, Authorization headers, URL credentials).
       </p>
       {newestFirst.length === 0 ? (
         <p class="tg-empty">No messages yet.</p>
