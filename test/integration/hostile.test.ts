@@ -332,7 +332,9 @@ describe('reconnects are bounded', () => {
       try {
         const error = await call();
         expect(error).toBeInstanceOf(ResponseLostError);
-        expect(error?.message).toContain('the answer to tools/call was lost');
+        expect(error?.message).toContain(
+          `The answer of server 'mcp-${name}' to tools/call for tool 'echo' was lost`,
+        );
         expect(error?.message).toContain('5 attempts to reopen it failed');
         expect(await resumptionsAt('mcp', name)).toHaveLength(5);
         expect(await callsAtPath('mcp', name)).toBe(1);
