@@ -141,6 +141,9 @@ function sseHeaders(res) {
   res.flushHeaders();
 }
 
+/** Streams retry-zero-everywhere opened (it numbers them in its event ids). */
+let retryZeroStreams = 0;
+
 /**
  * Answers that cannot be plain JSON: each writes the whole HTTP answer to a tools/call itself
  * (`http`, Streamable HTTP) or writes events on the 2024-11-05 stream (`sse`).
@@ -200,6 +203,23 @@ const STREAMED = {
     http: (req, res) => {
       sseHeaders(res);
       res.end(`id: ${req.method === 'GET' ? 'again' : 'first'}\nretry: 0\ndata: \n\n`);
+    },
+  },
+  /**
+   * Every SSE stream, the call's answer and every GET (a resumption or the standalone stream),
+   * carries only a priming event with `retry: 0` and closes at once: a client that obeys `retry`
+   * literally, or that counts an opened stream as a success, reconnects for ever.
+   */
+  'retry-zero-everywhere': {
+    http: (req, res) => {
+      sseHeaders(res);
+      // Event ids name the stream (call-N, server-N), so /__events tells whose reconnects each GET is.
+      const resumed = req.headers['last-event-id'];
+      const id =
+        typeof resumed === 'string'
+          ? resumed
+          : `${req.method === 'GET' ? 'server' : 'call'}-${++retryZeroStreams}`;
+      res.end(`id: ${id}\nretry: 0\ndata: \n\n`);
     },
   },
   /** Every stream breaks (the connection is cut) right after its priming event. */
@@ -317,7 +337,11 @@ async function serveStreamable(req, res, caseName, era) {
       id: null,
       error: { code: -32001, message: 'Session not found' },
     });
-  if (req.method === 'GET' && streamed?.http && req.headers['last-event-id'])
+  if (
+    req.method === 'GET' &&
+    streamed?.http &&
+    (req.headers['last-event-id'] || caseName === 'retry-zero-everywhere')
+  )
     return streamed.http(req, res, {});
   if (req.method !== 'POST') {
     res.writeHead(405, { allow: 'POST' });

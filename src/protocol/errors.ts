@@ -136,7 +136,11 @@ export class ResponseLostError extends ToolgateError {
   ) {
     super(
       `The answer ${subject?.server === undefined ? '' : `of server '${subject.server}' `}to ` +
-        `${requestPhrase(method, subject)} was lost: ${detail}`,
+        `${requestPhrase(method, subject)} was lost: ${detail}` +
+        // The request reached the server: what it did is unknown, and a blind retry may do it twice.
+        (subject?.tool === undefined
+          ? ''
+          : `. The tool may have run all the same: check before you call the tool again.`),
     );
     this.name = 'ResponseLostError';
   }

@@ -325,25 +325,27 @@ describe('reconnects are bounded', () => {
   // Short waits keep the test quick; the floor for `retry: 0` stays the default 500 ms.
   const quick: ConnectionLimits = { maxReconnectDelayMs: 1_000 };
 
-  it.each(['retry-zero', 'drop-streams'])(
-    'legacy %s: 5 reopen attempts, then the call fails as lost',
-    async (name) => {
-      const { client, audit, call } = await gateAt('mcp', name, quick);
-      try {
-        const error = await call();
-        expect(error).toBeInstanceOf(ResponseLostError);
-        expect(error?.message).toContain(
-          `The answer of server 'mcp-${name}' to tools/call for tool 'echo' was lost`,
-        );
-        expect(error?.message).toContain('5 attempts to reopen it failed');
-        expect(await resumptionsAt('mcp', name)).toHaveLength(5);
-        expect(await callsAtPath('mcp', name)).toBe(1);
-        expect(audit.entries[0]?.final).toMatchObject({ outcome: 'protocol-error', error: { kind: 'lost' } });
-      } finally {
-        await client.close();
-      }
-    },
-  );
+  it.each([
+    // Each reopened stream opens fine and closes empty: given up after limits.maxEmptyStreams.
+    ['retry-zero', 3, 'closed it at once without sending anything'],
+    // Each reopened stream breaks: given up after limits.maxReconnects.
+    ['drop-streams', 5, '5 attempts to reopen it failed'],
+  ])('legacy %s: %i reopen attempts, then the call fails as lost', async (name, attempts, why) => {
+    const { client, audit, call } = await gateAt('mcp', name, quick);
+    try {
+      const error = await call();
+      expect(error).toBeInstanceOf(ResponseLostError);
+      expect(error?.message).toContain(
+        `The answer of server 'mcp-${name}' to tools/call for tool 'echo' was lost`,
+      );
+      expect(error?.message).toContain(why);
+      expect(await resumptionsAt('mcp', name)).toHaveLength(attempts);
+      expect(await callsAtPath('mcp', name)).toBe(1);
+      expect(audit.entries[0]?.final).toMatchObject({ outcome: 'protocol-error', error: { kind: 'lost' } });
+    } finally {
+      await client.close();
+    }
+  });
 
   it.each(['retry-zero', 'drop-streams'])(
     'modern %s: no resumption; sent again once, on record, then lost',
