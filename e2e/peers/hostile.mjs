@@ -280,6 +280,8 @@ const CASES = {
   'deep-result': { call: () => ({ result: { ...text('deep'), structuredContent: nested(10_000) } }) },
   'huge-text': { call: () => ({ result: text(`${'x'.repeat(10_000_000 - 3)}END`) }) },
   'empty-error': { call: () => ({ result: { content: [], isError: true } }) },
+  /** /sse/ only: the event stream opens but never sends its `endpoint` event. */
+  'no-endpoint': {},
   ...Object.fromEntries(Object.keys(STREAMED).map((name) => [name, {}])),
   ...Object.fromEntries(Object.keys(SESSIONS).map((name) => [name, {}])),
 };
@@ -373,6 +375,12 @@ let sseCount = 0;
 async function serveSse(req, res, caseName, rest, url) {
   if (req.method === 'GET' && rest === '') {
     recorder.request(req, undefined);
+    if (caseName === 'no-endpoint') {
+      // An event stream that stays open and alive but never names its message endpoint.
+      sseHeaders(res);
+      res.write(': no endpoint here\n\n');
+      return;
+    }
     const number = ++sseCount;
     const path = url.pathname;
     sseStreams.set(number, { res, path });

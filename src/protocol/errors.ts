@@ -199,6 +199,8 @@ export type TransportFailureCause =
   | 'wrong-content-type'
   | 'session-expired'
   | 'bad-endpoint'
+  /** A 2024-11-05 HTTP+SSE event stream opened but never named the URL to post messages to. */
+  | 'no-endpoint'
   | 'origin-refused';
 
 /** The transport could not exchange messages with the server. */

@@ -252,6 +252,23 @@ describe('bounded reading: a huge answer fails its call at the cap, unread', () 
   });
 });
 
+describe('a 2024-11-05 endpoint that never names its message endpoint', () => {
+  it('connect() fails with that cause, within the connect timeout, not with the 405 of the Streamable HTTP probe', async () => {
+    const url = at('sse', 'no-endpoint');
+    // Automatic transport choice: POSTs are refused 405, then the event stream opens and says nothing.
+    const error = await connect({ url, id: 'sse-no-endpoint', connectTimeoutMs: 1_000 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).failure).toBe('no-endpoint');
+    expect(error?.message).toContain(`${url}: no endpoint announced within the connect timeout (1 s)`);
+    expect(error?.message).not.toContain('405');
+    // The event stream was opened (once): this is the endpoint's own failure.
+    expect((await peer.events()).streams.filter((s) => s.path === '/sse/no-endpoint')).toHaveLength(1);
+  });
+});
+
 describe('sessions by the specification', () => {
   it('a server that forgets every session gets 3 new ones during connect, then connect fails readably', async () => {
     const error = await connectAt('mcp', 'forget-sessions').then(
