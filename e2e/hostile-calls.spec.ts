@@ -125,3 +125,29 @@ test('a server that loses every new session is shown as failed, and the next cal
   expect(await callsAt('mcp', 'forget-after-call')).toBe(sent);
   expect((await auditOutcome(page)).verified).toBe(true);
 });
+
+test('legacy: a server whose every stream says `retry: 0` and closes at once: reconnects are bounded and the call fails readably', async ({
+  page,
+}) => {
+  const name = 'retry-zero-everywhere';
+  await openPanel(page, endpoint('mcp', name));
+  const failure = await callAndAllow(page);
+  expect(failure.kind).toBe('lost');
+  // Which server, which tool, why, and what the person can do.
+  expect(failure.message).toContain("The answer of server 'bad' to tools/call for tool 'echo' was lost");
+  expect(failure.message).toContain('closed it at once without sending anything');
+  expect(failure.message).toContain('check before you call the tool again');
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  await expect(page.locator('.tg-finished-call').first()).toContainText('closed it at once');
+  // Counted by the server: the GETs that resumed the call's stream (event ids call-N), and those of
+  // the server-to-client stream (opened without Last-Event-ID, resumed with server-N).
+  const gets = (await peer.events()).streams.filter((s) => s.path === `/mcp/${name}`);
+  const resumedCall = gets.filter((s) => s.headers['last-event-id']?.startsWith('call-'));
+  const serverStream = gets.filter((s) => !s.headers['last-event-id']?.startsWith('call-'));
+  expect(resumedCall.length).toBeGreaterThan(0);
+  expect(resumedCall.length).toBeLessThanOrEqual(3);
+  expect(serverStream.length).toBeGreaterThan(0);
+  expect(serverStream.length).toBeLessThanOrEqual(4);
+  expect(await callsAt('mcp', name)).toBe(1);
+  expect(await auditOutcome(page)).toEqual({ outcome: 'protocol-error', verified: true });
+});

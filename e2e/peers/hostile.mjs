@@ -141,6 +141,9 @@ function sseHeaders(res) {
   res.flushHeaders();
 }
 
+/** Streams retry-zero-everywhere opened (it numbers them in its event ids). */
+let retryZeroStreams = 0;
+
 /**
  * Answers that cannot be plain JSON: each writes the whole HTTP answer to a tools/call itself
  * (`http`, Streamable HTTP) or writes events on the 2024-11-05 stream (`sse`).
@@ -202,6 +205,23 @@ const STREAMED = {
       res.end(`id: ${req.method === 'GET' ? 'again' : 'first'}\nretry: 0\ndata: \n\n`);
     },
   },
+  /**
+   * Every SSE stream, the call's answer and every GET (a resumption or the standalone stream),
+   * carries only a priming event with `retry: 0` and closes at once: a client that obeys `retry`
+   * literally, or that counts an opened stream as a success, reconnects for ever.
+   */
+  'retry-zero-everywhere': {
+    http: (req, res) => {
+      sseHeaders(res);
+      // Event ids name the stream (call-N, server-N), so /__events tells whose reconnects each GET is.
+      const resumed = req.headers['last-event-id'];
+      const id =
+        typeof resumed === 'string'
+          ? resumed
+          : `${req.method === 'GET' ? 'server' : 'call'}-${++retryZeroStreams}`;
+      res.end(`id: ${id}\nretry: 0\ndata: \n\n`);
+    },
+  },
   /** Every stream breaks (the connection is cut) right after its priming event. */
   'drop-streams': {
     http: (_req, res) => {
@@ -260,6 +280,8 @@ const CASES = {
   'deep-result': { call: () => ({ result: { ...text('deep'), structuredContent: nested(10_000) } }) },
   'huge-text': { call: () => ({ result: text(`${'x'.repeat(10_000_000 - 3)}END`) }) },
   'empty-error': { call: () => ({ result: { content: [], isError: true } }) },
+  /** /sse/ only: the event stream opens but never sends its `endpoint` event. */
+  'no-endpoint': {},
   ...Object.fromEntries(Object.keys(STREAMED).map((name) => [name, {}])),
   ...Object.fromEntries(Object.keys(SESSIONS).map((name) => [name, {}])),
 };
@@ -317,7 +339,11 @@ async function serveStreamable(req, res, caseName, era) {
       id: null,
       error: { code: -32001, message: 'Session not found' },
     });
-  if (req.method === 'GET' && streamed?.http && req.headers['last-event-id'])
+  if (
+    req.method === 'GET' &&
+    streamed?.http &&
+    (req.headers['last-event-id'] || caseName === 'retry-zero-everywhere')
+  )
     return streamed.http(req, res, {});
   if (req.method !== 'POST') {
     res.writeHead(405, { allow: 'POST' });
@@ -349,6 +375,12 @@ let sseCount = 0;
 async function serveSse(req, res, caseName, rest, url) {
   if (req.method === 'GET' && rest === '') {
     recorder.request(req, undefined);
+    if (caseName === 'no-endpoint') {
+      // An event stream that stays open and alive but never names its message endpoint.
+      sseHeaders(res);
+      res.write(': no endpoint here\n\n');
+      return;
+    }
     const number = ++sseCount;
     const path = url.pathname;
     sseStreams.set(number, { res, path });

@@ -5,6 +5,10 @@ import {
   CapabilityMissingError,
   GuardError,
   InvalidResponseError,
+  McpError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  ResponseLostError,
   UnsupportedServerError,
 } from '../protocol/errors.js';
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
@@ -164,6 +168,68 @@ describe('capabilities', () => {
   );
 });
 
+describe('callTool errors name the server and the tool', () => {
+  /** What the call rejected with; the scripted server's behaviour is set per test. */
+  async function failure(responder: Responder, options: Parameters<McpClient['callTool']>[2] = {}) {
+    const { client, transport } = clientOver(responder, legacy);
+    const error = await client.callTool('search_files', {}, options).catch((e: unknown) => e as Error);
+    return { error, transport };
+  }
+
+  it('a timeout', async () => {
+    const { error } = await failure(() => undefined, { timeoutMs: 30 });
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.message).toContain(
+      "Server 'srv' did not answer tools/call for tool 'search_files' within 30 ms",
+    );
+    expect(error.message).toContain('raise the timeout');
+  });
+
+  it('a total timeout', async () => {
+    const { error } = await failure(() => undefined, { timeoutMs: 60_000, maxTotalTimeoutMs: 20 });
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.message).toMatch(/tools\/call for tool 'search_files' on server 'srv' ran past/);
+  });
+
+  it('a cancellation', async () => {
+    const controller = new AbortController();
+    const pending = failure(() => controller.abort('the person left'), { signal: controller.signal });
+    const { error } = await pending;
+    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error.message).toBe(
+      "tools/call for tool 'search_files' on server 'srv' was cancelled: the person left",
+    );
+  });
+
+  it('an invalid result, from the engine and from the result check', async () => {
+    const envelope = await failure((r, peer) => peer.deliver({ jsonrpc: '2.0', id: r.id, result: null }));
+    expect(envelope.error).toBeInstanceOf(InvalidResponseError);
+    expect(envelope.error.message).toContain(
+      "Server 'srv' sent an invalid answer to tools/call for tool 'search_files'",
+    );
+    const shape = await failure((r, peer) => peer.reply(r, { isError: false }));
+    expect(shape.error).toBeInstanceOf(InvalidResponseError);
+    expect(shape.error.message).toContain(
+      "Server 'srv' sent an invalid answer to tools/call for tool 'search_files'",
+    );
+  });
+
+  it('a JSON-RPC error and a lost answer', async () => {
+    const refused = await failure((r, peer) => peer.fail(r, -32602, 'bad path'));
+    expect(refused.error).toBeInstanceOf(McpError);
+    expect(refused.error.message).toBe(
+      "Server 'srv' answered tools/call for tool 'search_files' with an error: bad path (MCP error -32602)",
+    );
+    const lost = await failure((r, peer) =>
+      queueMicrotask(() => peer.onresponselost?.(r.id, new Error('the stream ended'))),
+    );
+    expect(lost.error).toBeInstanceOf(ResponseLostError);
+    expect(lost.error.message).toContain(
+      "The answer of server 'srv' to tools/call for tool 'search_files' was lost: the stream ended",
+    );
+  });
+});
+
 describe('normalizeCallToolResult', () => {
   it('drops resultType and keeps content, isError and structuredContent', () => {
     expect(
@@ -186,7 +252,7 @@ describe('normalizeCallToolResult', () => {
     expect(() => normalizeCallToolResult(result, 'files')).toThrow(InvalidResponseError);
     expect(() => normalizeCallToolResult(result, 'files')).toThrow(reason);
     expect(() => normalizeCallToolResult(result, 'files')).toThrow(
-      /files sent an invalid answer to tools\/call/,
+      /Server 'files' sent an invalid answer to tools\/call/,
     );
   });
 });

@@ -161,7 +161,12 @@ export class McpClient {
       const headers = { ...(await this.headersFor(name, args)), ...options.headers };
       // Trace context, when the gate gives one; the engine adds progressToken beside it.
       const params: JsonObject = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
-      return this.requestWithInput('tools/call', params, { ...options, headers }, name);
+      return this.requestWithInput(
+        'tools/call',
+        params,
+        { ...options, headers, subject: { ...options.subject, tool: name } },
+        name,
+      );
     };
     let result: JsonObject;
     try {
@@ -174,12 +179,17 @@ export class McpClient {
       await options.beforeResend?.('header-mismatch');
       result = await run();
     }
-    return normalizeCallToolResult(result, this.serverId);
+    return normalizeCallToolResult(result, this.serverId, name);
   }
 
   /** Sends a request in the current era (adds modern `_meta`; re-initializes an expired legacy session once). */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
-    const merged: RequestOptions = { ...this.options.requestDefaults, ...options };
+    // Errors name the server by this connection's id, as the gate and the panel do.
+    const merged: RequestOptions = {
+      ...this.options.requestDefaults,
+      ...options,
+      subject: { server: this.serverId, ...options.subject },
+    };
     try {
       return await this.engine.request(method, this.decorate(params), merged);
     } catch (error) {
@@ -385,10 +395,14 @@ export class McpClient {
 }
 
 /** Makes a result safe to read: `content` is always an array; the modern `resultType` is dropped. */
-export function normalizeCallToolResult(result: JsonObject, server = 'the server'): CallToolResult {
+export function normalizeCallToolResult(
+  result: JsonObject,
+  server = 'the server',
+  tool?: string,
+): CallToolResult {
   const { resultType: _resultType, ...rest } = result;
   const problem = callToolResultProblem(rest);
-  if (problem) throw new InvalidResponseError(server, 'tools/call', problem);
+  if (problem) throw new InvalidResponseError(server, 'tools/call', problem, tool);
   return rest as unknown as CallToolResult;
 }
 

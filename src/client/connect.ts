@@ -310,7 +310,8 @@ function refusesPost(error: unknown): boolean {
 }
 
 function preferInformative(streamableError: unknown, sseError: unknown): unknown {
-  // When the SSE attempt got nowhere either, the Streamable HTTP error usually names the real problem.
+  // When the SSE attempt got nowhere either, the Streamable HTTP error usually names the real problem;
+  // an event stream that opened but never named its endpoint ('no-endpoint') is the real problem itself.
   return sseError instanceof TransportError &&
     sseError.failure !== 'not-mcp' &&
     sseError.failure !== 'wrong-content-type'
@@ -327,6 +328,8 @@ async function openLegacySse(
   // Only 2024-11-05 servers need it, so it is a chunk of its own in the widget's bundle.
   const { HttpSseTransport } = await import('../transport/http-sse.js');
   const transport = new HttpSseTransport(url, {
+    // The stream's first event names where to post: waiting for it is part of connecting.
+    endpointTimeoutMs: intro.timeoutMs,
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.limits ? { limits: options.limits } : {}),

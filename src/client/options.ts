@@ -77,6 +77,8 @@ export interface ConnectOptions {
    * - `maxMessageBytes` (16 MB): one message on a postMessage, MessagePort or Chrome port channel.
    * - `maxReconnects` (5): reopen attempts in a row for a dropped legacy SSE stream; then the call
    *   fails as lost (ResponseLostError), or the server-to-client stream is reported gone.
+   * - `maxEmptyStreams` (3): of those, reopened streams in a row that the server closed at once
+   *   without a message (say, `retry: 0` and nothing else): given up sooner, as waiting cures nothing.
    * - `minRetryMs` (500 ms): a server's `retry:` below it is raised to it.
    * - `reconnectDelayMs` (1 s) and `maxReconnectDelayMs` (30 s): the first wait without a `retry:`,
    *   doubled per failed attempt up to the cap.

@@ -326,6 +326,10 @@ describe('the gate pipeline', () => {
     })(transport.onmessage);
     const error = await gate.call(call({ city: 'Oslo' }, { timeoutMs: 50 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
+    // The host's code gets a sentence naming the server and the tool, as the panel shows it.
+    expect((error as Error).message).toContain(
+      "Server 'srv' did not answer tools/call for tool 'weather' within 50 ms",
+    );
     expect(transport.sentWith('notifications/cancelled')).toHaveLength(1);
     const entry = (audit as MemoryAuditSink).entries[0]!;
     expect(entry.pending).toBeDefined();

@@ -9,8 +9,10 @@ import {
   InvalidResponseError,
   McpError,
   RequestCancelledError,
+  type RequestSubject,
   RequestTimeoutError,
   ResponseLostError,
+  refusalContext,
   ToolgateError,
 } from './errors.js';
 import {
@@ -47,6 +49,11 @@ export interface RequestOptions {
    * and the request fails with that error: the gate re-checks and records every send this way.
    */
   beforeResend?: (reason: ResendReason) => Promise<void>;
+  /**
+   * Whom the request goes to and what it is for, named in its errors (the server's id, the tool).
+   * The server defaults to the transport's label.
+   */
+  subject?: RequestSubject;
 }
 
 /**
@@ -141,8 +148,9 @@ export class RpcEngine {
   /** Sends a request and resolves with its result object, or rejects with a ToolgateError. */
   request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
     if (this.closed) return Promise.reject(new ConnectionClosedError(`${method}: the connection is closed`));
+    const subject = this.subjectOf(options);
     if (options.signal?.aborted)
-      return Promise.reject(new RequestCancelledError(method, options.signal.reason));
+      return Promise.reject(new RequestCancelledError(method, options.signal.reason, subject));
     return new Promise<JsonObject>((resolve, reject) => {
       const entry: Pending = {
         method,
@@ -155,14 +163,14 @@ export class RpcEngine {
       };
       if (options.signal) {
         const signal = options.signal;
-        const onAbort = () => this.cancel(entry, new RequestCancelledError(method, signal.reason));
+        const onAbort = () => this.cancel(entry, new RequestCancelledError(method, signal.reason, subject));
         signal.addEventListener('abort', onAbort, { once: true });
         entry.detachAbort = () => signal.removeEventListener('abort', onAbort);
       }
       const total = options.maxTotalTimeoutMs;
       if (total !== undefined && Number.isFinite(total)) {
         entry.totalTimer = setTimeout(
-          () => this.cancel(entry, new RequestTimeoutError(method, total, 'total')),
+          () => this.cancel(entry, new RequestTimeoutError(method, total, 'total', subject)),
           total,
         );
       }
@@ -261,7 +269,12 @@ export class RpcEngine {
       if (deadline <= now)
         this.cancel(
           entry,
-          new RequestTimeoutError(entry.method, entry.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+          new RequestTimeoutError(
+            entry.method,
+            entry.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            'idle',
+            this.subjectOf(entry.options),
+          ),
         );
       else if (deadline < next) next = deadline;
     }
@@ -314,14 +327,17 @@ export class RpcEngine {
       hook('stream-lost').then(
         () => {
           const signal = entry.options.signal;
-          if (signal?.aborted) entry.reject(new RequestCancelledError(entry.method, signal.reason));
+          if (signal?.aborted)
+            entry.reject(
+              new RequestCancelledError(entry.method, signal.reason, this.subjectOf(entry.options)),
+            );
           else this.reissue(entry);
         },
         (hookError: unknown) => entry.reject(asError(hookError)),
       );
       return;
     }
-    entry.reject(new ResponseLostError(entry.method, id, error.message));
+    entry.reject(new ResponseLostError(entry.method, id, error.message, this.subjectOf(entry.options)));
   }
 
   /** Sends a request again under a new id, re-arming what settle() cleared. */
@@ -331,13 +347,21 @@ export class RpcEngine {
     if (entry.options.maxTotalTimeoutMs !== undefined && entry.totalTimer) {
       const total = entry.options.maxTotalTimeoutMs;
       entry.totalTimer = setTimeout(
-        () => this.cancel(entry, new RequestTimeoutError(entry.method, total, 'total')),
+        () =>
+          this.cancel(
+            entry,
+            new RequestTimeoutError(entry.method, total, 'total', this.subjectOf(entry.options)),
+          ),
         total,
       );
     }
     if (entry.options.signal) {
       const signal = entry.options.signal;
-      const onAbort = () => this.cancel(entry, new RequestCancelledError(entry.method, signal.reason));
+      const onAbort = () =>
+        this.cancel(
+          entry,
+          new RequestCancelledError(entry.method, signal.reason, this.subjectOf(entry.options)),
+        );
       signal.addEventListener('abort', onAbort, { once: true });
       entry.detachAbort = () => signal.removeEventListener('abort', onAbort);
     }
@@ -378,7 +402,9 @@ export class RpcEngine {
       entry.resolve(classified.message.result);
     } else {
       const { code, message, data } = classified.message.error;
-      entry.reject(new McpError(code, message, data, `${entry.method} failed`));
+      entry.reject(
+        new McpError(code, message, data, refusalContext(entry.method, this.subjectOf(entry.options))),
+      );
     }
   }
 
@@ -386,7 +412,8 @@ export class RpcEngine {
   private failInvalidResponse(id: RequestId | undefined, reason: string): void {
     const entry = id === undefined ? undefined : this.pending.get(id);
     if (!entry || id === undefined) return;
-    this.failRequest(id, new InvalidResponseError(this.transport.label, entry.method, reason));
+    const { server, tool } = this.subjectOf(entry.options);
+    this.failRequest(id, new InvalidResponseError(server, entry.method, reason, tool));
   }
 
   /** An answer that cannot be used (malformed, too large) fails its request now, never re-issued. */
@@ -450,6 +477,11 @@ export class RpcEngine {
     } catch (error) {
       this.transport.onerror?.(asError(error));
     }
+  }
+
+  /** The request's subject, the server named by the transport's label unless the caller named it. */
+  private subjectOf(options: RequestOptions): RequestSubject & { server: string } {
+    return { ...options.subject, server: options.subject?.server ?? this.transport.label };
   }
 
   private violation(reason: string, message: unknown): void {

@@ -48,6 +48,38 @@ export class McpError extends ToolgateError {
   }
 }
 
+/**
+ * Whom a request went to and what it was for, so that its errors can say so: the server's id (or,
+ * without one, its label) and, for tools/call, the tool. The engine fills in the server.
+ */
+export interface RequestSubject {
+  server?: string;
+  tool?: string;
+}
+
+/** "tools/call for tool 'search'", or the bare method. */
+function requestPhrase(method: string, subject?: RequestSubject): string {
+  return subject?.tool === undefined ? method : `${method} for tool '${subject.tool}'`;
+}
+
+/** "Server 'files'", or "The server" when nobody said which. */
+function serverPhrase(subject?: RequestSubject): string {
+  return subject?.server === undefined ? 'The server' : `Server '${subject.server}'`;
+}
+
+/** " on server 'files'", or nothing. */
+function onServer(subject?: RequestSubject): string {
+  return subject?.server === undefined ? '' : ` on server '${subject.server}'`;
+}
+
+/** "250 ms", "30 s", "10 min": a timeout as a person reads it. */
+export function describeDuration(ms: number): string {
+  if (ms < 1_000) return `${ms} ms`;
+  if (ms < 60_000 || ms % 60_000 !== 0)
+    return `${Number.isInteger(ms / 1_000) ? ms / 1_000 : (ms / 1_000).toFixed(1)} s`;
+  return `${ms / 60_000} min`;
+}
+
 /** No answer within the timeout. The request was cancelled on the wire. */
 export class RequestTimeoutError extends ToolgateError {
   readonly kind = 'timeout';
@@ -55,11 +87,15 @@ export class RequestTimeoutError extends ToolgateError {
     readonly method: string,
     readonly timeoutMs: number,
     readonly reason: 'idle' | 'total' = 'idle',
+    readonly subject?: RequestSubject,
   ) {
     super(
       reason === 'total'
-        ? `${method} ran past its maximum total time of ${timeoutMs} ms and was cancelled`
-        : `${method} got no answer within ${timeoutMs} ms and was cancelled; raise the timeout if the tool is slow`,
+        ? `${requestPhrase(method, subject)}${onServer(subject)} ran past its maximum total time of ` +
+            `${describeDuration(timeoutMs)} and was cancelled; raise the maximum total time if the tool needs longer`
+        : `${serverPhrase(subject)} did not answer ${requestPhrase(method, subject)} within ` +
+            `${describeDuration(timeoutMs)}, so Toolgate cancelled it; raise the timeout if the tool is slow, ` +
+            'or check that the server is running',
     );
     this.name = 'RequestTimeoutError';
   }
@@ -71,8 +107,11 @@ export class RequestCancelledError extends ToolgateError {
   constructor(
     readonly method: string,
     readonly reason?: unknown,
+    readonly subject?: RequestSubject,
   ) {
-    super(`${method} was cancelled${typeof reason === 'string' ? `: ${reason}` : ''}`);
+    super(
+      `${requestPhrase(method, subject)}${onServer(subject)} was cancelled${typeof reason === 'string' ? `: ${reason}` : ''}`,
+    );
     this.name = 'RequestCancelledError';
   }
 }
@@ -93,8 +132,16 @@ export class ResponseLostError extends ToolgateError {
     readonly method: string,
     readonly requestId: RequestId,
     detail: string,
+    readonly subject?: RequestSubject,
   ) {
-    super(`the answer to ${method} was lost: ${detail}`);
+    super(
+      `The answer ${subject?.server === undefined ? '' : `of server '${subject.server}' `}to ` +
+        `${requestPhrase(method, subject)} was lost: ${detail}` +
+        // The request reached the server: what it did is unknown, and a blind retry may do it twice.
+        (subject?.tool === undefined
+          ? ''
+          : `. The tool may have run all the same: check before you call the tool again.`),
+    );
     this.name = 'ResponseLostError';
   }
 }
@@ -110,12 +157,21 @@ export class InvalidResponseError extends ToolgateError {
     readonly server: string,
     readonly method: string,
     readonly reason: string,
+    readonly tool?: string,
   ) {
     super(
-      `${server} sent an invalid answer to ${method}: ${reason}. Nothing from it was used; this is a bug in the server (tell its maintainer).`,
+      `${serverPhrase({ server })} sent an invalid answer to ${requestPhrase(method, { tool })}: ${reason}. ` +
+        'Nothing from it was used; this is a bug in the server (tell its maintainer).',
     );
     this.name = 'InvalidResponseError';
   }
+}
+
+/** The context McpError puts before a server's error message: which server refused what. */
+export function refusalContext(method: string, subject?: RequestSubject): string {
+  return subject?.server === undefined
+    ? `${requestPhrase(method, subject)} failed`
+    : `${serverPhrase(subject)} answered ${requestPhrase(method, subject)} with an error`;
 }
 
 /** The server did not declare the capability a method needs, so the request is never sent. */
@@ -143,6 +199,8 @@ export type TransportFailureCause =
   | 'wrong-content-type'
   | 'session-expired'
   | 'bad-endpoint'
+  /** A 2024-11-05 HTTP+SSE event stream opened but never named the URL to post messages to. */
+  | 'no-endpoint'
   | 'origin-refused';
 
 /** The transport could not exchange messages with the server. */

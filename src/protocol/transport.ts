@@ -69,6 +69,11 @@ export interface ConnectionLimits {
   maxMessageBytes?: number;
   /** Reopen attempts in a row for a dropped legacy SSE stream before giving up. Default 5. */
   maxReconnects?: number;
+  /**
+   * Of those, reopened streams in a row that the server closed at once without a message (only a
+   * priming event, or nothing) before giving up: a server that answers but says nothing. Default 3.
+   */
+  maxEmptyStreams?: number;
   /** Shortest wait before reopening a stream: a server's smaller `retry:` is raised to it. Default 500 ms. */
   minRetryMs?: number;
   /** First wait before reopening when the server set no `retry:`; doubles per failed attempt. Default 1 s. */

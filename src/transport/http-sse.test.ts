@@ -140,9 +140,21 @@ describe('HttpSseTransport', () => {
     });
     const url = `${origin}/sse`;
     const error = await failureOf(transport(url, { endpointTimeoutMs: 100 }).t.start());
+    // Its own cause, not 'not-mcp': connect() prefers it to the Streamable HTTP refusal it follows.
+    expect(error.failure).toBe('no-endpoint');
+    expect(error.message).toContain(`${url}: no endpoint announced within the connect timeout (100 ms)`);
+    expect(error.message).toContain('raise connectTimeoutMs');
+    await seen[0]?.closed;
+  });
+
+  it('gives up on a GET that never opens its event stream, saying so', async () => {
+    const { origin, seen } = await serve(() => undefined);
+    const url = `${origin}/sse`;
+    const error = await failureOf(transport(url, { endpointTimeoutMs: 100 }).t.start());
     expect(error.failure).toBe('not-mcp');
-    expect(error.message).toContain(url);
-    expect(error.message).toContain('no endpoint event within 100 ms');
+    expect(error.message).toContain(
+      `${url} did not open an event stream within the connect timeout (100 ms)`,
+    );
     await seen[0]?.closed;
   });
 

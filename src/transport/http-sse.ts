@@ -4,7 +4,7 @@
  * Read with fetch rather than EventSource, which cannot send Authorization or other headers.
  */
 
-import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
+import { ConnectionClosedError, describeDuration, TransportError } from '../protocol/errors.js';
 import { isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
 import { forwardPersonWait } from '../protocol/person-wait.js';
 import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
@@ -38,13 +38,16 @@ export interface HttpSseOptions {
   headers?: Record<string, string>;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
-  /** How long start() waits for the `endpoint` event. Default 10 s. */
+  /** How long start() waits for the `endpoint` event (connect() gives its connect timeout). Default 30 s. */
   endpointTimeoutMs?: number;
   /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
   label?: string;
   /** Size caps (this transport uses maxEventBytes: every answer is one event on the stream). */
   limits?: ConnectionLimits;
 }
+
+/** The connect timeout's default: connect() waits this long for any answer during a handshake. */
+const DEFAULT_ENDPOINT_TIMEOUT_MS = 30_000;
 
 /** MCP over the legacy HTTP+SSE transport (protocol 2024-11-05). */
 export class HttpSseTransport implements Transport {
@@ -84,7 +87,7 @@ export class HttpSseTransport implements Transport {
     assertValidHeaders(this.headers, this.label);
     // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
     this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.endpointTimeoutMs = options.endpointTimeoutMs ?? 10_000;
+    this.endpointTimeoutMs = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.limits = resolveLimits(options.limits);
   }
 
@@ -105,19 +108,10 @@ export class HttpSseTransport implements Transport {
     if (this.stream) return Promise.reject(new Error(`the connection to ${this.label} is already started`));
     const controller = new AbortController();
     this.stream = controller;
+    /** The GET answered with an event stream: the URL is an SSE endpoint, whatever else it says. */
+    let streamOpened = false;
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          fail(
-            new TransportError(
-              this.scope.shownUrl,
-              'not-mcp',
-              `${this.scope.shownUrl} sent no endpoint event within ${this.endpointTimeoutMs} ms: ` +
-                'it is not a 2024-11-05 HTTP+SSE MCP endpoint (check the URL, often /sse)',
-            ),
-          ),
-        this.endpointTimeoutMs,
-      );
+      const timer = setTimeout(() => fail(this.noEndpoint(streamOpened)), this.endpointTimeoutMs);
       const fail = (error: Error) => {
         clearTimeout(timer);
         this.failStart = undefined;
@@ -130,7 +124,10 @@ export class HttpSseTransport implements Transport {
         this.failStart = undefined;
         resolve();
       };
-      this.listen(controller, ready).catch((error: unknown) => {
+      const opened = () => {
+        streamOpened = true;
+      };
+      this.listen(controller, ready, opened).catch((error: unknown) => {
         // Aborted (timeout, refused endpoint, close): that path has already said what happened.
         if (controller.signal.aborted) return;
         const problem = error instanceof Error ? error : new Error(String(error));
@@ -208,8 +205,31 @@ export class HttpSseTransport implements Transport {
     this.onclose?.();
   }
 
-  /** GETs the event stream and reads it until it ends; `ready` runs at the endpoint event. */
-  private async listen(controller: AbortController, ready: () => void): Promise<void> {
+  /** Why start() gave up waiting for the `endpoint` event, and what the person can do. */
+  private noEndpoint(streamOpened: boolean): TransportError {
+    const within = `within the connect timeout (${describeDuration(this.endpointTimeoutMs)})`;
+    if (!streamOpened)
+      return new TransportError(
+        this.scope.shownUrl,
+        'not-mcp',
+        `${this.scope.shownUrl} did not open an event stream ${within}: it is not a 2024-11-05 HTTP+SSE ` +
+          'MCP endpoint, or it does not answer. Check the URL (often /sse) and that the server is running.',
+      );
+    return new TransportError(
+      this.scope.shownUrl,
+      'no-endpoint',
+      `${this.scope.shownUrl}: no endpoint announced ${within}. Its event stream opened, but a 2024-11-05 ` +
+        'HTTP+SSE server must first send an `endpoint` event naming the URL to post messages to. Check that ' +
+        "this URL is the server's SSE endpoint (often /sse) and that the server works; if it is only slow " +
+        'to start, raise connectTimeoutMs.',
+    );
+  }
+
+  /**
+   * GETs the event stream and reads it until it ends; `opened` runs once it is an event stream,
+   * `ready` at the endpoint event.
+   */
+  private async listen(controller: AbortController, ready: () => void, opened: () => void): Promise<void> {
     const context = this.context();
     const headers = new Headers(this.headers);
     headers.set('accept', 'text/event-stream');
@@ -235,6 +255,7 @@ export class HttpSseTransport implements Transport {
       const body = await readBoundedText(response);
       throw wrongContentType(context, response.status, mediaType, body, ['text/event-stream']);
     }
+    opened();
     let failure: unknown;
     try {
       await readSse(

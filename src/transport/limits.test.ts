@@ -18,6 +18,7 @@ describe('resolveLimits', () => {
       maxEventBytes: 8 * MB,
       maxMessageBytes: 16 * MB,
       maxReconnects: 5,
+      maxEmptyStreams: 3,
       minRetryMs: 500,
       maxSessionRestarts: 3,
     });
@@ -30,8 +31,12 @@ describe('resolveLimits', () => {
     expect(() => resolveLimits({ maxReconnects: -1 })).toThrow(
       'limits.maxReconnects must be a non-negative number',
     );
-    expect(resolveLimits({ maxReconnects: 0, maxSessionRestarts: 0 })).toMatchObject({
+    expect(() => resolveLimits({ maxEmptyStreams: -1 })).toThrow(
+      'limits.maxEmptyStreams must be a non-negative number',
+    );
+    expect(resolveLimits({ maxReconnects: 0, maxEmptyStreams: 0, maxSessionRestarts: 0 })).toMatchObject({
       maxReconnects: 0,
+      maxEmptyStreams: 0,
       maxSessionRestarts: 0,
     });
   });

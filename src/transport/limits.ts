@@ -22,6 +22,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
   maxEventBytes: 8 * MB,
   maxMessageBytes: 16 * MB,
   maxReconnects: 5,
+  maxEmptyStreams: 3,
   minRetryMs: 500,
   reconnectDelayMs: 1_000,
   maxReconnectDelayMs: 30_000,
@@ -34,7 +35,11 @@ export function resolveLimits(limits: ConnectionLimits = {}): ResolvedLimits {
   for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof ConnectionLimits>) {
     const value = limits[key];
     if (value === undefined) continue;
-    const isCount = key === 'maxReconnects' || key === 'maxSessionRestarts' || key === 'minRetryMs';
+    const isCount =
+      key === 'maxReconnects' ||
+      key === 'maxEmptyStreams' ||
+      key === 'maxSessionRestarts' ||
+      key === 'minRetryMs';
     if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (!isCount && value === 0))
       throw new TypeError(
         `limits.${key} must be a ${isCount ? 'non-negative' : 'positive'} number, not ${String(value)}`,

@@ -834,14 +834,71 @@ describe('bounded reconnects', () => {
       openSse(res);
       res.end('id: again\nretry: 0\ndata: \n\n');
     });
+    // Empty streams alone never end it here: only maxReconnects can, so a reopened stream that
+    // opened fine but brought nothing must count as a failed attempt (no reset on a good GET).
     const { t, lost } = transport(url, {
-      limits: { maxReconnects: 3, minRetryMs: 1, maxReconnectDelayMs: 5 },
+      limits: { maxReconnects: 3, maxEmptyStreams: 100, minRetryMs: 1, maxReconnectDelayMs: 5 },
     });
     t.setProtocolVersion('2025-11-25');
     await t.send(call(5));
     await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
     expect(lost[0]?.error.message).toContain('3 attempts to reopen it failed');
     expect(seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
+  });
+
+  it('`retry: 0` and closed at once, every time: given up after maxEmptyStreams, before maxReconnects, saying why', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      openSse(res);
+      res.end('id: again\nretry: 0\ndata: \n\n');
+    });
+    const { t, lost } = transport(url, {
+      limits: { maxReconnects: 100, maxEmptyStreams: 2, minRetryMs: 1, maxReconnectDelayMs: 5 },
+    });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(call(5));
+    await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
+    expect(lost[0]?.error.message).toContain(
+      '2 times in a row the server let Toolgate reopen it and closed it at once without sending anything ' +
+        '(it asked to be reconnected after 0 ms), so Toolgate stopped trying',
+    );
+    expect(lost[0]?.error.message).toContain('tell its maintainer');
+    // The POST's own stream may end after its priming event (the spec's polling): only reopened ones count.
+    expect(seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET']);
+  });
+
+  it('a reopened stream that brings a message starts the count of empty ones again', async () => {
+    let gets = 0;
+    const note = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } };
+    const { url, seen } = await serve((req, res) => {
+      openSse(res);
+      if (req.method === 'GET') gets++;
+      // GET 2 carries a message; every other stream only its priming event.
+      res.end(gets === 2 ? event(note, `e${gets}`) : `id: e${gets}\nretry: 0\ndata: \n\n`);
+    });
+    const { t, lost } = transport(url, {
+      limits: { maxReconnects: 100, maxEmptyStreams: 2, minRetryMs: 1, maxReconnectDelayMs: 5 },
+    });
+    t.setProtocolVersion('2025-11-25');
+    await t.send(call(5));
+    await vi.waitFor(() => expect(lost).toHaveLength(1), { timeout: 5_000 });
+    // GET 1 empty, GET 2 a message (count back to 0), GETs 3 and 4 empty: given up.
+    expect(seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET', 'GET']);
+  });
+
+  it('the server-to-client stream, opened and closed empty for ever, is given up too, saying notifications stop', async () => {
+    const { url, seen } = await serve((_req, res) => {
+      openSse(res);
+      res.end('id: s\nretry: 0\ndata: \n\n');
+    });
+    const { t, errors } = transport(url, {
+      limits: { maxReconnects: 100, maxEmptyStreams: 2, minRetryMs: 1, maxReconnectDelayMs: 5 },
+    });
+    t.setProtocolVersion('2025-11-25');
+    await t.openServerStream();
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 5_000 });
+    expect(errors[0]?.message).toContain('closed it at once without sending anything');
+    expect(errors[0]?.message).toContain('server notifications no longer arrive');
+    expect(seen.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
   });
 });
 

@@ -113,6 +113,11 @@ interface StreamState {
   retryMs?: number;
   /** Reopen attempts in a row that brought no message (a priming event or keep-alive is not one). */
   failures: number;
+  /**
+   * Of those, reopened streams the server accepted and then closed with no message: a server that is
+   * reachable but says nothing is given up on sooner (limits.maxEmptyStreams) than a network that fails.
+   */
+  emptyStreams: number;
 }
 
 /** MCP over Streamable HTTP (modern and legacy eras). */
@@ -239,7 +244,10 @@ export class StreamableHttpTransport implements Transport {
       const mediaType = mediaTypeOf(response);
       if (mediaType === 'text/event-stream') {
         streaming = true;
-        this.spawnFollow({ requestId, method, bytes: 0, ...line, failures: 0 }, response.body);
+        this.spawnFollow(
+          { requestId, method, bytes: 0, ...line, failures: 0, emptyStreams: 0 },
+          response.body,
+        );
         return;
       }
       if (mediaType !== 'application/json')
@@ -275,7 +283,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.closed || this.modern || this.serverStream) return;
     const line = this.lifeline();
     if (!line) return;
-    const state: StreamState = { ...line, bytes: 0, failures: 0 };
+    const state: StreamState = { ...line, bytes: 0, failures: 0, emptyStreams: 0 };
     this.serverStream = state;
     let response: Response | undefined;
     try {
@@ -360,6 +368,9 @@ export class StreamableHttpTransport implements Transport {
     if (state.requestId !== undefined) this.awaiting.set(state.requestId, state);
     try {
       let body: ReadableStream<Uint8Array> | undefined = first;
+      // The first connection may close after its priming event (the spec's polling); a reopened one
+      // that the server closes cleanly with nothing in it counts as empty.
+      let reopened = false;
       while (body) {
         const { messages, error } = await this.readConnection(state, body);
         if (this.stopped(state)) return;
@@ -367,12 +378,16 @@ export class StreamableHttpTransport implements Transport {
           this.tooLarge(state, error);
           return;
         }
-        if (messages > 0) state.failures = 0;
+        if (messages > 0) {
+          state.failures = 0;
+          state.emptyStreams = 0;
+        } else if (reopened && error === undefined) state.emptyStreams++;
         if (!this.resumable(state)) {
           this.lost(state, this.endedMessage(state, error));
           return;
         }
         body = await this.reopen(state, error);
+        reopened = true;
       }
     } finally {
       state.release();
@@ -459,6 +474,10 @@ export class StreamableHttpTransport implements Transport {
   private async reopen(state: StreamState, cause: unknown): Promise<ReadableStream<Uint8Array> | undefined> {
     let lastError = cause;
     for (;;) {
+      if (state.emptyStreams >= this.limits.maxEmptyStreams) {
+        this.lost(state, this.emptyStreamsMessage(state));
+        return undefined;
+      }
       if (state.failures >= this.limits.maxReconnects) {
         this.lost(state, this.gaveUpMessage(state, lastError));
         return undefined;
@@ -548,6 +567,21 @@ export class StreamableHttpTransport implements Transport {
   private gaveUpMessage(state: StreamState, error: unknown): string {
     const detail = error instanceof Error ? `: ${this.redactMessage(error.message)}` : '';
     return `${this.endedMessage(state)}, and ${state.failures} attempts to reopen it failed${detail}`;
+  }
+
+  private emptyStreamsMessage(state: StreamState): string {
+    const asked =
+      state.retryMs !== undefined && state.retryMs < this.limits.minRetryMs
+        ? ` (it asked to be reconnected after ${state.retryMs} ms)`
+        : '';
+    const consequence =
+      state.requestId === undefined
+        ? 'server notifications no longer arrive'
+        : 'if this keeps happening, its event stream is broken (tell its maintainer)';
+    return (
+      `${this.endedMessage(state)}; ${state.emptyStreams} times in a row the server let Toolgate reopen it ` +
+      `and closed it at once without sending anything${asked}, so Toolgate stopped trying: ${consequence}`
+    );
   }
 
   /** Another layer's error message, without our header values or URL secrets. */

@@ -252,6 +252,23 @@ describe('bounded reading: a huge answer fails its call at the cap, unread', () 
   });
 });
 
+describe('a 2024-11-05 endpoint that never names its message endpoint', () => {
+  it('connect() fails with that cause, within the connect timeout, not with the 405 of the Streamable HTTP probe', async () => {
+    const url = at('sse', 'no-endpoint');
+    // Automatic transport choice: POSTs are refused 405, then the event stream opens and says nothing.
+    const error = await connect({ url, id: 'sse-no-endpoint', connectTimeoutMs: 1_000 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).failure).toBe('no-endpoint');
+    expect(error?.message).toContain(`${url}: no endpoint announced within the connect timeout (1 s)`);
+    expect(error?.message).not.toContain('405');
+    // The event stream was opened (once): this is the endpoint's own failure.
+    expect((await peer.events()).streams.filter((s) => s.path === '/sse/no-endpoint')).toHaveLength(1);
+  });
+});
+
 describe('sessions by the specification', () => {
   it('a server that forgets every session gets 3 new ones during connect, then connect fails readably', async () => {
     const error = await connectAt('mcp', 'forget-sessions').then(
@@ -325,23 +342,27 @@ describe('reconnects are bounded', () => {
   // Short waits keep the test quick; the floor for `retry: 0` stays the default 500 ms.
   const quick: ConnectionLimits = { maxReconnectDelayMs: 1_000 };
 
-  it.each(['retry-zero', 'drop-streams'])(
-    'legacy %s: 5 reopen attempts, then the call fails as lost',
-    async (name) => {
-      const { client, audit, call } = await gateAt('mcp', name, quick);
-      try {
-        const error = await call();
-        expect(error).toBeInstanceOf(ResponseLostError);
-        expect(error?.message).toContain('the answer to tools/call was lost');
-        expect(error?.message).toContain('5 attempts to reopen it failed');
-        expect(await resumptionsAt('mcp', name)).toHaveLength(5);
-        expect(await callsAtPath('mcp', name)).toBe(1);
-        expect(audit.entries[0]?.final).toMatchObject({ outcome: 'protocol-error', error: { kind: 'lost' } });
-      } finally {
-        await client.close();
-      }
-    },
-  );
+  it.each([
+    // Each reopened stream opens fine and closes empty: given up after limits.maxEmptyStreams.
+    ['retry-zero', 3, 'closed it at once without sending anything'],
+    // Each reopened stream breaks: given up after limits.maxReconnects.
+    ['drop-streams', 5, '5 attempts to reopen it failed'],
+  ])('legacy %s: %i reopen attempts, then the call fails as lost', async (name, attempts, why) => {
+    const { client, audit, call } = await gateAt('mcp', name, quick);
+    try {
+      const error = await call();
+      expect(error).toBeInstanceOf(ResponseLostError);
+      expect(error?.message).toContain(
+        `The answer of server 'mcp-${name}' to tools/call for tool 'echo' was lost`,
+      );
+      expect(error?.message).toContain(why);
+      expect(await resumptionsAt('mcp', name)).toHaveLength(attempts);
+      expect(await callsAtPath('mcp', name)).toBe(1);
+      expect(audit.entries[0]?.final).toMatchObject({ outcome: 'protocol-error', error: { kind: 'lost' } });
+    } finally {
+      await client.close();
+    }
+  });
 
   it.each(['retry-zero', 'drop-streams'])(
     'modern %s: no resumption; sent again once, on record, then lost',
