@@ -506,6 +506,10 @@ test('a site turned off and on again is asked again: its "Always allow" went wit
   await approval.getByRole('button', { name: 'Deny' }).click();
   expect(await again).toMatchObject({ ok: false });
   expect(await added()).toEqual([100, 101]);
+  // Off again, so the later tests see only the sites they turn on.
+  await panel.getByRole('tab', { name: 'Sites' }).click();
+  await panel.getByRole('button', { name: `Turn off ${origin}` }).click();
+  await expect(siteRow(panel, origin)).toHaveCount(0);
   await Promise.all([site.close(), panel.close()]);
 });
 
