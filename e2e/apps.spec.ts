@@ -432,6 +432,73 @@ test("the app's message and log reach the host app as events; Close app tears it
   await expect.poll(() => appEvents(page, 'closed')).toHaveLength(1);
 });
 
+test("an app's message stays the app's: the model's answer runs as the app and is asked, never under the host's approvals; a burst is cut off", async ({
+  page,
+}) => {
+  const consoleLines = consoleLinesOf(page);
+  await openPage(page, [{ url: basicProxy.url, id: 'basic' }]);
+  // The proxy is shared by the serial tests: only this test's calls count.
+  const earlier = basicProxy.toolCalls().length;
+  const toolCalls = () => basicProxy.toolCalls().slice(earlier);
+  const host = () => page.getByRole('dialog');
+  const runGetTimeAs = (fromMessage: boolean) =>
+    page.evaluate((asApp) => {
+      const w = window as unknown as {
+        toolgateHost: { run(call: object, options?: object): Promise<{ error?: { message: string } }> };
+        appEvents: { type: string; caller?: object }[];
+      };
+      // The README's recipe: the model's calls that answer an app's message run as the message's caller.
+      const caller = asApp ? w.appEvents.find((event) => event.type === 'message')?.caller : undefined;
+      return w.toolgateHost
+        .run({ serverId: 'basic', toolName: 'get-time', arguments: {} }, caller ? { caller } : {})
+        .then((outcome) => (outcome.error ? `error: ${outcome.error.message}` : 'ran'));
+    }, fromMessage);
+
+  // The host (the assistant) is allowed get-time for good, and the server is trusted.
+  const first = runGetTimeAs(false);
+  await host().getByRole('button', { name: 'Always allow this tool' }).click();
+  expect(await first).toBe('ran');
+  await page.evaluate(() =>
+    (
+      window as unknown as { toolgate: { setTrust(id: string, trust: string): Promise<void> } }
+    ).toolgate.setTrust('basic', 'trusted'),
+  );
+
+  // The app speaks; the model answers with a tool call, run as the app: asked, naming the app.
+  await showBasicAppTab(page);
+  await app(page).getByRole('button', { name: 'Send Message' }).press('Enter');
+  await expect.poll(async () => (await appEvents(page, 'message')).length).toBe(1);
+  expect((await appEvents(page, 'message'))[0]?.caller).toEqual({
+    kind: 'mcp-app',
+    label: BASIC_APP,
+    server: 'basic',
+  });
+  const followUp = runGetTimeAs(true);
+  await expect(host()).toContainText(`Asked by the MCP App ${BASIC_APP}`);
+  await host()
+    .getByLabel(/Reason if you deny/)
+    .fill('the app asked, not me');
+  await host().getByRole('button', { name: 'Deny' }).click();
+  expect(await followUp).toContain('the app asked, not me');
+  expect(toolCalls()).toEqual(['get-time']);
+
+  // A burst: five messages at once reach the host, the rest are refused to the app, saying the limit.
+  const button = app(page).getByRole('button', { name: 'Send Message' });
+  for (let press = 0; press < 8; press++) await button.press('Enter');
+  await expect.poll(() => consoleLines.filter((line) => line.includes('Too many messages')).length).toBe(4);
+  expect(consoleLines.find((line) => line.includes('Too many messages'))).toContain(
+    'at most 5 at once, then one every 12 s',
+  );
+  expect(await appEvents(page, 'message')).toHaveLength(5);
+  expect(await appEvents(page, 'refused')).toEqual([
+    expect.objectContaining({ method: 'ui/message', reason: expect.stringContaining('Too many messages') }),
+  ]);
+
+  // The same call as the host's own runs unasked: it was the caller, not the call, that was asked.
+  expect(await runGetTimeAs(false)).toBe('ran');
+  expect(toolCalls()).toEqual(['get-time', 'get-time']);
+});
+
 async function appEvents(page: Page, type: string): Promise<Record<string, unknown>[]> {
   return page.evaluate(
     (wanted) =>

@@ -21,7 +21,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 import { type Peer, startPeer } from './support/peers.js';
-import { callFromPanel, serverIdOf, startPanelCall } from './support/side-panel.js';
+import { callFromPanel, serverIdOf, serverLabelOf, startPanelCall } from './support/side-panel.js';
 import { signInAtOidcProvider } from './support/sign-in-site.js';
 
 // Sign-ins, token lifetimes and reconnects through a worker: more steps than the default minute allows.
@@ -80,7 +80,7 @@ test('signs in through Chrome’s web auth flow after the panel’s yes, calls w
   const pagesBefore = context.pages().length;
 
   await addServer(panel, peer.urls.good);
-  const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+  const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverLabelOf(peer.urls.good)}?` });
   await expect(dialog).toContainText(issuer, { timeout: 20_000 });
   await expect(dialog).toContainText('mcp:tools');
   // Nothing opened, and the authorization server was not asked, before the person's click.
@@ -151,7 +151,7 @@ test('a sign-in outlives the worker: Chrome stops it, the next one connects with
     const panel = await extension.openPanel();
     const id = serverIdOf(lasting.urls.good);
     await addServer(panel, lasting.urls.good);
-    const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+    const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverLabelOf(lasting.urls.good)}?` });
     await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
     const row = panel.locator(`[data-server="${id}"]`);
     await expect(row).toContainText('connected', { timeout: 20_000 });
@@ -181,7 +181,7 @@ test('a DPoP-bound sign-in outlives the worker: the next one proves the kept tok
     const panel = await extension.openPanel();
     const id = serverIdOf(bound.urls.dpop);
     await addServer(panel, bound.urls.dpop);
-    const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+    const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverLabelOf(bound.urls.dpop)}?` });
     await signInAtOidcProvider(extension.context, () =>
       dialog.getByRole('button', { name: 'Sign in' }).click(),
     );
@@ -212,7 +212,7 @@ test('a DPoP-bound sign-in outlives the worker: the next one proves the kept tok
 async function signInFresh(panel: Page, server: OidcProtected): Promise<void> {
   const id = serverIdOf(server.urls.good);
   await addServer(panel, server.urls.good);
-  const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+  const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverLabelOf(server.urls.good)}?` });
   await signInAtOidcProvider(extension.context, () =>
     dialog.getByRole('button', { name: 'Sign in' }).click(),
   );
@@ -374,7 +374,7 @@ test('an authorization server that sends no CORS headers: the panel offers to re
     await allow.click();
     await expect(panel.getByRole('status').filter({ hasText: `may now reach ${asOrigin}` })).toBeVisible();
     // The sign-in starts again by itself and asks, as any sign-in does.
-    const dialog = panel.getByRole('dialog', { name: `Sign in to ${id}?` });
+    const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverLabelOf(closed.urls.good)}?` });
     await expect(dialog).toContainText(asOrigin, { timeout: 20_000 });
     await signInAtOidcProvider(extension.context, () =>
       dialog.getByRole('button', { name: 'Sign in' }).click(),
@@ -407,7 +407,7 @@ test('"Not now" opens nothing and leaves the server not signed in, saying why; "
   const before = extension.context.pages().length;
   const authorizations = peer!.seen.authorizations.length;
   await addServer(panel, url);
-  const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverIdOf(url)}?` });
+  const dialog = panel.getByRole('dialog', { name: `Sign in to ${serverLabelOf(url)}?` });
   await dialog.getByRole('button', { name: 'Not now' }).click();
   const notSignedIn = panel.getByRole('region', { name: 'Not signed in' });
   await expect(notSignedIn).toContainText(/chose not to sign in/, { timeout: 20_000 });

@@ -24,11 +24,15 @@ test.describe.configure({ mode: 'serial' });
 let sdk: Peer;
 let everything: Peer;
 let extension: LoadedExtension;
-/** Plain web pages on 127.0.0.1, at three ports: three origins (A allowed, B refused, C never on). */
+/**
+ * Plain web pages on 127.0.0.1, at four ports: four origins (A allowed, B refused, C never on, D
+ * turned off and on again).
+ */
 let sites: http.Server[] = [];
 const A = 0;
 const B = 1;
 const C = 2;
+const D = 3;
 const portOf = (index: number) => (sites[index]!.address() as AddressInfo).port;
 const siteUrl = (index: number) => `http://127.0.0.1:${portOf(index)}/`;
 const originOf = (index: number) => new URL(siteUrl(index)).origin;
@@ -81,6 +85,7 @@ test.beforeAll(async () => {
     serveSite('Site A'),
     serveSite('Site B'),
     serveSite('Site C'),
+    serveSite('Site D'),
   ]);
   // Every test starts with both servers in the extension (added through the side panel's form).
   const panel = await extension.openPanel();
@@ -446,6 +451,65 @@ test('a page that reuses a request id cannot keep a call running past revocation
   expect(await site.evaluate(() => (window as unknown as { atParse: string }).atParse)).toBe('undefined');
   expect(await site.evaluate(() => 'toolgate' in window)).toBe(false);
   expect(await repliesTo(site, 'same')).toEqual([]);
+  await Promise.all([site.close(), panel.close()]);
+});
+
+test('a site turned off and on again is asked again: its "Always allow" went with it', async () => {
+  const panel = await extension.openPanel();
+  await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2, { timeout: 20_000 });
+  const origin = originOf(D);
+  const site = await extension.context.newPage();
+  const addAsSite = (a: number) =>
+    inPage(
+      site,
+      `const [tool] = await toolgate.listTools(); return toolgate.callTool(tool.serverId, 'add', { a: ${a}, b: 1 })`,
+    );
+  const allowAdd = async () => {
+    await panel.bringToFront();
+    const asked = inPage(site, 'return toolgate.requestAccess()');
+    const consent = panel.getByRole('dialog');
+    await consent
+      .locator('fieldset', { hasText: 'toolgate-peer-sdk1' })
+      .getByRole('checkbox', { name: 'add', exact: true })
+      .check();
+    await consent.getByRole('button', { name: 'Allow 1 tool' }).click();
+    expect((await asked).ok).toBe(true);
+  };
+  const added = async () =>
+    (await sdk.events()).calls
+      .filter((c) => c.tool === 'add' && c.arguments.b === 1)
+      .map((c) => c.arguments.a);
+
+  await extension.turnOnSite(panel, origin);
+  await site.goto(siteUrl(D));
+  await allowAdd();
+  // "Always allow" for the site: its next call runs unasked.
+  const first = addAsSite(100);
+  const approval = panel.getByRole('dialog');
+  await expect(approval).toContainText(origin);
+  await approval.getByRole('button', { name: 'Always allow this tool' }).click();
+  expect(await first).toMatchObject({ ok: true });
+  expect(await addAsSite(101)).toMatchObject({ ok: true });
+  await expect(panel.getByRole('dialog')).toHaveCount(0);
+
+  // Off, then on again: the site asks for its tools again, and its first call is asked again.
+  await panel.getByRole('tab', { name: 'Sites' }).click();
+  await panel.getByRole('button', { name: `Turn off ${origin}` }).click();
+  await expect(siteRow(panel, origin)).toHaveCount(0);
+  await extension.turnOnSite(panel, origin);
+  await site.reload();
+  await expect.poll(() => site.evaluate(() => 'toolgate' in window)).toBe(true);
+  await allowAdd();
+  const again = addAsSite(102);
+  await expect(approval).toContainText('Asked by the web site');
+  await expect(approval).toContainText(origin);
+  await approval.getByRole('button', { name: 'Deny' }).click();
+  expect(await again).toMatchObject({ ok: false });
+  expect(await added()).toEqual([100, 101]);
+  // Off again, so the later tests see only the sites they turn on.
+  await panel.getByRole('tab', { name: 'Sites' }).click();
+  await panel.getByRole('button', { name: `Turn off ${origin}` }).click();
+  await expect(siteRow(panel, origin)).toHaveCount(0);
   await Promise.all([site.close(), panel.close()]);
 });
 

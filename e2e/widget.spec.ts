@@ -270,11 +270,11 @@ test('a server hosted by a page of another origin, added by address, over postMe
   );
   await openPanel(page, []);
   await page.getByLabel('Connect to').selectOption('page');
-  await page
-    .getByLabel('Server page URL')
-    .fill(`https://tools.test/mcp.html?allow=${encodeURIComponent(ORIGIN)}`);
+  // A server's id is its whole address (scheme, host, path and query).
+  const serverId = `https://tools.test/mcp.html?allow=${encodeURIComponent(ORIGIN)}`;
+  await page.getByLabel('Server page URL').fill(serverId);
   await page.getByRole('button', { name: 'Add server' }).click();
-  const row = page.locator('[data-server="tools.test/mcp.html"]');
+  const row = page.locator(`[data-server="${serverId}"]`);
   await expect(row).toContainText('connected', { timeout: 15_000 });
   // Another origin keeps its origin in the frame (it cannot reach ours) and is spoken to at exactly it.
   await expect(page.locator('iframe[title^="MCP server page"]')).toHaveAttribute(
@@ -282,7 +282,7 @@ test('a server hosted by a page of another origin, added by address, over postMe
     'allow-scripts allow-same-origin',
   );
   const result = page.evaluate(
-    `window.toolgate.call('tools.test/mcp.html', 'add', { a: 20, b: 22 }).then((r) => r.result.content[0].text)`,
+    `window.toolgate.call(${JSON.stringify(serverId)}, 'add', { a: 20, b: 22 }).then((r) => r.result.content[0].text)`,
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   expect(await result).toBe('42');

@@ -15,6 +15,7 @@
 import { effect } from '@preact/signals';
 import { createStore, get, set } from 'idb-keyval';
 import type { SignInOptions } from '../src/auth/connect-auth.js';
+import { forgetCallerGrants } from '../src/gate/forget.js';
 import { evalAllowed, evalVerdict } from '../src/schema/eval-probe.js';
 import { type Controller, createController, type ServerConfig } from '../src/session/controller.js';
 import { followAuditCollector } from './audit-export.js';
@@ -274,12 +275,15 @@ chrome.storage.onChanged.addListener((changes, area) => {
 chrome.permissions.onRemoved.addListener((permissions) => {
   void (async () => {
     await syncPageScripts();
-    const { siteAccess } = await started;
+    const { siteAccess, controller } = await started;
     // A server origin whose permission went (from chrome://extensions too) is no longer reached.
     const gone = exactOrigins(permissions);
     if ((await serverOrigins()).some((origin) => gone.includes(origin))) await forgetServerOrigins(gone);
+    const { policy } = await controller.ready;
     for (const origin of gone) {
       if (siteAccess.grantOf(origin)) await siteAccess.revoke(origin);
+      // Its remembered approvals ("Always allow") go too: turned on again, the site is asked again.
+      await forgetCallerGrants(policy, { kind: 'site', label: origin });
       for (const gateway of gateways.get(origin) ?? [])
         gateway.close(`Toolgate was turned off for ${origin}: its access to the person's tools ended.`);
     }

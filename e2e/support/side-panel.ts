@@ -4,8 +4,14 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** The id the panel gives a server added by URL: its host and path. */
-export const serverIdOf = (url: string) => `${new URL(url).host}${new URL(url).pathname}`;
+/** The id the panel gives a server added by URL: its whole address (src/client/server-id.ts). */
+export const serverIdOf = (url: string) => {
+  const { protocol, host, pathname, search } = new URL(url);
+  return `${protocol}//${host}${pathname}${search}`;
+};
+
+/** The name the panel shows for a server added by URL, until the server says its own. */
+export const serverLabelOf = (url: string) => `${new URL(url).host}${new URL(url).pathname}`;
 
 export interface PanelCall {
   /** Which of the tools found picks the tool: text its button shows (default: the search itself). */

@@ -57,7 +57,7 @@ describe('callToolForApp', () => {
       appCaller(APP),
       expect.any(AbortSignal),
     );
-    expect(appCaller(APP)).toEqual({ kind: 'mcp-app', label: 'ui://weather/app.html' });
+    expect(appCaller(APP)).toEqual({ kind: 'mcp-app', label: 'ui://weather/app.html', server: 'weather' });
     await callToolForApp(fake, APP, 'forecast', {}, new AbortController().signal);
     expect(call).toHaveBeenCalledTimes(2);
   });
@@ -72,7 +72,7 @@ describe('callToolForApp', () => {
       expect.objectContaining({
         serverId: 'weather',
         toolName: 'admin_reset',
-        caller: { kind: 'mcp-app', label: 'ui://weather/app.html' },
+        caller: { kind: 'mcp-app', label: 'ui://weather/app.html', server: 'weather' },
         proposedArguments: { all: true },
         outcome: 'denied',
       }),

@@ -2,22 +2,20 @@
  * An app's `tools/call`, by the specification's rules and through the gate: only tools of the app's
  * own server, only tools whose visibility includes "app", and then the same pipeline as every other
  * call (validation, policy, the approval dialog naming the app, the audit log) with the caller
- * `{ kind: 'mcp-app', label: <resource URI> }`. What the gate refuses, it records; what is refused
+ * `{ kind: 'mcp-app', label: <resource URI>, server: <its server> }`. What the gate refuses, it records; what is refused
  * here, before the gate, is recorded here as a refusal in the same log.
  */
 
-import type { Caller } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { PanelController } from '../session/controller.js';
 import type { ControllerServices } from '../session/services.js';
-import type { AppIdentity } from './events.js';
-import { isCallableByApp } from './tool-ui.js';
+import { type AppIdentity, appCaller } from './events.js';
 
-/** The gate's caller for an app: one identity per UI resource. */
-export function appCaller(app: AppIdentity): Caller {
-  return { kind: 'mcp-app', label: app.resourceUri };
-}
+/** Kept here too: callers of the app-call path import it from this module. */
+export { appCaller };
+
+import { isCallableByApp } from './tool-ui.js';
 
 /** Runs one app-initiated call; throws an Error whose message the app (and the person) can read. */
 export async function callToolForApp(

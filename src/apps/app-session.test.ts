@@ -8,6 +8,7 @@ import type { JsonObject } from '../protocol/jsonrpc.js';
 import { MessagePortTransport } from '../transport/message-port.js';
 import { type AppHooks, type AppLaunch, AppSession } from './app-session.js';
 import { type McpAppEvent, onMcpAppEvent } from './events.js';
+import { AppRateLimits } from './message-limit.js';
 
 const open: MessagePort[] = [];
 const unsubscribe: (() => void)[] = [];
@@ -26,7 +27,7 @@ const LAUNCH: AppLaunch = {
 };
 
 /** The proxy-and-View end of the channel: what the host sent, and a way to speak. */
-function harness(hooks: Partial<AppHooks> = {}) {
+function harness(hooks: Partial<AppHooks> = {}, limits?: AppRateLimits) {
   const { port1, port2 } = new MessageChannel();
   open.push(port1, port2);
   const received: JsonObject[] = [];
@@ -41,13 +42,18 @@ function harness(hooks: Partial<AppHooks> = {}) {
       }
   });
   port2.start();
-  const session = new AppSession(new MessagePortTransport(port1, { label: 'test proxy' }), LAUNCH, {
-    callTool: async () => ({ content: [{ type: 'text', text: 'done' }] }),
-    readResource: async () => ({ contents: [] }),
-    confirmOpenLink: async () => false,
-    onSize: () => undefined,
-    ...hooks,
-  });
+  const session = new AppSession(
+    new MessagePortTransport(port1, { label: 'test proxy' }),
+    LAUNCH,
+    {
+      callTool: async () => ({ content: [{ type: 'text', text: 'done' }] }),
+      readResource: async () => ({ contents: [] }),
+      confirmOpenLink: async () => false,
+      onSize: () => undefined,
+      ...hooks,
+    },
+    limits,
+  );
   let nextId = 1;
   const view = {
     received,
@@ -226,11 +232,56 @@ describe('AppSession', () => {
     expect(events[0]).toEqual({
       type: 'message',
       app: LAUNCH.app,
+      caller: { kind: 'mcp-app', label: 'ui://weather/app.html', server: 'weather' },
       message: { role: 'user', content: { type: 'text', text: 'hi' } },
+    });
+    expect(events[1]).toMatchObject({
+      type: 'model-context',
+      caller: { kind: 'mcp-app', label: 'ui://weather/app.html', server: 'weather' },
     });
     // A host that offers no other mode answers with the one in force.
     const mode = await view.request('ui/request-display-mode', { mode: 'fullscreen' });
     expect(mode.result).toEqual({ mode: 'inline' });
+  });
+
+  it('cuts a burst of messages off at the limit: the app hears the limit, the host nothing more, until tokens come back', async () => {
+    let now = 0;
+    const limits = new AppRateLimits(
+      { message: { burst: 3, refillMs: 10_000 }, 'model-context': { burst: 2, refillMs: 1_000 } },
+      () => now,
+    );
+    const { session, view } = harness({}, limits);
+    await session.start();
+    await view.initialize();
+    const events: McpAppEvent[] = [];
+    unsubscribe.push(onMcpAppEvent((event) => events.push(event)));
+    const say = (text: string) =>
+      view.request('ui/message', { role: 'user', content: [{ type: 'text', text }] });
+    const answers = await Promise.all(['1', '2', '3', '4', '5', '6'].map(say));
+    expect(answers.map((answer) => (answer.error ? 'refused' : 'passed'))).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'refused',
+      'refused',
+      'refused',
+    ]);
+    expect(answers[3]!.error).toMatchObject({ code: -32000 });
+    expect((answers[3]!.error as JsonObject).message).toBe(
+      'Too many messages: an app may send at most 3 at once, then one every 10 s. Nothing was passed to the host; try again in 10 s.',
+    );
+    const messages = () => events.filter((event) => event.type === 'message');
+    expect(messages()).toHaveLength(3);
+    // One notice of the burst for the host, not one per refused message.
+    expect(events.filter((event) => event.type === 'refused')).toHaveLength(1);
+    now += 10_000;
+    expect((await say('7')).result).toEqual({});
+    expect((await say('8')).error).toBeDefined();
+    expect(messages()).toHaveLength(4);
+    // Model context has its own bucket.
+    const contexts = await Promise.all([1, 2, 3].map((n) => view.request('ui/update-model-context', { n })));
+    expect(contexts.map((answer) => Boolean(answer.error))).toEqual([false, false, true]);
+    expect((contexts[2]!.error as JsonObject).message).toContain('at most 2 at once, then one every 1 s');
   });
 
   it('asks the host for a display mode and answers with the mode in force; an unknown mode is refused', async () => {

@@ -12,8 +12,9 @@ import { isJsonObject, type JsonObject, type RequestId } from '../protocol/jsonr
 import type { CallToolResult } from '../protocol/types.js';
 import type { Transport } from '../transport/transport.js';
 import { permissionsObject } from './csp.js';
-import { type AppIdentity, appEventListenerCount, emitAppEvent } from './events.js';
+import { type AppIdentity, appCaller, appEventListenerCount, emitAppEvent } from './events.js';
 import type { HostContext } from './host-context.js';
+import { type AppRateLimits, type LimitedMethod, limitReason, pageAppRateLimits } from './message-limit.js';
 import {
   type AppPermission,
   DISPLAY_MODES,
@@ -79,6 +80,8 @@ export class AppSession {
     private readonly transport: Transport,
     private readonly launch: AppLaunch,
     private readonly hooks: AppHooks,
+    /** The app's message and context buckets (the page's, shared by every session, unless given). */
+    private readonly limits: AppRateLimits = pageAppRateLimits,
   ) {
     this.engine = new RpcEngine(transport, { cancellation: 'notification', reissueLostRequests: false });
     this.engine.onclose = () => this.ended();
@@ -238,12 +241,20 @@ export class AppSession {
           UiMethod.message,
           'Message sending denied: nothing on this page takes messages from apps.',
         );
-      emitAppEvent({ type: 'message', app: launch.app, message: params });
+      this.withinLimit(UiMethod.message, 'message', 'messages');
+      // The app's words, with the app as their origin: what a model does about them is the app's call.
+      emitAppEvent({ type: 'message', app: launch.app, caller: appCaller(launch.app), message: params });
       return {};
     });
     engine.setRequestHandler(UiMethod.updateModelContext, (params) => {
       this.mustBeInitialized(UiMethod.updateModelContext);
-      emitAppEvent({ type: 'model-context', app: launch.app, context: params });
+      this.withinLimit(UiMethod.updateModelContext, 'model-context', 'model context updates');
+      emitAppEvent({
+        type: 'model-context',
+        app: launch.app,
+        caller: appCaller(launch.app),
+        context: params,
+      });
       return {};
     });
     // The host answers with the mode in force: the one asked for where it offers it, else the current one.
@@ -269,6 +280,19 @@ export class AppSession {
       });
     });
     engine.setNotificationHandler(UiMethod.requestTeardown, () => hooks.onRequestTeardown?.());
+  }
+
+  /**
+   * Takes a token from the app's bucket for `method`, or refuses the request: the app gets a
+   * JSON-RPC error saying the limit, the host none of the request (and one `refused` event per burst,
+   * so a flood does not become a flood of events).
+   */
+  private withinLimit(method: string, limited: LimitedMethod, what: string): void {
+    const taken = this.limits.take(this.launch.app, limited);
+    if (taken.ok) return;
+    const reason = limitReason(what, taken.limit, taken.retryInMs);
+    if (taken.firstRefusal) this.refuse(method, reason);
+    throw new McpError(APP_REQUEST_REFUSED, reason);
   }
 
   private mustBeInitialized(method: string): void {

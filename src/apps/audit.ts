@@ -35,7 +35,7 @@ export async function recordAppShown(sink: AuditSink, shown: AppShown, now: () =
     toolName: 'apps/show',
     // Binds the entry to the exact policy: another policy is another hash.
     definitionHash: quickHash(shown.csp),
-    caller: { kind: 'mcp-app', label: shown.resourceUri },
+    caller: { kind: 'mcp-app', label: shown.resourceUri, server: shown.serverId },
     proposedArguments: details,
     arguments: details,
     decision: {

@@ -2,14 +2,25 @@
  * What apps tell the host app, as events: a message for the conversation (`ui/message`), a new model
  * context (`ui/update-model-context`), a log line, and an app shown, ready or closed. Toolgate shows
  * apps; what to do with their messages is the embedding app's business (its model loop).
+ *
+ * A message and a model context are the app's words, not the person's: they carry the app's
+ * `caller`, and the tool calls a model makes in answer to them should be run as that caller
+ * (`host.run(call, { caller: event.caller })`), so the gate asks about them as the app's calls
+ * (no trusted read-only default, none of the host's or the person's remembered approvals).
  */
 
+import type { Caller } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 
 /** Which app: the server (connection id) and the UI resource. */
 export interface AppIdentity {
   serverId: string;
   resourceUri: string;
+}
+
+/** The gate's caller for an app: one identity per UI resource of one server. */
+export function appCaller(app: AppIdentity): Caller {
+  return { kind: 'mcp-app', label: app.resourceUri, server: app.serverId };
 }
 
 export type McpAppEvent =
@@ -19,8 +30,9 @@ export type McpAppEvent =
    * that call's result reached the panel (NaN when the app painted before the result arrived).
    */
   | { type: 'ready'; app: AppIdentity; msSinceResult: number; msSinceOpened: number }
-  | { type: 'message'; app: AppIdentity; message: JsonObject }
-  | { type: 'model-context'; app: AppIdentity; context: JsonObject }
+  /** `caller`: run the model's calls that answer this message as the app (see above). */
+  | { type: 'message'; app: AppIdentity; caller: Caller; message: JsonObject }
+  | { type: 'model-context'; app: AppIdentity; caller: Caller; context: JsonObject }
   | { type: 'log'; app: AppIdentity; level: string; data: unknown }
   | { type: 'refused'; app: AppIdentity; method: string; reason: string }
   | { type: 'closed'; app: AppIdentity; reason: string };

@@ -29,6 +29,7 @@ import {
   type ServerSession,
 } from './handshake.js';
 import { type ConnectOptions, DEFAULT_CLIENT_INFO } from './options.js';
+import { serverIdForUrl } from './server-id.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
@@ -370,9 +371,6 @@ async function openOverTransport(
 }
 
 function defaultServerId(options: ConnectOptions, transport: Transport): string {
-  if (options.url) {
-    const url = new URL(String(options.url));
-    return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-  }
+  if (options.url) return serverIdForUrl(new URL(String(options.url)));
   return transport.label;
 }

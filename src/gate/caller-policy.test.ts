@@ -109,6 +109,20 @@ describe('remembered approvals are per caller', () => {
     expect((await verdict(fresh, SITE_B, writeFile)).verdict).toBe('allow');
   });
 
+  it("an app's 'always allow' is bound to its server: the same ui:// URI from another server is asked", async () => {
+    const policy = policyWith();
+    const fromFiles: Caller = { kind: 'mcp-app', label: 'ui://app.html', server: 'files' };
+    const fromElsewhere: Caller = { kind: 'mcp-app', label: 'ui://app.html', server: 'evil' };
+    await policy.remember(fromFiles, await pinTool('files', writeFile), 'always');
+    expect((await verdict(policy, fromFiles, writeFile)).verdict).toBe('allow');
+    expect((await verdict(policy, fromElsewhere, writeFile)).verdict).toBe('ask');
+    // Nor an app caller recorded without a server (as before apps carried theirs).
+    expect((await verdict(policy, { kind: 'mcp-app', label: 'ui://app.html' }, writeFile)).verdict).toBe(
+      'ask',
+    );
+    expect((await policy.listGrants())[0]?.caller).toEqual(fromFiles);
+  });
+
   it('reads a grant stored before callers were recorded as the person’s own, never a site’s', async () => {
     const store = memorySettingsStore();
     const pinned = await pinTool('files', writeFile);

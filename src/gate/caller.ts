@@ -1,7 +1,8 @@
 /**
  * Who is calling, as the gate tells callers apart. Every decision and every remembered approval is
  * bound to one caller: the person at the panel, the host app (by its label), a web site (by its exact
- * origin) or an MCP App (by its resource URI). An approval given to one caller never covers another.
+ * origin) or an MCP App (by its resource URI and its server). An approval given to one caller never
+ * covers another.
  */
 
 import type { Caller } from './types.js';
@@ -22,14 +23,33 @@ export function identityLabel(caller: Caller): string {
   return caller.kind === 'person' ? '' : (caller.label ?? '');
 }
 
-/** A stable key for one caller identity: kind plus exact identity label. */
-export function callerKey(caller: Caller): string {
-  return `${caller.kind}\u0000${identityLabel(caller)}`;
+/**
+ * The server an MCP App comes from: part of its identity, since two servers may both serve a
+ * `ui://app.html`. Empty for other kinds, and for app callers recorded before it was (which then
+ * match no app that has one: an old approval never covers an app of another server).
+ */
+export function identityServer(caller: Caller): string {
+  return caller.kind === 'mcp-app' ? (caller.server ?? '') : '';
 }
 
-/** True when both name the same caller (kind and exact identity label). */
+/** A stable key for one caller identity: kind, exact identity label, and an app's server. */
+export function callerKey(caller: Caller): string {
+  const server = identityServer(caller);
+  return `${caller.kind}\u0000${identityLabel(caller)}${server ? `\u0000${server}` : ''}`;
+}
+
+/** True when both name the same caller (kind, exact identity label, an app's server). */
 export function sameCaller(a: Caller, b: Caller): boolean {
-  return a.kind === b.kind && identityLabel(a) === identityLabel(b);
+  return (
+    a.kind === b.kind && identityLabel(a) === identityLabel(b) && identityServer(a) === identityServer(b)
+  );
+}
+
+/** Only what identifies the caller (what a remembered approval keeps): no display-only label. */
+export function callerIdentity(caller: Caller): Caller {
+  const label = identityLabel(caller);
+  const server = identityServer(caller);
+  return { kind: caller.kind, ...(label ? { label } : {}), ...(server ? { server } : {}) };
 }
 
 /** A short phrase naming the caller for a person: "you", "the web site https://a.example". */
@@ -42,8 +62,10 @@ export function describeCaller(caller: Caller): string {
       return label ? `the app (${label})` : 'the app';
     case 'site':
       return label ? `the web site ${label}` : 'a web site';
-    case 'mcp-app':
-      return label ? `the MCP App ${label}` : 'an MCP App';
+    case 'mcp-app': {
+      const server = identityServer(caller);
+      return `${label ? `the MCP App ${label}` : 'an MCP App'}${server ? ` of ${server}` : ''}`;
+    }
   }
 }
 
@@ -53,5 +75,10 @@ export function parseCaller(value: unknown): Caller | undefined {
   const c = value as Partial<Caller>;
   if (c.kind !== 'host' && c.kind !== 'person' && c.kind !== 'mcp-app' && c.kind !== 'site') return undefined;
   if (c.label !== undefined && typeof c.label !== 'string') return undefined;
-  return c.label === undefined ? { kind: c.kind } : { kind: c.kind, label: c.label };
+  if (c.server !== undefined && typeof c.server !== 'string') return undefined;
+  return {
+    kind: c.kind,
+    ...(c.label === undefined ? {} : { label: c.label }),
+    ...(c.kind === 'mcp-app' && c.server !== undefined ? { server: c.server } : {}),
+  };
 }

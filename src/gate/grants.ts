@@ -10,7 +10,7 @@
  */
 
 import type { Tool } from '../protocol/types.js';
-import { callerKey, identityLabel, parseCaller } from './caller.js';
+import { callerIdentity, callerKey, parseCaller } from './caller.js';
 import type { Grant } from './policy-types.js';
 import { newRecordId, type SettingsStore } from './settings-store.js';
 import type { Caller, PinnedTool } from './types.js';
@@ -51,10 +51,7 @@ export class GrantBook {
   ): Promise<Grant> {
     const grant: Grant = {
       id: newRecordId(),
-      caller:
-        identityLabel(caller) === ''
-          ? { kind: caller.kind }
-          : { kind: caller.kind, label: caller.label as string },
+      caller: callerIdentity(caller),
       serverId: pinned.serverId,
       toolName: pinned.tool.name,
       definitionHash: pinned.definitionHash,

@@ -14,6 +14,11 @@ export interface Caller {
   kind: 'host' | 'person' | 'mcp-app' | 'site';
   /** e.g. the host app's name, an MCP App's resource URI, a site's exact origin. */
   label?: string;
+  /**
+   * For an MCP App: the server (id) whose UI resource it is. Resource URIs are chosen by servers, so
+   * one URI names one app only together with its server; absent on other kinds.
+   */
+  server?: string;
 }
 
 /** What a caller hands the gate. */

@@ -45,6 +45,12 @@ export interface ToolgateHostOptions extends ControllerOptions {
 /** Per-call options of `run`. */
 export interface HostRunOptions {
   signal?: AbortSignal;
+  /**
+   * Who the call comes from, when not the model acting for the person: a model's calls that answer
+   * an MCP App's `ui/message` (or follow its `ui/update-model-context`) are the app's, so pass the
+   * event's `caller`; the gate then asks about them as the app's calls, never under the host's
+   * trusted read-only default or remembered approvals. Default: the host's `caller`, or the model.
+   */
   caller?: Caller;
   /** The host's trace context for this call (its current span), sent in `_meta` and recorded. */
   trace?: TraceContext;

@@ -10,6 +10,8 @@ import type { AuthorizationRequest } from '../auth/authorization-code.js';
 import type { SignInOptions } from '../auth/connect-auth.js';
 import { signInDeclined } from '../auth/declined.js';
 import type { McpClient } from '../client/client.js';
+import { serverIdForUrl, serverLabelForUrl } from '../client/server-id.js';
+import { forgetServer } from '../gate/forget.js';
 import type { GateEvent, GateResult } from '../gate/pipeline.js';
 import type { Policy } from '../gate/policy-types.js';
 import type { TraceRequest } from '../gate/trace-context.js';
@@ -591,12 +593,13 @@ export function createController(options: ControllerOptions = {}): Controller {
       return () => listeners.delete(listener);
     },
     async addServer(config) {
-      const id = config.id ?? idFor(config);
+      const named = identify(config);
+      const id = config.id ?? named.id;
       if (servers.value.some((server) => server.id === id))
         throw new Error(`A server with the id "${id}" is already in the panel.`);
       const state: ServerState = {
         id,
-        label: config.label ?? id,
+        label: config.label ?? (config.id ? id : named.label),
         config,
         state: 'connecting',
         // Untrusted until the policy store says otherwise: annotations show as claims meanwhile.
@@ -612,11 +615,24 @@ export function createController(options: ControllerOptions = {}): Controller {
       return open(state);
     },
     async removeServer(id) {
+      const label = servers.value.find((server) => server.id === id)?.label ?? id;
       const client = clients.get(id);
       clients.delete(id);
       dropFrame(id);
       servers.value = servers.value.filter((server) => server.id !== id);
       await client?.close().catch(() => undefined);
+      // What the person decided about this server goes with it: a server added later at the same
+      // address (or under the same id) is asked about afresh, not trusted on an old say-so.
+      try {
+        await forgetServer((await ready).policy, id);
+      } catch (error) {
+        throw new Error(
+          `${label} was removed, but what you decided about it (trust, remembered approvals, rules) could not be cleared: ${
+            error instanceof Error ? error.message : String(error)
+          }. Revoke them in Approvals.`,
+          { cause: error },
+        );
+      }
     },
     async retry(id) {
       const state = servers.value.find((server) => server.id === id);
@@ -798,15 +814,17 @@ export function createController(options: ControllerOptions = {}): Controller {
   return controller;
 }
 
-function idFor(config: ServerConfig): string {
+/** The exact id of the server a config names (see client/server-id.ts), and a short name for it. */
+function identify(config: ServerConfig): { id: string; label: string } {
   const address = config.url ?? config.frameUrl;
   if (address) {
     try {
       const url = new URL(address, location.href);
-      return `${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+      return { id: serverIdForUrl(url), label: serverLabelForUrl(url) };
     } catch {
-      return address;
+      return { id: address, label: address };
     }
   }
-  return config.transport?.label ?? `server-${Math.random().toString(36).slice(2, 8)}`;
+  const id = config.transport?.label ?? `server-${Math.random().toString(36).slice(2, 8)}`;
+  return { id, label: id };
 }

@@ -17,6 +17,18 @@ describe('serverNames', () => {
     expect(names('bare')).toBe('bare');
   });
 
+  it('tells apart two servers that differ only in their query or scheme', () => {
+    const names = serverNames([
+      { id: 'https://h.example/mcp?tenant=a', label: 'Notes' },
+      { id: 'https://h.example/mcp?tenant=b', label: 'Notes' },
+      { id: 'http://localhost/mcp', label: 'localhost/mcp' },
+      { id: 'https://localhost/mcp', label: 'localhost/mcp' },
+    ]);
+    expect(names('https://h.example/mcp?tenant=a')).toBe('Notes (https://h.example/mcp?tenant=a)');
+    expect(names('https://h.example/mcp?tenant=b')).toBe('Notes (https://h.example/mcp?tenant=b)');
+    expect(names('http://localhost/mcp')).not.toBe(names('https://localhost/mcp'));
+  });
+
   it('shows an id it does not know (a removed server) as it is', () => {
     expect(serverNames(servers)('gone.example/mcp')).toBe('gone.example/mcp');
   });

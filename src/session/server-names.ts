@@ -1,7 +1,7 @@
 /**
  * How the panel names a server: by the label the person gave or the server's own name, never by its
  * id alone. Two servers with the same label (two deployments of one server, say) are told apart by
- * their ids, which are unique and default to the host and path of the address.
+ * their ids, which are unique and default to the exact address (client/server-id.ts).
  */
 
 import type { ServerState } from './controller.js';
