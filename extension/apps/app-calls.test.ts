@@ -133,7 +133,11 @@ describe('MCP Apps in an extension page', () => {
     const call = callToolForApp(remote, app, 'tick', {}, new AbortController().signal);
     await until(() => remote.approvals.value.length === 1, 'the approval');
     // The caller was made in the worker, from the app's resource URI.
-    expect(remote.approvals.value[0]!.request.caller).toEqual({ kind: 'mcp-app', label: APP, server: 'clock' });
+    expect(remote.approvals.value[0]!.request.caller).toEqual({
+      kind: 'mcp-app',
+      label: APP,
+      server: 'clock',
+    });
     remote.approvals.value[0]!.answer({ action: 'deny', reason: 'not now' });
     await expect(call).rejects.toThrow(/not now/);
     expect(calls).toEqual([]);
