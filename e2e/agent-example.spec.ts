@@ -49,7 +49,7 @@ test('the assistant proposes, the person approves and denies, results flow back'
 
   // 1: approved. The tool message is what an OpenAI chat model would get back.
   await page.getByRole('button', { name: /^Send: “What is the weather/ }).click();
-  await expect(dialog).toContainText('Allow Weather (structured) on Demo server (in your browser)?');
+  await expect(dialog).toContainText('Allow weather on Demo server (in your browser)?');
   await expect(dialog).toContainText('the assistant');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(conversation.locator('li.tool').nth(0)).toContainText('"city":"Lisbon"');

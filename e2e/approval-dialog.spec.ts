@@ -11,6 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type ApprovalPeer, startApprovalPeer } from './fixtures/approval/start-peer.js';
 import { bundle } from './support/bundle.js';
+import { untilArmed } from './support/dialogs.js';
 
 const ORIGIN = 'https://approval.test';
 const SERVER = 'appr';
@@ -99,6 +100,7 @@ test('on an open-world tool Enter on the focused default denies', async ({ page 
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('button', { name: 'Deny' })).toBeFocused();
   await expect(dialog).toContainText('reaches outside systems');
+  await untilArmed(dialog);
   await page.keyboard.press('Enter');
   expect(await result).toBe('DeniedError');
   expect((await peer.calls()).map((c) => c.arguments.body)).not.toContain('Enter test');

@@ -528,7 +528,8 @@ test("an app calls its app-only tool through the gate: asked under the app's nam
   await page.getByRole('tab', { name: /^Apps/ }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(`Asked by the MCP App ${PDF_APP}`, { timeout: 20_000 });
-  await expect(dialog).toContainText('Allow Read PDF Bytes on PDF Server?');
+  await expect(dialog).toContainText('Allow read_pdf_bytes on PDF Server?');
+  await expect(dialog).toContainText('Its server titles it “Read PDF Bytes”.');
   expect(pdfProxy.toolCalls()).not.toContain('read_pdf_bytes');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect.poll(() => pdfProxy.toolCalls()).toContain('read_pdf_bytes');

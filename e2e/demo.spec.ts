@@ -97,7 +97,7 @@ test('npm start: the example app runs its approve and deny loop', async ({ page 
   await expect(page.locator('#status')).toContainText('may ask to use 12 tools', { timeout: 20_000 });
   await page.getByRole('button', { name: /^Send:/ }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('Allow Weather (structured) on Demo server (in your browser)?');
+  await expect(dialog).toContainText('Allow weather on Demo server (in your browser)?');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(page.locator('#conversation')).toContainText('"city":"Lisbon"');
   await expect(page.locator('#conversation li.tool').first()).toContainText('Lisbon');

@@ -11,6 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { DEFAULT_MAX_PAGES } from '../src/client/catalog.js';
 import { bundle } from './support/bundle.js';
+import { untilArmed } from './support/dialogs.js';
 import { type Peer, type PeerEvents, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://hostile-panel.test';
@@ -206,6 +207,7 @@ test('a 100,000-value enum is a search with a count, not 100,000 options, and wo
   await expect(dialog.getByText('Chosen: value-99990')).toBeVisible();
   // Escape in the search closes its list, not the approval dialog.
   const inDialog = dialog.getByRole('combobox', { name: /choice/ });
+  await untilArmed(dialog);
   await inDialog.focus();
   await expect(inDialog).toHaveAttribute('aria-expanded', 'true');
   await page.keyboard.press('Escape');

@@ -9,6 +9,7 @@
  */
 import { createServer } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
+import { untilArmed } from './support/dialogs.js';
 import { type Peer, startPeer } from './support/peers.js';
 import {
   axe,
@@ -106,6 +107,7 @@ test('focus returns to the Call button after Allow, Deny and Escape', async ({ p
 
   await page.keyboard.press('Enter');
   await expect(dialog).toBeFocused();
+  await untilArmed(dialog);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect.poll(() => focusInPanel(page)).toEqual(onCallButton);

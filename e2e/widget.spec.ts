@@ -8,6 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { bundle } from './support/bundle.js';
+import { untilArmed } from './support/dialogs.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://widget.test';
@@ -127,6 +128,7 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
   );
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeFocused();
+  await untilArmed(dialog);
   // Into the deny-reason field, then Enter: nothing is approved.
   await page
     .getByRole('dialog')
@@ -152,6 +154,7 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
     `${controller}.call('sdk', 'echo', { message: 'escape' }).then(() => 'sent', (e) => e.name)`,
   );
   await expect(dialog).toBeFocused();
+  await untilArmed(dialog);
   await page.keyboard.press('Escape');
   expect(await denied).toBe('DeniedError');
   // Focus stays in the dialog: Shift+Tab from the dialog wraps to its last button.
@@ -159,6 +162,7 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
     `${controller}.call('sdk', 'echo', { message: 'trap' }).then(() => 'sent', (e) => e.name)`,
   );
   await expect(dialog).toBeFocused();
+  await untilArmed(dialog);
   await page.keyboard.press('Shift+Tab');
   await expect(dialog.getByRole('button', { name: 'Always allow this tool' })).toBeFocused();
   await page.keyboard.press('Escape');
@@ -220,6 +224,7 @@ test('elicitation: the form opens with its defaults and the answer reaches the s
   await shot(page, 'elicitation');
   await expect(form.getByLabel(/Name/)).toHaveValue('Ada');
   // Enter in a field of the form accepts it, as in any form.
+  await untilArmed(form);
   await form.getByLabel(/Name/).focus();
   await page.keyboard.press('Enter');
   const text = await result;

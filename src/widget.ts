@@ -11,3 +11,4 @@ export {
   type ServerConfig,
   type ServerState,
 } from './session/controller.js';
+export { configureDialogArming, type DialogArmingOptions } from './session/dialog-arming.js';

@@ -9,7 +9,9 @@
  */
 
 import { useSignal } from '@preact/signals';
+import { escapeHidden } from '../../src/ui/components/hidden-characters.js';
 import { ModalDialog } from '../../src/ui/components/modal-dialog.js';
+import { ToolName } from '../../src/ui/components/tool-name.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import type { ConsentRequest } from '../site-access.js';
 import { InsecureOriginNote } from './insecure-origin-note.js';
@@ -89,8 +91,8 @@ export function ConsentDialog({ consent, remote }: { consent: ConsentRequest; re
                       checked={chosen.value.has(key)}
                       onChange={(event) => toggle([key], (event.currentTarget as HTMLInputElement).checked)}
                     />{' '}
-                    <code>{tool.name}</code>
-                    {tool.title ? ` (${tool.title})` : ''}
+                    <ToolName name={tool.name} />
+                    {tool.title ? ` (${escapeHidden(tool.title)})` : ''}
                   </label>
                 );
               })}

@@ -4,6 +4,7 @@
  */
 
 import { useSignal } from '@preact/signals';
+import { visibleToolName } from '../../src/ui/components/tool-name.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import type { SiteGrant } from '../site-access.js';
 import { turnOffSite } from '../site-switch.js';
@@ -92,7 +93,7 @@ function SiteRow(props: {
       <InsecureOriginNote origin={origin} />
       <p class="tg-muted">
         {grant
-          ? `Since ${new Date(grant.grantedAt).toLocaleString()}: ${grant.tools.map((tool) => `${tool.toolName} (${tool.serverId})`).join(', ')}`
+          ? `Since ${new Date(grant.grantedAt).toLocaleString()}: ${grant.tools.map((tool) => `${visibleToolName(tool.toolName)} (${tool.serverId})`).join(', ')}`
           : 'No tools: the site has not been given any (it asks with requestAccess()).'}
         {grant && !on && ' Turned off, so its pages cannot use them until you turn it on again.'}
       </p>

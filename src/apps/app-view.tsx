@@ -9,6 +9,7 @@
 import { signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PanelController } from '../session/controller.js';
+import { armDialog } from '../session/dialog-arming.js';
 import { callToolForApp } from './app-calls.js';
 import { AppSession } from './app-session.js';
 import { recordAppShown } from './audit.js';
@@ -280,19 +281,14 @@ export function AppView({ controller, apps, app }: AppViewProps) {
         </p>
       )}
       {asked.length > 0 && (
-        <div class="tg-row">
-          <span class="tg-muted">The app asks for {asked.join(', ')}; Toolgate did not grant it.</span>
-          <button
-            type="button"
-            onClick={() => {
-              const next = [...granted, ...asked];
-              grants.set(key, next);
-              setGranted(next);
-            }}
-          >
-            Allow {asked.join(', ')} and restart the app
-          </button>
-        </div>
+        <PermissionAsk
+          asked={asked}
+          onAllow={() => {
+            const next = [...granted, ...asked];
+            grants.set(key, next);
+            setGranted(next);
+          }}
+        />
       )}
       {link && <LinkAsk question={link} resourceUri={resourceUri} />}
       <div ref={holder} class="tg-app-holder" style={{ minHeight: shown ? `${height}px` : undefined }} />
@@ -411,8 +407,24 @@ function CallStatus({ toolName, call }: { toolName: string; call: AppCallState }
   );
 }
 
+/** The app's permissions Toolgate did not grant, with the one button that grants them (armed: see LinkAsk). */
+function PermissionAsk({ asked, onAllow }: { asked: readonly string[]; onAllow: () => void }) {
+  const row = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => (row.current ? armDialog(row.current) : undefined), []);
+  return (
+    <div ref={row} class="tg-row">
+      <span class="tg-muted">The app asks for {asked.join(', ')}; Toolgate did not grant it.</span>
+      <button type="button" onClick={onAllow}>
+        Allow {asked.join(', ')} and restart the app
+      </button>
+    </div>
+  );
+}
+
+/** The app asks to open a link: armed like the panel's dialogs, since the app chooses when it appears. */
 function LinkAsk({ question, resourceUri }: { question: LinkQuestion; resourceUri: string }) {
   const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => (box.current ? armDialog(box.current) : undefined), []);
   useEffect(() => box.current?.focus(), []);
   return (
     <div

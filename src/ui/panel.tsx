@@ -57,6 +57,14 @@ export interface PanelProps {
   extraDialog?: ComponentChildren;
 }
 
+/** Every listed tool with its server's label: the approval dialog flags a title that is another's name. */
+function everyTool(servers: PanelController['servers']['value']) {
+  const names = serverNames(servers);
+  return servers.flatMap((server) =>
+    server.tools.map((tool) => ({ name: tool.name, serverLabel: names(server.id) })),
+  );
+}
+
 export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog }: PanelProps) {
   const tab = useSignal<string>('servers');
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
@@ -112,6 +120,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
           key={approval.request.invocationId}
           pending={approval}
           queued={controller.approvals.value.length}
+          tools={everyTool(controller.servers.value)}
         />
       )}
       {!extraDialog && !signIn && !approval && elicitation && (

@@ -20,8 +20,8 @@ export const panelStyles = `
 h2{font-size:16px;margin:0 0 var(--tg-s2)}h3{font-size:15px;margin:var(--tg-s2) 0 var(--tg-s1)}h4{font-size:14px;margin:var(--tg-s2) 0 var(--tg-s1)}
 h2,h3,h4,code{overflow-wrap:anywhere}
 button{font:inherit;color:var(--tg-fg);background:var(--tg-surface);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) 10px;cursor:pointer}
-button:hover:not(:disabled){border-color:var(--tg-accent)}
-button:disabled{opacity:.55;cursor:not-allowed}
+button:hover:not(:disabled):not([aria-disabled=true]){border-color:var(--tg-accent)}
+button:disabled,button[aria-disabled=true]{opacity:.55;cursor:not-allowed}
 button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible,a:focus-visible,[tabindex]:focus-visible{outline:2px solid var(--tg-accent);outline-offset:2px}
 input,select,textarea{font:inherit;color:var(--tg-fg);background:var(--tg-bg);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) 6px;max-width:100%}
 input[type=checkbox],input[type=radio]{accent-color:var(--tg-accent)}

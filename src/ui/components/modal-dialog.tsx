@@ -2,11 +2,15 @@
  * The panel's modal: a backdrop and a labelled dialog that takes focus itself (not a button, so
  * nothing is approved by a stray Enter), traps Tab, and hands Escape to the caller (deny, cancel,
  * refuse). Other keys go to `onKeyDown`. When it closes, focus goes back to what had it when the
- * dialog opened (the button that made the call), never to the page's body.
+ * dialog opened (the button that made the call), never to the page's body. Newly shown, it ignores
+ * clicks and acting keys for a moment and then counts only input that began inside it
+ * (session/dialog-arming.ts), so a double click or a held key meant for the dialog before it answers
+ * nothing here.
  */
 
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { armDialog } from '../../session/dialog-arming.js';
 import { trapFocus } from '../focus-trap.js';
 
 export interface ModalDialogProps {
@@ -19,6 +23,8 @@ export interface ModalDialogProps {
 
 export function ModalDialog({ titleId, onEscape, onKeyDown, class: className, children }: ModalDialogProps) {
   const dialog = useRef<HTMLDivElement>(null);
+  // Before the browser paints it, so no input reaches the dialog unguarded.
+  useLayoutEffect(() => (dialog.current ? armDialog(dialog.current) : undefined), []);
   useEffect(() => {
     const opener = focusedElement(dialog.current);
     dialog.current?.focus();

@@ -15,6 +15,7 @@ import type { FinishedCall, PanelController, ProgressPoint, RunningCall } from '
 import { type ServerNames, serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
+import { ToolName, visibleToolName } from '../components/tool-name.js';
 
 export function ActivityView({
   controller,
@@ -111,7 +112,7 @@ function FinishedRow({
       data-invocation={call.invocationId}
     >
       <h3 class="tg-wrap">
-        {call.toolName} <span class="tg-muted">on {server}</span>{' '}
+        <ToolName name={call.toolName} /> <span class="tg-muted">on {server}</span>{' '}
         <span class={`tg-badge ${verdict === 'success' ? 'tg-badge-ok' : 'tg-badge-danger'}`}>{verdict}</span>
       </h3>
       <CallFacts
@@ -268,12 +269,14 @@ function RunningRow({
   });
   const elapsed = ((now.value - call.startedAt) / 1000).toFixed(1);
   const progress = call.progress;
-  const label = `${call.toolName} progress`;
+  const label = `${visibleToolName(call.toolName)} progress`;
   return (
     <li class="tg-running-call" data-invocation={call.invocationId} aria-busy="true">
       <div class="tg-row">
         <span class="tg-spinner" aria-hidden="true" />
-        <strong>{call.toolName}</strong>
+        <strong>
+          <ToolName name={call.toolName} />
+        </strong>
         <span class="tg-muted">on {names(call.serverId)}</span>
         <span class="tg-muted">
           {call.sentAt && signingIn

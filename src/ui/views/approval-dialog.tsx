@@ -1,6 +1,7 @@
 /**
  * The confirm step. One pending approval at a time (the queue count is shown): who asks, which
- * tool on which server, how long the gate still waits, the arguments as a form and as JSON (both
+ * tool on which server (its name always, beside any title, and a title that imitates another tool's
+ * name flagged), how long the gate still waits, the arguments as a form and as JSON (both
  * editable, validated live against the tool's schema, every proposed argument shown, hidden
  * characters escaped), the definition diff when a pin broke, poisoning flags, and a stronger look
  * for destructive or open-world claims.
@@ -20,14 +21,25 @@ import type { PendingApproval } from '../../session/controller.js';
 import { escapeHiddenInJson, hiddenInValue, summarizeHidden } from '../components/hidden-characters.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 import { SchemaForm } from '../components/schema-form.js';
+import type { NamedTool } from '../components/title-lookalike.js';
 import { ApprovalCountdown } from './approval-countdown.js';
 import { DefinitionChangeView } from './definition-change-view.js';
 import { ListingWarnings } from './listing-warnings.js';
+import { ToolHeading } from './tool-heading.js';
 
 /** The arguments as JSON text, hidden characters written as escapes (parses back to the same value). */
 const asJsonText = (value: JsonObject) => escapeHiddenInJson(JSON.stringify(value, null, 2));
 
-export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; queued: number }) {
+export function ApprovalDialog({
+  pending,
+  queued,
+  tools = [],
+}: {
+  pending: PendingApproval;
+  queued: number;
+  /** Every tool of every connected server, to flag a title that is another tool's name. */
+  tools?: readonly NamedTool[];
+}) {
   const { request } = pending;
   const args = useSignal<JsonObject>(request.arguments);
   const rawText = useSignal(asJsonText(request.arguments));
@@ -110,9 +122,7 @@ export function ApprovalDialog({ pending, queued }: { pending: PendingApproval; 
           event.preventDefault();
       }}
     >
-      <h2 id={titleId}>
-        Allow <code>{tool.title ?? tool.name}</code> on {request.serverLabel}?
-      </h2>
+      <ToolHeading titleId={titleId} tool={tool} serverLabel={request.serverLabel} tools={tools} />
       {queued > 1 && <p class="tg-muted">{queued - 1} more waiting</p>}
       {request.deadline !== undefined && <ApprovalCountdown deadline={request.deadline} />}
       <p>

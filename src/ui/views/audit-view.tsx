@@ -13,6 +13,7 @@ import type { AuditPage, AuditQuery } from '../../audit/query.js';
 import type { PanelController, ServerState } from '../../session/controller.js';
 import { type ServerNames, serverIdsNamed, serverNames } from '../../session/server-names.js';
 import { JsonTree } from '../components/json-tree.js';
+import { ToolName, visibleToolName } from '../components/tool-name.js';
 import { downloadAuditLog } from './audit-download.js';
 import { AuditExportStatus } from './audit-export-status.js';
 import { AuditStorage } from './audit-storage.js';
@@ -243,7 +244,7 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
             <tr key={entry.invocationId} class={`tg-outcome-${entry.outcome}`}>
               <td data-label="When">{new Date(entry.startedAt).toLocaleString()}</td>
               <td data-label="Tool" class="tg-wrap">
-                {entry.toolName}
+                <ToolName name={entry.toolName} />
               </td>
               <td data-label="Server" class="tg-wrap" title={entry.serverId}>
                 {names(entry.serverId)}
@@ -252,7 +253,7 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
               <td data-label="Details">
                 <button
                   type="button"
-                  aria-label={`Details of ${entry.toolName} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
+                  aria-label={`Details of ${visibleToolName(entry.toolName)} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
                   onClick={() => {
                     selected.value = entry;
                   }}
@@ -293,7 +294,7 @@ function EntryDetail({ entry, log, names }: { entry: AuditEntry; log: AuditLog; 
   return (
     <article class="tg-entry-detail" aria-label={`Audit entry ${entry.invocationId}`}>
       <h3>
-        {entry.toolName} on {names(entry.serverId)}: {entry.outcome}
+        <ToolName name={entry.toolName} /> on {names(entry.serverId)}: {entry.outcome}
       </h3>
       <dl>
         <dt>Decision</dt>

@@ -11,6 +11,7 @@ import { useEffect } from 'preact/hooks';
 import type { PanelController } from '../../session/controller.js';
 import { coveredCallers, type RememberedItem } from '../../session/remembered.js';
 import { serverNames } from '../../session/server-names.js';
+import { visibleToolName } from '../components/tool-name.js';
 
 function reach(item: RememberedItem): string {
   if (item.type === 'grant') return item.scope === 'session' ? 'allowed for this session' : 'always allowed';
@@ -59,7 +60,7 @@ export function RememberedView({ controller }: { controller: PanelController }) 
     try {
       await controller.forgetRemembered(item);
       items.value = items.value?.filter((other) => other.id !== item.id);
-      status.value = `Revoked: ${named(item.toolName, 'every tool')} on ${named(item.serverId, 'every server', names)} for ${coveredCallers(item)}.`;
+      status.value = `Revoked: ${named(item.toolName, 'every tool', visibleToolName)} on ${named(item.serverId, 'every server', names)} for ${coveredCallers(item)}.`;
     } catch (error) {
       problem.value = `Could not revoke: ${(error as Error).message}`;
     }
@@ -105,7 +106,7 @@ export function RememberedView({ controller }: { controller: PanelController }) 
           <tbody>
             {list.map((item) => {
               const who = coveredCallers(item);
-              const tool = named(item.toolName, 'every tool');
+              const tool = named(item.toolName, 'every tool', visibleToolName);
               const server = named(item.serverId, 'every server', names);
               return (
                 <tr key={`${item.type}:${item.id}`} data-type={item.type}>
