@@ -650,7 +650,7 @@ function onePagePdf(text: string): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-test('an app that navigates away is closed; what the page it went to asked ends with it, unsent', async ({
+test('an app that navigates away is refused before the request leaves, and closed; nothing reaches the server', async ({
   page,
   context,
 }) => {
@@ -659,8 +659,8 @@ test('an app that navigates away is closed; what the page it went to asked ends 
     served++;
     return route.fulfill({
       contentType: 'text/html',
-      // Opts in to any policy (so the browser loads it, under the app's CSP): only the proxy's own
-      // check then stands between it and the host, and its script runs before that check can.
+      // Opts in to any policy, so the View's `csp` attribute would let it load: only the proxy's own
+      // frame-src keeps the request from leaving (e2e/app-reach.spec.ts watches a real endpoint).
       headers: { 'allow-csp-from': '*' },
       body: `<!doctype html><script>parent.postMessage({ jsonrpc: '2.0', id: 'escaped', method: 'tools/call', params: { name: 'get-time', arguments: {} } }, '*')</script>`,
     });
@@ -679,7 +679,7 @@ test('an app that navigates away is closed; what the page it went to asked ends 
   // Whatever it asked went down with the app: no question waits, nothing reached the server.
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(basicProxy.toolCalls().length).toBe(calls);
-  expect(served).toBe(1);
+  expect(served).toBe(0);
 });
 
 /** The View frame (inside the sandbox proxy) of one open app, by its id. */

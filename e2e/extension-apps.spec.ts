@@ -8,6 +8,8 @@
  * name; the app's script reaches neither the side panel nor chrome.* (checked from both sides), and
  * the app's own CSP still blocks what it does not declare; the app's request to open a link asks in
  * the side panel (no opens nothing, yes opens the https tab) and a javascript: URL is refused unasked.
+ * A hostile app (e2e/peers/hostile-app.mjs) gets no WebRTC, in it or in a frame it makes, and its own
+ * navigation is refused before any request, as in the widget (e2e/app-reach.spec.ts).
  */
 import { expect, type Frame, type Page, test } from '@playwright/test';
 import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
@@ -20,7 +22,9 @@ import {
   showBasicAppTab as showApps,
   tryToReach,
 } from './support/apps.js';
+import { startAttacker } from './support/attacker.js';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
+import { startPeer } from './support/peers.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -231,5 +235,62 @@ test("the app's open-link asks in the side panel: no opens nothing, yes opens th
     expect(opened).toEqual(['https://modelcontextprotocol.io/']);
   } finally {
     context.off('page', onPage);
+  }
+});
+
+test("the manifest's sandbox page runs the same guard: a hostile app's WebRTC, a frame's WebRTC and its own navigation reach nothing", async () => {
+  const attacker = await startAttacker();
+  const hostile = await startPeer('hostile-app', {
+    args: ['--http', attacker.http, '--udp', String(attacker.udp)],
+  });
+  try {
+    await panel.getByRole('tab', { name: 'Servers' }).click();
+    await panel.getByLabel('Server URL').fill(hostile.url);
+    await panel.getByRole('button', { name: 'Add server' }).click();
+    await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2, { timeout: 20_000 });
+    await panel.getByRole('tab', { name: 'Tools' }).click();
+    await panel.getByLabel('Search tools').fill('hostile-app');
+    await panel.locator('.tg-tool-button', { hasText: /^hostile-app\b/ }).click();
+    await panel
+      .locator('.tg-try')
+      .getByRole('button', { name: /^Call / })
+      .click();
+    await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+    await panel.getByRole('tab', { name: /^Apps/ }).click();
+    const figure = panel.locator('figure[data-app="ui://hostile/app.html"]');
+    await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });
+    const proxyFrame = await (await figure.locator('iframe').elementHandle())?.contentFrame();
+    const view = proxyFrame?.childFrames()[0];
+    if (!view) throw new Error('no View frame for the hostile app');
+    const attack = (name: string) =>
+      view.evaluate(
+        (which) =>
+          Promise.resolve()
+            .then(() => (window as unknown as { attack: Record<string, () => unknown> }).attack[which]?.())
+            .then(String, (error: Error) => `threw ${error.name}`),
+        name,
+      );
+
+    expect(await attack('webrtc')).toBe('undefined');
+    expect(await attack('srcdocFrame')).toBe('srcdoc frame');
+    await expect.poll(() => view.childFrames().some((frame) => frame.url() === 'about:srcdoc')).toBe(true);
+    await attack('navigate');
+    await expect(figure).toHaveAttribute('data-app-state', 'closed');
+    // The panel itself reaches the control port and path: what the app sent before would be there too.
+    await panel.evaluate(
+      async ({ http, port }) => {
+        await fetch(`${http}/control`);
+        const connection = new RTCPeerConnection({ iceServers: [{ urls: `stun:127.0.0.1:${port}` }] });
+        connection.createDataChannel('control');
+        await connection.setLocalDescription(await connection.createOffer());
+      },
+      { http: attacker.http, port: attacker.controlUdp },
+    );
+    await expect.poll(() => attacker.controlDatagrams.length).toBeGreaterThan(0);
+    expect(attacker.requests).toEqual(['GET /control']);
+    expect(attacker.datagrams).toEqual([]);
+  } finally {
+    await hostile.stop();
+    await attacker.close();
   }
 });

@@ -23,7 +23,9 @@ export type PeerKind =
   /** A catalog or questions that misbehave, one way per endpoint (e2e/peers/hostile-catalog.mjs). */
   | 'hostile-catalog'
   /** Skills (SEP-2640) on the SDK 2.x: a nested skill, a tampered file, a manifest that changes (e2e/peers/skills-server.mjs). */
-  | 'skills';
+  | 'skills'
+  /** MCP Apps that try to reach an attacker (e2e/peers/hostile-app.mjs); needs `args` naming it. */
+  | 'hostile-app';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -41,6 +43,8 @@ export interface PeerOptions {
   cors?: boolean;
   /** How long to wait for the server to be ready. Default 20 s (a loaded machine starts node slowly). */
   readyTimeoutMs?: number;
+  /** More command-line flags for our own peers (hostile-app: `--http URL --udp PORT`). */
+  args?: string[];
 }
 
 /** What a peer recorded (GET /__events); see e2e/peers/common.mjs. */
@@ -99,7 +103,7 @@ interface Launch {
 async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> {
   const cors = options.cors === false ? ['--no-cors'] : [];
   const ours = (file: string, ...flags: string[]): Launch => ({
-    command: [join(PEERS_DIR, file), '--port', '0', ...flags, ...cors],
+    command: [join(PEERS_DIR, file), '--port', '0', ...flags, ...cors, ...(options.args ?? [])],
   });
   switch (kind) {
     case 'sdk1-stateful-sse':
@@ -120,6 +124,9 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('hostile-catalog.mjs');
     case 'skills':
       return ours('skills-server.mjs');
+    case 'hostile-app':
+      if (options.cors === false) throw new Error('hostile-app always sends CORS headers');
+      return ours('hostile-app.mjs');
     case 'everything-streamable':
     case 'everything-sse': {
       if (options.cors === false) throw new Error(`${kind} always sends CORS headers`);

@@ -14,13 +14,14 @@ import { callToolForApp } from './app-calls.js';
 import { AppSession } from './app-session.js';
 import { recordAppShown } from './audit.js';
 import { mcpAppsOptions } from './config.js';
-import { buildCsp, withCspMeta } from './csp.js';
+import { buildCsp } from './csp.js';
 import { type AppIdentity, emitAppEvent } from './events.js';
 import { type HostContext, hostContextFor, onThemeChange } from './host-context.js';
 import type { AppCallState, OpenApp, OpenApps } from './open-apps.js';
 import { loadUiResource, type UiResource } from './resource.js';
 import { createSandboxFrame, VIEW_SANDBOX } from './sandbox-frame.js';
 import type { AppPermission } from './spec.js';
+import { appDocument } from './view-prelude.js';
 
 export interface AppViewProps {
   controller: PanelController;
@@ -110,7 +111,7 @@ export function AppView({ controller, apps, app }: AppViewProps) {
         sandbox.transport,
         {
           app: identity,
-          html: withCspMeta(resource.html, policy),
+          html: appDocument(resource.html, policy),
           csp: resource.csp.csp,
           permissions,
           sandbox: VIEW_SANDBOX,
@@ -449,14 +450,19 @@ function LinkAsk({ question, resourceUri }: { question: LinkQuestion; resourceUr
   );
 }
 
-/** One sentence on where the app may reach, from the policy Toolgate applies. */
+/**
+ * Where the app may reach, from the policy Toolgate applies, and the one way out no page can close:
+ * Chromium looks up (and connects to) the host of a navigation it then refuses, before the refusal.
+ */
 function describeReach(resource: UiResource, origin: string): string {
   const { connectDomains, resourceDomains, frameDomains } = resource.csp.csp;
   const parts = [
     connectDomains.length ? `may connect to ${connectDomains.join(', ')}` : 'no network access',
     ...(resourceDomains.length ? [`loads files from ${resourceDomains.join(', ')}`] : []),
     ...(frameDomains.length ? [`embeds pages from ${frameDomains.join(', ')}`] : []),
+    'no WebRTC; opening other pages only through you',
   ];
   const where = origin === 'opaque' ? 'an isolated sandbox' : `a sandbox at ${origin}`;
-  return `Runs in ${where}; ${parts.join('; ')}${resource.sha256 ? ` (HTML sha256 ${resource.sha256.slice(0, 12)})` : ''}.`;
+  const hash = resource.sha256 ? ` (HTML sha256 ${resource.sha256.slice(0, 12)})` : '';
+  return `Runs in ${where}; ${parts.join('; ')}${hash}. If it tries to open a site anyway, the browser sends that site no request but may look up its name and connect to it.`;
 }

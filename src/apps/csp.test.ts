@@ -3,6 +3,7 @@ import {
   allowAttribute,
   buildCsp,
   checkCsp,
+  NO_DNS_PREFETCH_META,
   permissionsObject,
   RESTRICTIVE_DEFAULT_CSP,
   requestedPermissions,
@@ -148,5 +149,19 @@ describe('permissions', () => {
     expect(allowAttribute([])).toBe('');
     expect(allowAttribute(['microphone', 'geolocation'])).toBe('microphone; geolocation');
     expect(permissionsObject(['clipboard-write'])).toEqual({ clipboardWrite: {} });
+  });
+});
+
+describe('withCspMeta with markup after the policy', () => {
+  const policy = "default-src 'none'";
+  const meta = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'">`;
+
+  it('puts that markup right after the policy, before the app', () => {
+    expect(withCspMeta('<!doctype html><p>app</p>', policy, NO_DNS_PREFETCH_META)).toBe(
+      `<!doctype html>${meta}${NO_DNS_PREFETCH_META}<p>app</p>`,
+    );
+    expect(withCspMeta('<p>app</p>', policy, '<script>first()</script>')).toBe(
+      `${meta}<script>first()</script><p>app</p>`,
+    );
   });
 });

@@ -96,13 +96,17 @@ export function buildCsp(checked: CheckedCsp): string {
 
 const DOCTYPE = /^\uFEFF?\s*<!doctype\s[^>]*>/i;
 
+/** Turns off the browser's DNS prefetching for the document (it cannot be turned on again in it). */
+export const NO_DNS_PREFETCH_META = '<meta http-equiv="x-dns-prefetch-control" content="off">';
+
 /**
  * The app's document with the policy as its very first element (after a leading doctype, so the
- * document keeps its rendering mode). The parser puts it in <head> before any of the app's markup
- * runs, and removing the element later does not remove the policy.
+ * document keeps its rendering mode), then `after` (markup of Toolgate's that must come before the
+ * app's own). The parser puts them in <head> before any of the app's markup runs, and removing the
+ * element later does not remove the policy.
  */
-export function withCspMeta(html: string, policy: string): string {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(policy)}">`;
+export function withCspMeta(html: string, policy: string, after = ''): string {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(policy)}">${after}`;
   const doctype = DOCTYPE.exec(html);
   return doctype ? `${doctype[0].trim()}${meta}${html.slice(doctype[0].length)}` : `${meta}${html}`;
 }
