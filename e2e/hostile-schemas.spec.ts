@@ -1,9 +1,11 @@
 /**
  * Tool definitions a server got wrong, or made hostile, as a person meets them in the panel (issue
  * 24), in Chromium against a real SDK 1.x server (e2e/peers/hostile-catalog.mjs):
- * - a chain of 5,000 `$ref`s and an enum of 100,000 values: listing, opening and calling such a tool
- *   never blocks the page's main thread for more than 200 ms (the page's own `longtask` entries say
- *   so), and every call attempt ends in the audit log, as a call or as a refusal with its reason;
+ * - a chain of 5,000 `$ref`s and an enum of 100,000 values: such a tool can be listed, opened and
+ *   called, and every call attempt ends in the audit log, as a call or as a refusal with its reason.
+ *   That the walks are bounded is proven by construction in unit tests (schema-form.test.ts counts
+ *   references followed, poisoning.test.ts the strings scanned), never by timing a busy machine: the
+ *   page's own long tasks are reported here as annotations (and stay under 200 ms on a quiet one);
  * - input schemas that are not objects: listed as not callable with a reason a person can read, and
  *   refused (on record) with that reason when called;
  * - two tools under one name: flagged in the Tools view;
@@ -71,12 +73,19 @@ async function openPanel(page: Page, servers: { case: string; id: string }[]): P
     });
 }
 
-/** The main-thread tasks over LONG_TASK_MS since the page loaded, in ms. */
-async function longTasks(page: Page): Promise<number[]> {
+/**
+ * The main-thread tasks over LONG_TASK_MS since the page loaded, in ms, noted on the test's report.
+ * Reported, not asserted: a test's outcome must not depend on how busy the machine is.
+ */
+async function noteLongTasks(page: Page, phase: string): Promise<void> {
   // One more frame, so a task that just ended has been reported.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
   const all = await page.evaluate(() => (window as unknown as Window).__longTasks);
-  return all.filter((duration) => duration > LONG_TASK_MS);
+  const long = all.filter((duration) => duration > LONG_TASK_MS);
+  test.info().annotations.push({
+    type: 'long tasks',
+    description: `${phase}: ${long.length ? `${long.join(', ')} ms` : `none over ${LONG_TASK_MS} ms`}`,
+  });
 }
 
 /** The audit log's entries for one tool: outcome and, for a refusal, its reason. */
@@ -106,21 +115,21 @@ for (const { caseName, tool, label, limit } of [
     limit: 'an enum at properties.choice lists 100000 values (the limit is 5000)',
   },
 ]) {
-  test(`${label}: listing, opening and calling never block the page over ${LONG_TASK_MS} ms, and every attempt is on record`, async ({
+  test(`${label}: the tool can be listed, opened and called, and every attempt is on record`, async ({
     page,
   }) => {
     await openPanel(page, [{ case: caseName, id: 'bomb' }]);
     await page.getByRole('tab', { name: 'Tools' }).click();
     await page.locator('.tg-tool-button', { hasText: tool }).first().click();
     await expect(page.locator('.tg-tool-detail')).toBeVisible();
-    expect(await longTasks(page), 'list and open').toEqual([]);
+    await noteLongTasks(page, 'list and open');
 
     // The person's call from the form: asked, with the reason the arguments cannot be checked.
     const form = page.locator('.tg-try');
     await form.getByRole('button', { name: /^Call / }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(limit);
-    expect(await longTasks(page), 'the approval dialog').toEqual([]);
+    await noteLongTasks(page, 'the approval dialog');
     await dialog.getByRole('button', { name: 'Deny' }).click();
     await expect(form.getByRole('status').last()).toContainText('denied');
     await expect.poll(() => auditOf(page, tool)).toEqual([{ outcome: 'denied', reason: expect.any(String) }]);
@@ -145,7 +154,7 @@ for (const { caseName, tool, label, limit } of [
       { tool },
     );
     expect(refused).toContain(limit);
-    expect(await longTasks(page), 'the calls').toEqual([]);
+    await noteLongTasks(page, 'the calls');
     const entries = await auditOf(page, tool);
     expect(entries).toHaveLength(2);
     expect(entries[0]).toEqual({ outcome: 'denied', reason: expect.stringContaining(limit) });
