@@ -95,6 +95,9 @@ for (const era of ['mcp', 'modern'] as const)
       const failure = await callAndAllow(page);
       expect(failure.kind).not.toBe('timeout');
       expect(failure.message).toMatch(shows);
+      // What the library throws to the host's code names the server and the tool, as the panel does.
+      expect(failure.message).toContain("'bad'");
+      expect(failure.message).toContain("'echo'");
       // The person sees it in Activity, naming the tool.
       await page.getByRole('tab', { name: /Activity/ }).click();
       const finished = page.locator('.tg-finished-call').first();

@@ -8,6 +8,7 @@ import {
   ErrorCode,
   InvalidResponseError,
   McpError,
+  nameSubject,
   RequestCancelledError,
   type RequestSubject,
   RequestTimeoutError,
@@ -220,7 +221,7 @@ export class RpcEngine {
       .catch((error: unknown) => {
         if (this.pending.get(id) !== entry) return;
         this.settle(id, entry);
-        entry.reject(asError(error));
+        entry.reject(nameSubject(asError(error), entry.method, this.subjectOf(entry.options)));
       });
   }
 
@@ -423,7 +424,7 @@ export class RpcEngine {
     this.settle(id, entry);
     // Free the response stream: nothing more from it will be used.
     entry.controller.abort();
-    entry.reject(error);
+    entry.reject(nameSubject(error, entry.method, this.subjectOf(entry.options)));
   }
 
   private receiveNotification(notification: JsonRpcNotification): void {

@@ -167,6 +167,20 @@ export class InvalidResponseError extends ToolgateError {
   }
 }
 
+/**
+ * A failure a transport reported for one request (an answer too large, a stream lost) names the
+ * server by its address but not the tool: the transport never knows it. The engine, which does,
+ * puts "Server 'files', tools/call for tool 'read': " in front, once, on the same error object (its
+ * class and kind stay what callers test for).
+ */
+export function nameSubject<E extends Error>(error: E, method: string, subject?: RequestSubject): E {
+  const named = subject?.server === undefined || error.message.includes(`'${subject.server}'`);
+  const toolNamed = subject?.tool === undefined || error.message.includes(`'${subject.tool}'`);
+  if (named && toolNamed) return error;
+  error.message = `${serverPhrase(subject)}, ${requestPhrase(method, subject)}: ${error.message}`;
+  return error;
+}
+
 /** The context McpError puts before a server's error message: which server refused what. */
 export function refusalContext(method: string, subject?: RequestSubject): string {
   return subject?.server === undefined

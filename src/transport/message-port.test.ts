@@ -192,8 +192,9 @@ describe('MessagePortTransport size cap', () => {
     transport.applyLimits({ maxMessageBytes: 4_000 });
     const engine = new RpcEngine(transport, { cancellation: 'notification', reissueLostRequests: false });
     await transport.start();
+    // The engine names the server in front of the transport's own words.
     await expect(engine.request('tools/call', {})).rejects.toThrow(
-      /^response too large \(over 4 KB, limit 4 KB per message\)/,
+      /^Server 'MessagePort peer', tools\/call: response too large \(over 4 KB, limit 4 KB per message\)/,
     );
   });
 });
