@@ -11,16 +11,12 @@ import {
   ERROR_BODY_LIMIT,
   type FailureContext,
   mediaTypeOf,
-  networkFailure,
-  notMcp,
   parseHttpUrl,
   readBoundedText,
   redact,
   rpcErrorIn,
-  snippet,
-  statusFailure,
-  wrongContentType,
 } from './http-failure.js';
+import { networkFailure, notMcp, snippet, statusFailure, wrongContentType } from './http-failure-messages.js';
 
 const SECRET = 'Bearer tok-0123456789abcdef';
 const context: FailureContext = {
