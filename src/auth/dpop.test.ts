@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import { DPoPPolicy, sendWithProof } from './dpop.js';
 import { dpopKeyFor, keyForToken } from './dpop-keys.js';
-import { accessTokenHash, readProof, thumbprint } from './dpop-proof.test-util.js';
+import { accessTokenHash, readProof, thumbprint } from '../../test/support/dpop-proof.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
