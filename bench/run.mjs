@@ -19,9 +19,9 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { CHROMIUM, CHROMIUM_ARGS as E2E_CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
+import { entryBuildOptions, gzipSize } from '../scripts/bundle-size.mjs';
 import { formatFigures, summarize } from './summary.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -97,26 +97,11 @@ async function main() {
 
 /** One production bundle of bench/pages/<name>.ts; returns its raw and gzip-9 sizes. */
 async function bundle(name) {
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    mode: 'production',
-    // Libraries that branch on NODE_ENV get their production paths, as in any app build.
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      outDir: pages,
-      emptyOutDir: false,
-      copyPublicDir: false,
-      target: 'es2022',
-      minify: true,
-      sourcemap: false,
-      lib: { entry: join(root, 'bench/pages', `${name}.ts`), formats: ['es'], fileName: () => `${name}.js` },
-      // One file per entry: the size figure is everything the entry pulls in, lazy parts included.
-      rolldownOptions: { output: { codeSplitting: false } },
-    },
-  });
+  // One file per entry: the size figure is everything the entry pulls in, lazy parts included
+  // (the eager part alone is what scripts/check-size.mjs budgets).
+  await build(entryBuildOptions(root, `bench/pages/${name}.ts`, { split: false, outDir: pages }));
   const code = readFileSync(join(pages, `${name}.js`));
-  return { bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
+  return { bytes: code.length, gzipBytes: gzipSize(code) };
 }
 
 /** The HTML shells. Navigation pages inline their reporting so that only the client bundle loads. */

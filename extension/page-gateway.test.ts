@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Controller } from '../src/session/controller.js';
+import { controllerWithServer, until } from '../test/support/extension-controller.js';
+import { memoryAccessStore } from '../test/support/memory-access-store.js';
+import { portPair } from '../test/support/runtime-ports.js';
 import { servePage } from './page-gateway.js';
 import { parsePageRequest } from './page-protocol.js';
 import { createSiteAccess } from './site-access.js';
-import { memoryAccessStore } from './test-access-store.js';
-import { controllerWithServer, until } from './test-controller.js';
-import { portPair } from './test-ports.js';
 
 const ORIGIN = 'https://app.example';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryAccessStore } from '../test/support/memory-access-store.js';
 import { isInsecureRemoteOrigin, isLoopbackOrigin, isSiteOrigin } from './origins.js';
 import {
   describeWait,
@@ -8,7 +9,6 @@ import {
   waitAfter,
 } from './refusal-backoff.js';
 import { createSiteAccess } from './site-access.js';
-import { memoryAccessStore } from './test-access-store.js';
 
 const ORIGIN = 'https://app.example';
 const add = { serverId: 'calc', toolName: 'add' };

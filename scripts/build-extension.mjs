@@ -8,24 +8,15 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { build } from 'vite';
+import { EXTENSION_TARGET, extensionPagesBuild } from './extension-pages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'extension');
 const outDir = join(root, 'dist', 'extension');
 const common = { configFile: false, logLevel: 'warn', root: source, base: '/' };
-const target = 'chrome116';
+const target = EXTENSION_TARGET;
 
-await build({
-  ...common,
-  build: {
-    outDir,
-    emptyOutDir: true,
-    target,
-    rolldownOptions: {
-      input: { sidepanel: join(source, 'sidepanel.html'), popup: join(source, 'popup.html') },
-    },
-  },
-});
+await build(extensionPagesBuild(root, { outDir }));
 /**
  * The page bridge reaches only sites the person turns on (optional host permissions, scripts
  * registered per origin at run time). A manifest that asked for sites up front would bring back

@@ -2,6 +2,8 @@
 // `npm run check:imports`: every import in src/ points down the rooms (DESIGN.md, "Rooms"): a module
 // may import its own room and the rooms below it, never one above. Type-only imports count too: a
 // type shared by two rooms belongs in the lower one. Prints each upward arrow; exits 1 if any.
+// Also: nothing that ships (src/ and extension/, tests aside) imports a test helper (test/, e2e/,
+// or a *.test file): helpers live in test/support and e2e/support, out of every bundle.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,8 +66,36 @@ for (const file of files(src)) {
     if (upward) arrows.push(`${relative(root, file)} (${from}) -> ${match[1]} (${to})`);
   }
 }
+/** Test files (beside their subject) may use helpers; everything else in these folders ships. */
+const isTestFile = (file) => /\.test\.tsx?$/.test(file);
+const helperFolders = ['test', 'e2e'].map((name) => join(root, name) + sep);
+/** Imports of test code from shipped files, as `file -> specifier`. */
+function testImportsOfShippedFiles(shippedFiles) {
+  const found = [];
+  for (const file of shippedFiles) {
+    if (isTestFile(file)) continue;
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = normalize(join(dirname(file), match[1]));
+      if (
+        helperFolders.some((folder) => target.startsWith(folder)) ||
+        /\.test(-util)?(\.[jt]sx?)?$/.test(target)
+      )
+        found.push(`${relative(root, file)} -> ${match[1]}`);
+    }
+  }
+  return found;
+}
+const shippedTestImports = testImportsOfShippedFiles([...files(src), ...files(join(root, 'extension'))]);
+if (shippedTestImports.length) {
+  console.error(
+    `${shippedTestImports.length} shipped file(s) import test code (move the helper to test/support and import it from tests only):\n  ${shippedTestImports.join('\n  ')}`,
+  );
+  process.exitCode = 1;
+}
+
 if (arrows.length) {
   console.error(`${arrows.length} import(s) point up or sideways between rooms:\n  ${arrows.join('\n  ')}`);
   process.exit(1);
 }
-console.log('imports: every arrow points down the rooms');
+if (!process.exitCode)
+  console.log('imports: every arrow points down the rooms; no shipped file imports test code');

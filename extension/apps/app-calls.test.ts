@@ -13,12 +13,12 @@ import { createPolicy } from '../../src/gate/policy.js';
 import { memorySettingsStore } from '../../src/gate/settings-store.js';
 import type { Tool } from '../../src/protocol/types.js';
 import { createController } from '../../src/session/controller.js';
+import { until } from '../../test/support/extension-controller.js';
+import { portPair } from '../../test/support/runtime-ports.js';
 import { ScriptedTransport } from '../../test/support/scripted-transport.js';
 import { servePanel } from '../remote/controller-host.js';
 import { createRemoteController } from '../remote/remote-controller.js';
 import { createSiteAccess } from '../site-access.js';
-import { until } from '../test-controller.js';
-import { portPair } from '../test-ports.js';
 
 const APP = 'ui://clock/app.html';
 const TICK: Tool = { name: 'tick', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: APP } } };

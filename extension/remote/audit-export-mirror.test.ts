@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { AuditLog } from '../../src/audit/log.js';
 import type { OtlpExport, OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
 import { whenExporting } from '../../src/audit/otlp/running.js';
+import { controllerWithServer, until } from '../../test/support/extension-controller.js';
+import { portPair } from '../../test/support/runtime-ports.js';
 import { createSiteAccess } from '../site-access.js';
-import { controllerWithServer, until } from '../test-controller.js';
-import { portPair } from '../test-ports.js';
 import { servePanel } from './controller-host.js';
 import { createRemoteController } from './remote-controller.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { controllerWithServer, until } from '../../test/support/extension-controller.js';
+import { portPair } from '../../test/support/runtime-ports.js';
 import { createSiteAccess } from '../site-access.js';
-import { controllerWithServer, until } from '../test-controller.js';
-import { portPair } from '../test-ports.js';
 import { servePanel } from './controller-host.js';
 import { createRemoteController } from './remote-controller.js';
 

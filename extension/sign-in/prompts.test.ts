@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthorizationRequest } from '../../src/auth/authorization-code.js';
+import { controllerWithServer, until } from '../../test/support/extension-controller.js';
+import { portPair } from '../../test/support/runtime-ports.js';
 import { servePanel } from '../remote/controller-host.js';
 import { createRemoteController } from '../remote/remote-controller.js';
 import { createSiteAccess } from '../site-access.js';
-import { controllerWithServer, until } from '../test-controller.js';
-import { portPair } from '../test-ports.js';
 import { createSignInPrompts } from './prompts.js';
 
 function request(signal = new AbortController().signal): AuthorizationRequest {

@@ -12,8 +12,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accessTokenHash, readProof, thumbprint } from '../../test/support/dpop-proof.js';
 import { keyPairName } from './dpop-keys.js';
-import { accessTokenHash, readProof, thumbprint } from './dpop-proof.test-util.js';
 import { type SealedRecords, sealedAuthStore } from './encrypted-store.js';
 import { AuthorizationError } from './errors.js';
 import { createOAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';

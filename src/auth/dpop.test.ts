@@ -6,10 +6,10 @@
  */
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { accessTokenHash, readProof, thumbprint } from '../../test/support/dpop-proof.js';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import { DPoPPolicy, sendWithProof } from './dpop.js';
 import { dpopKeyFor, keyForToken } from './dpop-keys.js';
-import { accessTokenHash, readProof, thumbprint } from './dpop-proof.test-util.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

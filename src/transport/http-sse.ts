@@ -12,14 +12,12 @@ import {
   assertValidHeaders,
   type FailureContext,
   mediaTypeOf,
-  networkFailure,
-  notMcp,
   readBoundedText,
   redact,
   rpcErrorIn,
-  statusFailure,
-  wrongContentType,
 } from './http-failure.js';
+// This transport is itself loaded lazily (2024-11-05 servers only): its failure wording comes along.
+import { networkFailure, notMcp, statusFailure, wrongContentType } from './http-failure-messages.js';
 import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
 import {
   type ConnectionLimits,

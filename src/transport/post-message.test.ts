@@ -135,7 +135,9 @@ describe('PostMessageClientTransport with acceptPostMessageClients', () => {
     await transport.start();
     const engine = new RpcEngine(transport, { cancellation: 'notification', reissueLostRequests: false });
     expect(await engine.request('echo', { a: 1 })).toEqual({ echo: { a: 1 }, origin: APP });
-    expect(tools.targetOrigins).toEqual([TOOLS]);
+    // A busy machine may see the handshake retried before the first answer: every post counts.
+    expect(tools.targetOrigins.length).toBeGreaterThan(0);
+    expect(new Set(tools.targetOrigins)).toEqual(new Set([TOOLS]));
     expect(server.connections.size).toBe(1);
   });
 

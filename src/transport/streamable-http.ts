@@ -28,16 +28,13 @@ import { isModernVersion } from '../protocol/versions.js';
 import { readBodyWithin } from './bounded-body.js';
 import {
   assertValidHeaders,
+  explainFailure,
   type FailureContext,
   mediaTypeOf,
-  networkFailure,
-  notMcp,
   readBoundedText,
   redact,
   rpcErrorIn,
   sessionExpired,
-  statusFailure,
-  wrongContentType,
 } from './http-failure.js';
 import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
 import {
@@ -49,14 +46,19 @@ import {
   resolveLimits,
 } from './limits.js';
 import { badSessionId, sessionIdProblem, sessionsExhausted } from './session-rules.js';
-import {
-  carriesMessage,
-  type EventSourceMessage,
-  messageOfEvent,
-  readSse,
-  SseLimitError,
-} from './sse-reader.js';
+import type { EventSourceMessage, SseLimitError } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
+
+type SseReader = typeof import('./sse-reader.js');
+let sseReader: Promise<SseReader> | undefined;
+/**
+ * The SSE reader and its parser (eventsource-parser), loaded at the first event stream: a server
+ * that answers every request with JSON never needs them, so they stay out of the eager bundle.
+ */
+function loadSseReader(): Promise<SseReader> {
+  sseReader ??= import('./sse-reader.js');
+  return sseReader;
+}
 
 /** Options of StreamableHttpTransport. */
 export interface StreamableHttpOptions {
@@ -250,11 +252,15 @@ export class StreamableHttpTransport implements Transport {
         );
         return;
       }
-      if (mediaType !== 'application/json')
-        throw wrongContentType(context, response.status, mediaType, await readBoundedText(response), [
-          'application/json',
-          'text/event-stream',
-        ]);
+      if (mediaType !== 'application/json') {
+        const body = await readBoundedText(response);
+        throw await explainFailure(context, 'wrong-content-type', response.status, (messages) =>
+          messages.wrongContentType(context, response.status, mediaType, body, [
+            'application/json',
+            'text/event-stream',
+          ]),
+        );
+      }
       const body = await readBodyWithin(response, this.limits.maxBodyBytes);
       if (!body.ok)
         throw new ResponseTooLargeError(
@@ -265,7 +271,7 @@ export class StreamableHttpTransport implements Transport {
           this.limits.maxBodyBytes,
           body.atLeast,
         );
-      this.receiveJsonBody(context, response.status, body.text, requestId);
+      await this.receiveJsonBody(context, response.status, body.text, requestId);
     } catch (error) {
       // Aborted by the engine or by close(): the caller already has its answer.
       if (line.controller.signal.aborted) return;
@@ -335,19 +341,28 @@ export class StreamableHttpTransport implements Transport {
       this.deliver(rpc.raw);
       return;
     }
-    throw statusFailure(context, response.status, mediaType, body);
+    throw await explainFailure(context, 'http-status', response.status, (messages) =>
+      messages.statusFailure(context, response.status, mediaType, body),
+    );
   }
 
-  private receiveJsonBody(context: FailureContext, status: number, body: string, requestId: RequestId): void {
+  private async receiveJsonBody(
+    context: FailureContext,
+    status: number,
+    body: string,
+    requestId: RequestId,
+  ): Promise<void> {
+    const notMcp = (why: string) =>
+      explainFailure(context, 'not-mcp', status, (messages) => messages.notMcp(context, status, body, why));
     let value: unknown;
     try {
       value = JSON.parse(body);
     } catch {
-      throw notMcp(context, status, body, 'the body is not valid JSON');
+      throw await notMcp('the body is not valid JSON');
     }
     const items: unknown[] = Array.isArray(value) ? value : [value];
     if (items.length === 0 || !items.every((item) => isJsonObject(item) && item.jsonrpc === '2.0'))
-      throw notMcp(context, status, body, 'no "jsonrpc": "2.0" message');
+      throw await notMcp('no "jsonrpc": "2.0" message');
     for (const item of items) this.deliver(item);
     if (!items.some((item) => answers(item, requestId)))
       this.onresponselost?.(
@@ -372,10 +387,10 @@ export class StreamableHttpTransport implements Transport {
       // that the server closes cleanly with nothing in it counts as empty.
       let reopened = false;
       while (body) {
-        const { messages, error } = await this.readConnection(state, body);
+        const { messages, error, tooLarge } = await this.readConnection(state, body);
         if (this.stopped(state)) return;
-        if (error instanceof SseLimitError) {
-          this.tooLarge(state, error);
+        if (tooLarge) {
+          this.tooLarge(state, tooLarge);
           return;
         }
         if (messages > 0) {
@@ -400,17 +415,20 @@ export class StreamableHttpTransport implements Transport {
   private async readConnection(
     state: StreamState,
     body: ReadableStream<Uint8Array>,
-  ): Promise<{ messages: number; error?: unknown }> {
+  ): Promise<{ messages: number; error?: unknown; tooLarge?: SseLimitError }> {
     let messages = 0;
+    let reader: SseReader | undefined;
     try {
-      await readSse(
+      reader = await loadSseReader();
+      const { carriesMessage, messageOfEvent } = reader;
+      await reader.readSse(
         body,
         {
           onEvent: (event) => {
             if (carriesMessage(event)) messages++;
             // An empty id resets the cursor (SSE standard): nothing to resume from.
             if (event.id !== undefined) state.lastEventId = event.id === '' ? undefined : event.id;
-            this.receiveEvent(event);
+            this.receiveEvent(messageOfEvent, event);
           },
           onRetry: (milliseconds) => {
             state.retryMs = milliseconds;
@@ -429,6 +447,8 @@ export class StreamableHttpTransport implements Transport {
       );
       return { messages };
     } catch (error) {
+      // The reader failed to load (the chunk's network) or the stream broke: both end this connection.
+      if (reader && error instanceof reader.SseLimitError) return { messages, error, tooLarge: error };
       return { messages, error };
     }
   }
@@ -525,12 +545,16 @@ export class StreamableHttpTransport implements Transport {
       const body = await readBoundedText(response);
       // The next request reports the expiry (the client starts a new session): the stream asking ends itself.
       if (response.status === 404 && sentSession !== undefined) throw this.sessionGone(context, sentSession);
-      throw statusFailure(context, response.status, mediaTypeOf(response), body);
+      throw await explainFailure(context, 'http-status', response.status, (messages) =>
+        messages.statusFailure(context, response.status, mediaTypeOf(response), body),
+      );
     }
     const mediaType = mediaTypeOf(response);
     if (mediaType !== 'text/event-stream' || !response.body) {
       const body = await readBoundedText(response);
-      throw wrongContentType(context, response.status, mediaType, body, ['text/event-stream']);
+      throw await explainFailure(context, 'wrong-content-type', response.status, (messages) =>
+        messages.wrongContentType(context, response.status, mediaType, body, ['text/event-stream']),
+      );
     }
     return response;
   }
@@ -589,7 +613,7 @@ export class StreamableHttpTransport implements Transport {
     return redactUrlsInText(redact(message, this.context().secrets));
   }
 
-  private receiveEvent(event: EventSourceMessage): void {
+  private receiveEvent(messageOfEvent: SseReader['messageOfEvent'], event: EventSourceMessage): void {
     const decoded = messageOfEvent(event, {
       url: this.scope.shownUrl,
       label: this.label,
@@ -702,7 +726,9 @@ export class StreamableHttpTransport implements Transport {
       if (controller.signal.aborted) return undefined;
       // A refused redirect already says what happened; anything else is the network's failure.
       if (error instanceof TransportError) throw error;
-      throw networkFailure(context, error);
+      throw await explainFailure(context, 'cors-or-network', undefined, (messages) =>
+        messages.networkFailure(context, error),
+      );
     }
   }
 

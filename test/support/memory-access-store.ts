@@ -3,7 +3,7 @@
  * suite exercises). Every save is recorded, so a test sees what would have been written.
  */
 
-import type { Refusal, SiteAccessStore, SiteGrant } from './site-access.js';
+import type { Refusal, SiteAccessStore, SiteGrant } from '../../extension/site-access.js';
 
 export interface MemoryAccessStore extends SiteAccessStore {
   savedGrants: SiteGrant[][];

@@ -4,7 +4,7 @@
  * as Chrome does, and delivered asynchronously.
  */
 
-import type { ChromeEvent, ChromeRuntimePort } from '../src/transport/chrome-port.js';
+import type { ChromeEvent, ChromeRuntimePort } from '../../src/transport/chrome-port.js';
 
 function event<Listener extends (...args: never[]) => void>() {
   const listeners = new Set<Listener>();

@@ -4,11 +4,11 @@
  * round trips under test are the extension's ports, not HTTP; the e2e suite uses real servers.
  */
 
-import { createPolicy } from '../src/gate/policy.js';
-import { memorySettingsStore } from '../src/gate/settings-store.js';
-import type { Tool } from '../src/protocol/types.js';
-import { type Controller, createController } from '../src/session/controller.js';
-import { ScriptedTransport } from '../test/support/scripted-transport.js';
+import { createPolicy } from '../../src/gate/policy.js';
+import { memorySettingsStore } from '../../src/gate/settings-store.js';
+import type { Tool } from '../../src/protocol/types.js';
+import { type Controller, createController } from '../../src/session/controller.js';
+import { ScriptedTransport } from './scripted-transport.js';
 
 export const ADD: Tool = {
   name: 'add',

@@ -1,7 +1,7 @@
 /**
  * DPoP proofs read as a server reads them (RFC 9449 §4.3), with Node's real WebCrypto: the
  * signature verified against the key in the proof's header, and that key's RFC 7638 thumbprint.
- * Shared by the DPoP tests (not a test file itself).
+ * Shared by the DPoP tests in src/auth.
  */
 
 const encoder = new TextEncoder();
