@@ -1,9 +1,10 @@
 /**
  * Tool definitions a server got wrong, or made hostile, as a person meets them in the panel (issue
  * 24), in Chromium against a real SDK 1.x server (e2e/peers/hostile-catalog.mjs):
- * - a chain of 5,000 `$ref`s and an enum of 100,000 values: listing, opening and calling such a tool
- *   never blocks the page's main thread for more than 200 ms (the page's own `longtask` entries say
- *   so), and every call attempt ends in the audit log, as a call or as a refusal with its reason;
+ * - a chain of 5,000 `$ref`s and an enum of 100,000 values: such a tool can be listed, opened and
+ *   called, the panel does not grow with the schema (its elements are counted, never timed: the walks'
+ *   bounds are proven in schema-form.test.ts and poisoning.test.ts, their cost in bench/catalog.mjs),
+ *   and every call attempt ends in the audit log, as a call or as a refusal with its reason;
  * - input schemas that are not objects: listed as not callable with a reason a person can read, and
  *   refused (on record) with that reason when called;
  * - two tools under one name: flagged in the Tools view;
