@@ -114,8 +114,8 @@ export async function packageEntries(): Promise<Record<string, string>> {
     name: string;
     exports: Record<string, string | { import: string }>;
   };
-  const library = (await import('../../vite.lib.config.ts')).default as LibConfig;
-  const dropIn = (await import('../../vite.widget.config.ts')).default as LibConfig;
+  const library = (await import('../../vite.lib.config.js')).default as LibConfig;
+  const dropIn = (await import('../../vite.widget.config.js')).default as LibConfig;
   const libEntries = library.build.lib.entry as Record<string, string>;
   const entries: Record<string, string> = {};
   for (const [subpath, target] of Object.entries(manifest.exports)) {
