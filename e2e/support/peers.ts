@@ -25,7 +25,9 @@ export type PeerKind =
   /** Skills (SEP-2640) on the SDK 2.x: a nested skill, a tampered file, a manifest that changes (e2e/peers/skills-server.mjs). */
   | 'skills'
   /** MCP Apps that try to reach an attacker (e2e/peers/hostile-app.mjs); needs `args` naming it. */
-  | 'hostile-app';
+  | 'hostile-app'
+  /** The tools the manual's examples call, read_file among them (e2e/peers/docs-files.mjs). */
+  | 'docs-files';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -124,6 +126,8 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('hostile-catalog.mjs');
     case 'skills':
       return ours('skills-server.mjs');
+    case 'docs-files':
+      return ours('docs-files.mjs');
     case 'hostile-app':
       if (options.cors === false) throw new Error('hostile-app always sends CORS headers');
       return ours('hostile-app.mjs');

@@ -33,7 +33,7 @@ interface AnchorerOptions extends Required<AnchoringOptions> {
   logName: string;
   now: () => number;
   /** The host's callback: ship the head somewhere it trusts. */
-  onAnchor: ((head: AnchoredHead) => void | Promise<void>) | undefined;
+  onAnchor: ((head: AnchoredHead) => unknown) | undefined;
   /** false: only explicit anchor() calls sign. */
   automatic: boolean;
 }

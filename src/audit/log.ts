@@ -90,9 +90,10 @@ export interface AuditLogOptions {
   anchoring?: AnchoringOptions | false;
   /**
    * Told each newly signed head: ship it somewhere this browser cannot rewrite (your server), and
-   * later hand it to verify({ anchor }). Errors are caught; the head stays in anchors().
+   * later hand it to verify({ anchor }). What it returns (`fetch(...)`'s promise) is awaited and
+   * its errors caught; the head stays in anchors().
    */
-  onAnchor?: (head: AnchoredHead) => void | Promise<void>;
+  onAnchor?: (head: AnchoredHead) => unknown;
   indexedDB?: IDBFactory;
   now?: () => number;
 }

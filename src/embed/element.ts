@@ -105,3 +105,10 @@ export class ToolgatePanelElement extends HTMLElement {
 export function defineToolgatePanel(name = 'toolgate-panel'): void {
   if (!customElements.get(name)) customElements.define(name, ToolgatePanelElement);
 }
+
+// So `document.querySelector('toolgate-panel')` is typed as the element, under its default name.
+declare global {
+  interface HTMLElementTagNameMap {
+    'toolgate-panel': ToolgatePanelElement;
+  }
+}
