@@ -7,8 +7,6 @@
 import { TransportError } from '../protocol/errors.js';
 import { isJsonObject, type RequestId } from '../protocol/jsonrpc.js';
 
-/** How much of an error body we read: enough for any error page, bounded against a hostile server. */
-export const ERROR_BODY_LIMIT = 64 * 1024;
 const SNIPPET_CHARS = 300;
 /** Shorter values are too likely to be ordinary words to redact them everywhere. */
 const MIN_SECRET_CHARS = 6;
@@ -86,28 +84,6 @@ export function assertValidHeaders(headers: Record<string, string>, where: strin
 export function mediaTypeOf(response: Response): string {
   const value = response.headers.get('content-type') ?? '';
   return (value.split(';')[0] ?? '').trim().toLowerCase();
-}
-
-/** Reads at most `limit` bytes of a body as text, then lets the rest go. Never throws. */
-export async function readBoundedText(response: Response, limit = ERROR_BODY_LIMIT): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  try {
-    while (bytes < limit) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      const chunk = value.byteLength > limit - bytes ? value.subarray(0, limit - bytes) : value;
-      bytes += chunk.byteLength;
-      text += decoder.decode(chunk, { stream: true });
-    }
-  } catch {
-    // A body that breaks halfway still tells us something: explain the failure with what arrived.
-  }
-  await reader.cancel().catch(() => undefined);
-  return text + decoder.decode();
 }
 
 /** Replaces every sent header value found in `text`. */

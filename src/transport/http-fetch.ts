@@ -14,6 +14,7 @@
 
 import { TransportError } from '../protocol/errors.js';
 import { redactUrl } from '../protocol/url-secrets.js';
+import { discardBody } from './bounded-body.js';
 import { parseHttpUrl } from './http-failure.js';
 
 /** Same-origin redirects followed for one request before giving up (a loop, most likely). */
@@ -86,7 +87,7 @@ export async function guardedFetch(
     const location = response.headers.get('location');
     // A 3xx without a Location goes nowhere: the caller reports it like any other status.
     if (location === null) return response;
-    await response.body?.cancel().catch(() => undefined);
+    await discardBody(response);
     const next = parseable(location, target);
     if (!next || next.origin !== scope.origin) throw crossOriginRedirect(scope, response.status, next);
     const method = (init.method ?? 'GET').toUpperCase();

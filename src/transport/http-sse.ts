@@ -8,13 +8,13 @@ import { ConnectionClosedError, describeDuration, TransportError } from '../prot
 import { isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
 import { forwardPersonWait } from '../protocol/person-wait.js';
 import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
+import { discardBody, readBoundedText } from './bounded-body.js';
 import {
   assertValidHeaders,
   type FailureContext,
   mediaTypeOf,
   networkFailure,
   notMcp,
-  readBoundedText,
   redact,
   rpcErrorIn,
   statusFailure,
@@ -173,7 +173,7 @@ export class HttpSseTransport implements Transport {
       }
       if (response.ok) {
         // The answer comes on the event stream; the POST's own body ("Accepted") says nothing.
-        await response.body?.cancel().catch(() => undefined);
+        await discardBody(response);
         return;
       }
       const body = await readBoundedText(response);

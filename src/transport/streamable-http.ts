@@ -25,14 +25,13 @@ import {
 import { forwardPersonWait } from '../protocol/person-wait.js';
 import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import { isModernVersion } from '../protocol/versions.js';
-import { readBodyWithin } from './bounded-body.js';
+import { discardBody, readBodyWithin, readBoundedText } from './bounded-body.js';
 import {
   assertValidHeaders,
   type FailureContext,
   mediaTypeOf,
   networkFailure,
   notMcp,
-  readBoundedText,
   redact,
   rpcErrorIn,
   sessionExpired,
@@ -237,7 +236,7 @@ export class StreamableHttpTransport implements Transport {
       // The server still knows our session: the run of lost sessions is over.
       if (sentSession !== undefined) this.sessionLosses = 0;
       if (requestId === undefined || response.status === 202 || response.status === 204 || !response.body) {
-        await discard(response);
+        await discardBody(response);
         return;
       }
       const method = isRequest(message) ? message.method : 'the request';
@@ -294,7 +293,7 @@ export class StreamableHttpTransport implements Transport {
       throw error;
     }
     if (!response?.body || response.status === 405) {
-      if (response) await discard(response);
+      if (response) await discardBody(response);
       this.endStream(state);
       return;
     }
@@ -490,7 +489,7 @@ export class StreamableHttpTransport implements Transport {
         const response = await this.openGet(state);
         if (!response) return undefined;
         if (response.status === 405) {
-          await discard(response);
+          await discardBody(response);
           // The standalone stream is optional: a server that stops offering it is not an error.
           if (state.requestId !== undefined)
             this.lost(
@@ -629,7 +628,7 @@ export class StreamableHttpTransport implements Transport {
     if (!id) return;
     const problem = sessionIdProblem(id);
     if (problem) {
-      await discard(response);
+      await discardBody(response);
       throw badSessionId(context, problem);
     }
     this.session = id;
@@ -718,7 +717,7 @@ export class StreamableHttpTransport implements Transport {
         { method: 'DELETE', headers, signal: controller.signal },
         this.scope,
       );
-      await discard(response);
+      await discardBody(response);
     } catch {
       // Ending the session is a courtesy (405 and failures are allowed): the server expires it anyway.
     } finally {
@@ -741,11 +740,6 @@ function addMetadataHeaders(headers: Headers, message: JsonRpcRequest | JsonRpcN
 
 function answers(message: unknown, requestId: RequestId): boolean {
   return isJsonObject(message) && message.id === requestId && ('result' in message || 'error' in message);
-}
-
-async function discard(response: Response): Promise<void> {
-  // Cancelling an unread body frees the connection; a body that already failed has nothing to free.
-  await response.body?.cancel().catch(() => undefined);
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
