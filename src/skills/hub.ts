@@ -40,6 +40,8 @@ export interface SkillsHubOptions {
   servers(): readonly { id: string; label: string }[];
   store: SettingsStore;
   audit: AuditSink;
+  /** Told when a skill action's closing record could not be written. Default: a console warning. */
+  onAuditFailure?: (error: unknown) => void;
   now?: () => number;
 }
 
@@ -97,7 +99,12 @@ export class SkillsHub {
   constructor(private readonly options: SkillsHubOptions) {
     this.book = new SkillApprovalBook(options.store);
     this.now = options.now ?? Date.now;
-    this.trail = new SkillAuditTrail(options.audit, this.now);
+    this.trail = new SkillAuditTrail(
+      options.audit,
+      this.now,
+      options.onAuditFailure ??
+        ((error) => console.warn('Toolgate: the audit log could not record how a skill action ended', error)),
+    );
   }
 
   /**
