@@ -22,23 +22,24 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import { forwardPersonWait } from '../protocol/person-wait.js';
-import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import { isModernVersion } from '../protocol/versions.js';
 import { discardBody, readBodyWithin, readBoundedText } from './bounded-body.js';
+import {
+  HttpEndpoint,
+  type HttpEndpointOptions,
+  openRequestLine,
+  type RequestLine,
+} from './http-endpoint.js';
 import {
   assertValidHeaders,
   type FailureContext,
   mediaTypeOf,
-  networkFailure,
   notMcp,
-  redact,
   rpcErrorIn,
   sessionExpired,
   statusFailure,
   wrongContentType,
 } from './http-failure.js';
-import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
 import {
   type ConnectionLimits,
   describeBytes,
@@ -57,16 +58,10 @@ import {
 } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
 
-/** Options of StreamableHttpTransport. */
-export interface StreamableHttpOptions {
-  /** Sent with every request (Authorization, API keys). Values never appear in errors. */
-  headers?: Record<string, string>;
-  /** A fetch to use instead of the global one. */
-  fetch?: typeof fetch;
+/** Options of StreamableHttpTransport: its server (headers, fetch, label) and its bounds. */
+export interface StreamableHttpOptions extends HttpEndpointOptions {
   /** Size caps, reopening of dropped legacy streams, session restarts (see ConnectionLimits). */
   limits?: ConnectionLimits;
-  /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
-  label?: string;
 }
 
 const ACCEPT_POST = 'application/json, text/event-stream';
@@ -128,13 +123,8 @@ export class StreamableHttpTransport implements Transport {
   onresponselost?: (id: RequestId, error: Error) => void;
   onresponsefailed?: (id: RequestId, error: Error) => void;
 
-  private readonly url: URL;
-  /** Where redirects may lead, and the URL as messages show it (secrets hidden). */
-  private readonly scope: RedirectScope;
-  /** Secret values in the URL itself, kept out of messages like header values. */
-  private readonly urlSecrets: readonly string[];
-  private readonly headers: Record<string, string>;
-  private readonly fetchFn: typeof fetch;
+  /** The server's address, headers and fetch: what both HTTP transports share. */
+  private readonly http: HttpEndpoint;
   private limits: ResolvedLimits;
   private version: string | undefined;
   private session: string | undefined;
@@ -153,15 +143,8 @@ export class StreamableHttpTransport implements Transport {
   private serverStream: StreamState | undefined;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
-    // Plain http only to this machine; user info refused: checked before any header is stored.
-    this.url = checkServerUrl(url);
-    this.scope = { shownUrl: redactUrl(this.url.href), origin: this.url.origin };
-    this.urlSecrets = secretsInUrl(this.url);
-    this.label = options.label ?? redactUrl(String(url));
-    this.headers = { ...options.headers };
-    assertValidHeaders(this.headers, this.label);
-    // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
-    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.http = new HttpEndpoint(url, options);
+    this.label = this.http.label;
     this.limits = resolveLimits(options.limits);
   }
 
@@ -438,7 +421,7 @@ export class StreamableHttpTransport implements Transport {
     if (state.requestId === undefined) {
       this.onerror?.(
         new TransportError(
-          this.scope.shownUrl,
+          this.http.scope.shownUrl,
           'not-mcp',
           `the server-to-client stream from ${this.label} sent an event over the limit of ` +
             `${describeBytes(error.limit)}; Toolgate stopped reading it, so server notifications no longer arrive ` +
@@ -520,17 +503,12 @@ export class StreamableHttpTransport implements Transport {
     if (!response) return undefined;
     await this.captureSession(context, response);
     if (response.status === 405) return response;
-    if (!response.ok) {
-      const body = await readBoundedText(response);
+    if (response.status === 404 && sentSession !== undefined) {
+      await discardBody(response);
       // The next request reports the expiry (the client starts a new session): the stream asking ends itself.
-      if (response.status === 404 && sentSession !== undefined) throw this.sessionGone(context, sentSession);
-      throw statusFailure(context, response.status, mediaTypeOf(response), body);
+      throw this.sessionGone(context, sentSession);
     }
-    const mediaType = mediaTypeOf(response);
-    if (mediaType !== 'text/event-stream' || !response.body) {
-      const body = await readBoundedText(response);
-      throw wrongContentType(context, response.status, mediaType, body, ['text/event-stream']);
-    }
+    await this.http.eventStream(response, context);
     return response;
   }
 
@@ -547,7 +525,7 @@ export class StreamableHttpTransport implements Transport {
   /** Reports a stream that will not deliver its answer (or, for the GET stream, any more messages). */
   private lost(state: StreamState, message: string): void {
     if (state.requestId !== undefined) this.onresponselost?.(state.requestId, new Error(message));
-    else this.onerror?.(new TransportError(this.scope.shownUrl, 'cors-or-network', message));
+    else this.onerror?.(new TransportError(this.http.scope.shownUrl, 'cors-or-network', message));
   }
 
   private endedMessage(state: StreamState, error?: unknown): string {
@@ -583,14 +561,14 @@ export class StreamableHttpTransport implements Transport {
     );
   }
 
-  /** Another layer's error message, without our header values or URL secrets. */
+  /** Another layer's error message, without our header values, URL secrets or session id. */
   private redactMessage(message: string): string {
-    return redactUrlsInText(redact(message, this.context().secrets));
+    return this.http.redactMessage(message, this.context());
   }
 
   private receiveEvent(event: EventSourceMessage): void {
     const decoded = messageOfEvent(event, {
-      url: this.scope.shownUrl,
+      url: this.http.scope.shownUrl,
       label: this.label,
       droppedSoFar: this.invalid,
     });
@@ -652,7 +630,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private requestHeaders(accept: string, extra?: Record<string, string>): Headers {
-    const headers = new Headers({ ...this.headers, ...extra });
+    const headers = this.http.headersWith(extra);
     // Set after the caller's headers so that configuration cannot break the protocol's own.
     headers.set('accept', accept);
     if (this.version !== undefined) headers.set('mcp-protocol-version', this.version);
@@ -660,49 +638,21 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
+  /** What failure messages may say; the legacy session id is kept out of them like a header value. */
   private context(extra?: Record<string, string>): FailureContext {
-    const sent = { ...this.headers, ...extra };
-    return {
-      url: this.scope.shownUrl,
-      headerNames: Object.keys(sent),
-      secrets: [
-        ...Object.values(sent),
-        ...this.urlSecrets,
-        ...(this.session !== undefined ? [this.session] : []),
-      ],
-    };
+    return this.http.context(extra, this.session !== undefined ? [this.session] : []);
   }
 
-  private lifeline(signal?: AbortSignal): { controller: AbortController; release: () => void } | undefined {
-    if (signal?.aborted || this.closed) return undefined;
-    const controller = new AbortController();
-    // A sign-in that waits for the person, reported on this signal by the fetch, reaches the engine.
-    forwardPersonWait(signal, controller.signal);
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.live.add(controller);
-    return {
-      controller,
-      release: () => {
-        signal?.removeEventListener('abort', onAbort);
-        this.live.delete(controller);
-      },
-    };
+  private lifeline(signal?: AbortSignal): RequestLine | undefined {
+    return this.closed ? undefined : openRequestLine(signal, this.live);
   }
 
-  private async fetchOrFail(
+  private fetchOrFail(
     context: FailureContext,
     init: RequestInit,
     controller: AbortController,
   ): Promise<Response | undefined> {
-    try {
-      return await guardedFetch(this.fetchFn, this.url, { ...init, signal: controller.signal }, this.scope);
-    } catch (error) {
-      if (controller.signal.aborted) return undefined;
-      // A refused redirect already says what happened; anything else is the network's failure.
-      if (error instanceof TransportError) throw error;
-      throw networkFailure(context, error);
-    }
+    return this.http.fetch({ ...init, signal: controller.signal }, context);
   }
 
   private async deleteSession(session: string): Promise<void> {
@@ -711,13 +661,11 @@ export class StreamableHttpTransport implements Transport {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
     try {
-      const response = await guardedFetch(
-        this.fetchFn,
-        this.url,
+      const response = await this.http.fetch(
         { method: 'DELETE', headers, signal: controller.signal },
-        this.scope,
+        this.context(),
       );
-      await discardBody(response);
+      if (response) await discardBody(response);
     } catch {
       // Ending the session is a courtesy (405 and failures are allowed): the server expires it anyway.
     } finally {
