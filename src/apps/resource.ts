@@ -5,9 +5,10 @@
  * again costs no round trip.
  */
 
+import { UI_MIME_TYPE } from '../protocol/extensions.js';
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { type CheckedCsp, checkCsp, requestedPermissions } from './csp.js';
-import { type AppPermission, UI_MIME_TYPE } from './spec.js';
+import type { AppPermission } from './spec.js';
 import { isUiResourceUri } from './tool-ui.js';
 
 /** One UI resource as Toolgate will render it. */
