@@ -80,7 +80,7 @@ interface ActionOptions {
 
 const PERSON_DECISION: Decision = {
   verdict: 'allow',
-  source: { kind: 'default', reason: 'the person acted in the Skills view' },
+  source: { kind: 'default', reason: 'person-action' },
   reason: "the person's own action in the Skills view",
 };
 
@@ -573,5 +573,9 @@ function approvedDecision(grantId: string): Decision {
         source: { kind: 'remembered', scope: 'always', grantId },
         reason: "the person approved this skill's manifest",
       }
-    : { verdict: 'deny', source: { kind: 'default', reason: 'no current approval' }, reason: 'not approved' };
+    : {
+        verdict: 'deny',
+        source: { kind: 'default', reason: 'not-approved' },
+        reason: 'the skill has no current approval',
+      };
 }
