@@ -97,6 +97,7 @@ function htmlOf(content: JsonObject, serverId: string, uri: string): string {
       const bytes = Uint8Array.from(atob(content.blob), (char) => char.charCodeAt(0));
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
+      // Say what the blob should have been instead of atob's or the decoder's message.
       throw new UiResourceError(`${serverId} sent ${uri} as a blob that is not base64-encoded UTF-8 HTML.`);
     }
   }

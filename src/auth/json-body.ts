@@ -29,6 +29,7 @@ export async function readJsonObject(response: Response, limit?: number): Promis
   try {
     value = JSON.parse(text);
   } catch {
+    // The parser's message would quote the body; ours names the content type instead.
     const type = response.headers.get('content-type') ?? 'no content type';
     throw new BodyProblem(`the answer is not JSON (${type})`);
   }

@@ -74,6 +74,7 @@ export async function discoverResourceMetadata(
     try {
       url = new URL(named, serverUrl);
     } catch {
+      // The server's own words are wrong: say so, naming what it sent.
       throw new DiscoveryProblem(`the server named a resource metadata URL that does not parse: ${named}`);
     }
     if (!isAllowedEndpoint(url))

@@ -39,6 +39,7 @@ export function parseHttpUrl(input: string | URL): URL {
   try {
     url = new URL(text);
   } catch {
+    // Say what an MCP address looks like instead of the parser's message.
     throw new TransportError(
       text,
       'bad-endpoint',
@@ -72,6 +73,7 @@ export function assertValidHeaders(headers: Record<string, string>, where: strin
     try {
       new Headers([[name, value]]);
     } catch {
+      // The Headers error quotes the value, which may be a secret: name the header only.
       throw new TypeError(
         `header "${name}" for ${where} is not a valid HTTP header (names are tokens; values must be ` +
           'Latin-1 without line breaks); its value is not shown',
@@ -128,6 +130,7 @@ export function rpcErrorIn(body: string): BodyRpcError | undefined {
   try {
     value = JSON.parse(body);
   } catch {
+    // A body that is not JSON carries no JSON-RPC error.
     return undefined;
   }
   if (!isJsonObject(value) || value.jsonrpc !== '2.0' || !isJsonObject(value.error)) return undefined;
@@ -300,6 +303,7 @@ function isLocalNetworkUrl(url: string): boolean {
   try {
     host = new URL(url).hostname;
   } catch {
+    // Not a URL: then not a local network one either.
     return false;
   }
   return (

@@ -110,6 +110,7 @@ function parseable(text: string, base?: URL): URL | undefined {
   try {
     return new URL(text, base);
   } catch {
+    // Not a URL: the caller refuses it with its own message.
     return undefined;
   }
 }

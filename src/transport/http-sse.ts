@@ -261,6 +261,7 @@ export class HttpSseTransport implements Transport {
     try {
       endpoint = new URL(data, this.http.url);
     } catch {
+      // An endpoint event that is not a URL is refused below, like one on another origin.
       endpoint = undefined;
     }
     if (!endpoint || endpoint.origin !== this.http.url.origin) {

@@ -325,6 +325,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       value = JSON.parse(body);
     } catch {
+      // A 2xx body that is not JSON is not MCP: say so, with a redacted snippet.
       throw notMcp(context, status, body, 'the body is not valid JSON');
     }
     const items: unknown[] = Array.isArray(value) ? value : [value];

@@ -34,6 +34,7 @@ export function safeHttpUrl(uri: string): URL | undefined {
     const url = new URL(uri);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
+    // Not a URL at all: nothing to open.
     return undefined;
   }
 }
@@ -65,6 +66,7 @@ export function download(base64: string, uri: string): void {
   try {
     binary = atob(base64.replace(/\s+/g, ''));
   } catch {
+    // Not base64: there are no bytes to save, so nothing is downloaded.
     return;
   }
   const data = new Uint8Array(binary.length);

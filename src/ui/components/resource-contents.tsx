@@ -89,6 +89,7 @@ function decodeText(base64: string): string | undefined {
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     return new TextDecoder().decode(bytes);
   } catch {
+    // Not base64 text: the contents are offered as a download instead of shown.
     return undefined;
   }
 }
