@@ -23,7 +23,7 @@ export interface SignInAuditOptions {
   serverId: string;
   /** Who was asked to sign in. Default `{ kind: 'person' }`. */
   person?: Caller;
-  /** Told when an entry could not be written. */
+  /** Told when an entry could not be written. Default: a console warning. */
   onError?: (error: unknown) => void;
   now?: () => number;
 }
@@ -46,7 +46,11 @@ export function recordSignIns(
     const at = now();
     queue = queue
       .then(() => write(sink, options, event, at))
-      .catch((error: unknown) => options.onError?.(error));
+      .catch((error: unknown) =>
+        options.onError
+          ? options.onError(error)
+          : console.warn(`Toolgate: the audit log could not record a sign-in to ${options.serverId}`, error),
+      );
   };
   return Object.assign(record, { flushed: () => queue });
 }
