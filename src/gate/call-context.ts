@@ -83,25 +83,32 @@ export async function refuse(
   reason: string,
   extra: Partial<RefusalRecord> = {},
 ): Promise<void> {
-  const { serverId, toolName, caller } = call.request;
   try {
     await call.gate.options.audit.refusal({
-      invocationId: call.invocationId,
-      serverId,
-      toolName,
-      caller,
-      proposedArguments: call.proposed,
+      ...recordHead(call),
       outcome,
       reason,
       timestamps: { requested: call.requestedAt, ...(call.decidedAt ? { decided: call.decidedAt } : {}) },
       ...(call.definitionHash ? { definitionHash: call.definitionHash } : {}),
       ...(call.decision ? { decision: call.decision } : {}),
-      ...(call.trace ? { trace: recordedTrace(call.trace) } : {}),
       ...extra,
     });
   } catch (error) {
     reportAuditFailure(call, 'refusal', error);
   }
+}
+
+/** What a call's opening record says, pending or refusal: which call, of what, by whom, proposing what. */
+export function recordHead(call: CallContext) {
+  const { serverId, toolName, caller } = call.request;
+  return {
+    invocationId: call.invocationId,
+    serverId,
+    toolName,
+    caller,
+    proposedArguments: call.proposed,
+    ...(call.trace ? { trace: recordedTrace(call.trace) } : {}),
+  };
 }
 
 /** What the audit log keeps of a call's trace: the ids that correlate its records with the trace. */

@@ -8,7 +8,7 @@
 import type { ResendReason } from '../protocol/engine.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { Approval } from './approve-step.js';
-import { type CallContext, recordedTrace, reportAuditFailure } from './call-context.js';
+import { type CallContext, recordHead, reportAuditFailure } from './call-context.js';
 import type { Decided, ResolvedTool } from './check-steps.js';
 import { AuditUnavailableError, DefinitionChangedError } from './errors.js';
 import { describeError, outcomeOfError, outcomeOfResult } from './steps.js';
@@ -26,15 +26,10 @@ export async function recordPending(
   decided: Decided,
   approval: Approval,
 ): Promise<void> {
-  const { serverId, toolName, caller } = call.request;
   try {
     await call.gate.options.audit.pending({
-      invocationId: call.invocationId,
-      serverId,
-      toolName,
+      ...recordHead(call),
       definitionHash: tool.pinned.definitionHash,
-      caller,
-      proposedArguments: call.proposed,
       arguments: approval.arguments,
       decision: decided.decision,
       ...(approval.approvedBy ? { approvedBy: approval.approvedBy } : {}),
@@ -44,12 +39,11 @@ export async function recordPending(
         ...(approval.approvedAt ? { approved: approval.approvedAt } : {}),
         sent: call.gate.now(),
       },
-      ...(call.trace ? { trace: recordedTrace(call.trace) } : {}),
     });
   } catch (error) {
     reportAuditFailure(call, 'pending', error);
     if (call.gate.options.onAuditFailure !== 'warn')
-      throw new AuditUnavailableError(serverId, toolName, error);
+      throw new AuditUnavailableError(call.request.serverId, call.request.toolName, error);
   }
 }
 
