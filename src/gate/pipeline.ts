@@ -116,35 +116,35 @@ export function createGate(options: GateOptions): Gate {
   };
 
   async function call(request: InvocationRequest): Promise<GateResult> {
-    const call = startCall(gate, request);
-    gate.emit({ type: 'requested', invocationId: call.invocationId, request });
+    const context = startCall(gate, request);
+    gate.emit({ type: 'requested', invocationId: context.invocationId, request });
     try {
-      call.trace = await traceStep(call);
-      const tool = await resolveStep(call); // 1 resolve
-      const validation = await validateStep(call, tool); // 2 validate
-      const decided = await decideStep(call, tool, validation); // 3 decide
-      const approval = await approveStep(call, tool, validation, decided); // 4 approve
-      await recordPending(call, tool, decided, approval); // 5 record
-      const sent = await sendStep(call, tool, approval); // 6 send
+      context.trace = await traceStep(context);
+      const tool = await resolveStep(context); // 1 resolve
+      const validation = await validateStep(context, tool); // 2 validate
+      const decided = await decideStep(context, tool, validation); // 3 decide
+      const approval = await approveStep(context, tool, validation, decided); // 4 approve
+      await recordPending(context, tool, decided, approval); // 5 record
+      const sent = await sendStep(context, tool, approval); // 6 send
       const outputValidation = await checkToolOutput(tool.entry.tool, sent.result, options.validator); // 7 check
-      await recordFinal(call, sent, outputValidation); // 8 record
+      await recordFinal(context, sent, outputValidation); // 8 record
       const result: GateResult = {
-        invocationId: call.invocationId,
+        invocationId: context.invocationId,
         serverId: request.serverId,
         toolName: request.toolName,
         result: sent.result,
         ...(outputValidation ? { outputValidation } : {}),
         arguments: approval.arguments,
         decision: decided.decision,
-        warnings: call.warnings,
+        warnings: context.warnings,
       };
-      gate.emit({ type: 'finished', invocationId: call.invocationId, result });
+      gate.emit({ type: 'finished', invocationId: context.invocationId, result });
       return result;
     } catch (error) {
-      if (!call.sent) await refuseUnsent(call, error);
+      if (!context.sent) await refuseUnsent(context, error);
       gate.emit({
         type: 'failed',
-        invocationId: call.invocationId,
+        invocationId: context.invocationId,
         error: error instanceof Error ? error : new Error(String(error)),
       });
       throw error;
