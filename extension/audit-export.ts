@@ -52,6 +52,7 @@ export function parseAuditCollector(value: unknown): ParsedCollector {
   try {
     parsed = new URL(url);
   } catch {
+    // The policy is the administrator's: say what is wrong with it.
     return refuse('its url is not a URL');
   }
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopback(parsed.hostname)))
@@ -104,6 +105,7 @@ export async function readAuditCollector(): Promise<ParsedCollector> {
   try {
     return parseAuditCollector((await chrome.storage.managed.get('auditCollector')).auditCollector);
   } catch {
+    // No managed storage in this browser (or no policy) means no collector is configured.
     return {};
   }
 }

@@ -7,6 +7,7 @@ export function isSiteOrigin(origin: string | undefined): origin is string {
     const url = new URL(origin);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
   } catch {
+    // Not a URL: not a web origin.
     return false;
   }
 }
@@ -20,6 +21,7 @@ export function isLoopbackOrigin(origin: string): boolean {
   try {
     host = new URL(origin).hostname;
   } catch {
+    // Not a URL: not a loopback origin.
     return false;
   }
   return (

@@ -23,6 +23,7 @@ export function originOfPattern(pattern: string): string | undefined {
   try {
     origin = new URL(`${match[1]}://${match[2]}/`).origin;
   } catch {
+    // A pattern whose host does not parse matches no site.
     return undefined;
   }
   // Only a pattern that names one origin exactly, as sitePattern writes it, turns a site on.
@@ -42,6 +43,7 @@ export function parseSiteAddress(text: string): { origin: string } | { problem: 
   try {
     url = new URL(withScheme);
   } catch {
+    // Say what the person typed is not an address instead of the parser's message.
     return { problem: `“${trimmed.slice(0, 100)}” is not a web address.` };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')

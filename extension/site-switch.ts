@@ -35,6 +35,7 @@ export async function activeTabOrigin(): Promise<string | undefined> {
     const { origin } = new URL(tab.url);
     return isSiteOrigin(origin) ? origin : undefined;
   } catch {
+    // A tab whose address does not parse (a browser page) is not a site.
     return undefined;
   }
 }

@@ -39,6 +39,7 @@ function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
   } catch {
+    // Not a URL: no origin to allow.
     return undefined;
   }
 }

@@ -19,6 +19,7 @@ export function parseManagedClients(value: unknown): PreRegisteredClient[] {
     try {
       url = new URL(issuer);
     } catch {
+      // A managed client whose issuer is not a URL is ignored (the policy is the administrator's to fix).
       return [];
     }
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) return [];

@@ -22,6 +22,7 @@ function originOf(url: string | undefined): string | undefined {
   try {
     return url ? new URL(url).origin : undefined;
   } catch {
+    // A server address that is not a URL has no origin to grant.
     return undefined;
   }
 }

@@ -311,6 +311,7 @@ export function httpUrl(value: unknown): URL | undefined {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
   } catch {
+    // Not a URL: the app's link is not opened.
     return undefined;
   }
 }

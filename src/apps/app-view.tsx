@@ -188,7 +188,10 @@ export function AppView({ controller, apps, app }: AppViewProps) {
           toolName: tool.name,
           csp: policy,
           ignored: resource.csp.ignored,
-        }).catch(() => undefined);
+        }).catch((error: unknown) =>
+          // The app still shows (its calls are recorded one by one); the lost record is reported.
+          console.warn(`Toolgate: the audit log could not record that ${resourceUri} was shown`, error),
+        );
       if (!live) return;
       await sandbox.loaded;
       if (!live) return;

@@ -5,9 +5,10 @@
  * again costs no round trip.
  */
 
+import { UI_MIME_TYPE } from '../protocol/extensions.js';
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { type CheckedCsp, checkCsp, requestedPermissions } from './csp.js';
-import { type AppPermission, UI_MIME_TYPE } from './spec.js';
+import type { AppPermission } from './spec.js';
 import { isUiResourceUri } from './tool-ui.js';
 
 /** One UI resource as Toolgate will render it. */
@@ -96,6 +97,7 @@ function htmlOf(content: JsonObject, serverId: string, uri: string): string {
       const bytes = Uint8Array.from(atob(content.blob), (char) => char.charCodeAt(0));
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
+      // Say what the blob should have been instead of atob's or the decoder's message.
       throw new UiResourceError(`${serverId} sent ${uri} as a blob that is not base64-encoded UTF-8 HTML.`);
     }
   }

@@ -1,13 +1,9 @@
 /**
- * The MCP Apps extension (SEP-1865, stable 2026-01-26) as Toolgate speaks it: its identifier, the
- * resource MIME type, the method names of the View <-> Host dialect, and the shapes of `_meta.ui`.
- * Names only; behaviour lives in the modules beside this one.
+ * The MCP Apps extension (SEP-1865, stable 2026-01-26) as Toolgate speaks it: the method names of
+ * the View <-> Host dialect and the shapes of `_meta.ui` (its identifier and resource MIME type live
+ * with the other extension ids in protocol/extensions.ts). Names only; behaviour lives beside this.
  */
 
-/** The extension's identifier under `capabilities.extensions`. */
-export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
-/** The only content type the stable specification defines. */
-export const UI_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The View <-> Host protocol version Toolgate speaks. */
 export const UI_PROTOCOL_VERSION = '2026-01-26';
 /** UI resources use this scheme and no other. */

@@ -32,6 +32,7 @@ export function isUiResourceUri(uri: string): boolean {
   try {
     return new URL(uri).protocol === UI_SCHEME;
   } catch {
+    // Not a URL: then not a ui:// resource either.
     return false;
   }
 }

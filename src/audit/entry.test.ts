@@ -6,7 +6,7 @@ import { wordsOfEntry } from './search-terms.js';
 const caller = { kind: 'host' as const, label: 'test' };
 const decision = {
   verdict: 'ask' as const,
-  source: { kind: 'default' as const, reason: 'x' },
+  source: { kind: 'default' as const, reason: 'untrusted-server' as const },
   reason: 'asked',
 };
 

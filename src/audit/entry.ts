@@ -230,6 +230,7 @@ function previewOf(args: JsonObject): string {
   try {
     text = JSON.stringify(args);
   } catch {
+    // Arguments JSON cannot show have no preview; the full arguments are in the events.
     return '';
   }
   return text.length > ARGUMENTS_PREVIEW_CHARS ? `${text.slice(0, ARGUMENTS_PREVIEW_CHARS - 1)}…` : text;

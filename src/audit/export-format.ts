@@ -94,6 +94,7 @@ export function parseExport(
   try {
     header = JSON.parse(lines[0]!) as ExportHeader;
   } catch {
+    // Not an export: say so instead of the parser's message.
     return { error: 'the first line is not JSON: this is not a Toolgate audit export' };
   }
   if (header.format !== EXPORT_FORMAT)
@@ -105,6 +106,7 @@ export function parseExport(
     try {
       events.push(JSON.parse(lines[i]!) as ChainEvent);
     } catch {
+      // Say which line is broken instead of the parser's message.
       return { error: `line ${i + 1} is not JSON` };
     }
   }

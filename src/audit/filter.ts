@@ -57,6 +57,7 @@ function decodeCursor(cursor: string): OrderKey {
   try {
     parsed = JSON.parse(cursor);
   } catch {
+    // A cursor we did not issue: say so instead of the parser's message.
     throw new TypeError('The audit query cursor is not one this log issued.');
   }
   if (!Array.isArray(parsed) || typeof parsed[0] !== 'number' || typeof parsed[1] !== 'string')

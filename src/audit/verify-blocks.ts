@@ -42,6 +42,7 @@ function described(text: string): { seq?: unknown; invocationId?: unknown; prevH
   try {
     return JSON.parse(text) as { seq?: unknown; invocationId?: unknown; prevHash?: unknown };
   } catch {
+    // A broken event text has no fields to report; the check's own message says it broke.
     return {};
   }
 }

@@ -154,6 +154,7 @@ function parseCallback(landed: string | URL, redirectUri: string): URL {
   try {
     url = new URL(landed);
   } catch {
+    // The browser's address is not one we can read: say so instead of the parser's message.
     throw new AuthorizationProblem('the sign-in came back with an address that does not parse');
   }
   const expected = new URL(redirectUri);

@@ -126,6 +126,7 @@ export async function importSigningKey(
     try {
       return await crypto.subtle.importKey('pkcs8', der, IMPORT_PARAMS[alg], false, ['sign']);
     } catch {
+      // WebCrypto's message names no key: ours says which one and what it must be.
       throw new SigningKeyProblem(`the client key is not a PKCS#8 ${alg} private key`);
     }
   }
@@ -137,6 +138,7 @@ export async function importSigningKey(
     const { alg: _alg, key_ops: _ops, ext: _ext, ...material } = jwk;
     return await crypto.subtle.importKey('jwk', material, IMPORT_PARAMS[alg], false, ['sign']);
   } catch {
+    // WebCrypto's message names no key: ours says which one and what it must be.
     throw new SigningKeyProblem(`the client JWK is not an ${alg} private key`);
   }
 }
@@ -156,6 +158,7 @@ function pemBody(pem: string): ArrayBuffer {
   try {
     binary = atob((match[1] as string).replace(/\s+/g, ''));
   } catch {
+    // atob's message says nothing about keys: ours does.
     throw new SigningKeyProblem('the client key PEM is not valid base64');
   }
   const bytes = new Uint8Array(binary.length);

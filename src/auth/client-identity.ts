@@ -250,6 +250,7 @@ async function withSecretExpiry(response: Response): Promise<Response> {
   try {
     body = JSON.parse(text);
   } catch {
+    // Not JSON: oauth4webapi reports the body itself, so it gets it unchanged.
     return new Response(text, { status: copy.status, headers: bodylessHeaders(copy.headers) });
   }
   if (
@@ -267,6 +268,7 @@ function checkMetadataDocumentUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
+    // The configured address is wrong: say so, naming it.
     throw new RegistrationProblem(`the Client ID Metadata Document URL ${url} does not parse`);
   }
   if (parsed.protocol !== 'https:' || parsed.pathname === '/' || parsed.hash)
@@ -295,6 +297,7 @@ export function sameIssuer(a: string, b: string): boolean {
   try {
     return new URL(a).href === new URL(b).href;
   } catch {
+    // One of them is not a URL: compare them as written.
     return a === b;
   }
 }

@@ -14,10 +14,10 @@
  */
 
 import * as oauth from 'oauth4webapi';
+import { discardBody } from '../transport/bounded-body.js';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import { asksForDPoPNonce, offersDPoP } from './dpop-challenge.js';
 import { type BoundToken, type DPoPKey, dpopKeyFor, keyForToken } from './dpop-keys.js';
-import { discardBody } from './json-body.js';
 import type { KeyPairVault } from './store.js';
 
 export type { DPoPKey } from './dpop-keys.js';

@@ -1,7 +1,9 @@
 /**
  * Reads a metadata or registration answer as JSON, bounded: these documents are small, and a
- * server that streams megabytes at us is refused rather than buffered.
+ * server that streams megabytes at us is refused rather than buffered (by transport/'s one reader).
  */
+
+import { readBodyWithin } from '../transport/bounded-body.js';
 
 /** Far above any real metadata document or registration answer. */
 export const METADATA_BODY_LIMIT = 256 * 1024;
@@ -14,22 +16,10 @@ export class BodyProblem extends Error {
 }
 
 /** The body as text; throws BodyProblem when it is larger than `limit` bytes. */
-export async function readBoundedBody(response: Response, limit = METADATA_BODY_LIMIT): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    bytes += value.byteLength;
-    if (bytes > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new BodyProblem(`the answer is larger than ${Math.round(limit / 1024)} KB`);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
+async function readBoundedBody(response: Response, limit = METADATA_BODY_LIMIT): Promise<string> {
+  const body = await readBodyWithin(response, limit);
+  if (!body.ok) throw new BodyProblem(`the answer is larger than ${Math.round(limit / 1024)} KB`);
+  return body.text;
 }
 
 /** The body parsed as a JSON object; throws BodyProblem for anything else. */
@@ -39,17 +29,13 @@ export async function readJsonObject(response: Response, limit?: number): Promis
   try {
     value = JSON.parse(text);
   } catch {
+    // The parser's message would quote the body; ours names the content type instead.
     const type = response.headers.get('content-type') ?? 'no content type';
     throw new BodyProblem(`the answer is not JSON (${type})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new BodyProblem('the answer is JSON but not an object');
   return value as Record<string, unknown>;
-}
-
-/** Discards a body we will not read, freeing the connection; a broken body has nothing to free. */
-export async function discardBody(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
 }
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);

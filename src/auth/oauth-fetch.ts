@@ -17,13 +17,13 @@
 
 import { untilAborted } from '../protocol/abort.js';
 import { redactUrl } from '../protocol/url-secrets.js';
+import { discardBody } from '../transport/bounded-body.js';
 import type { Authorize } from './authorization-code.js';
 import type { ClientCredentials } from './client-credentials.js';
 import type { ClientIdentity } from './client-identity.js';
 import { type DPoPMode, DPoPPolicy, sendWithProof } from './dpop.js';
 import { resourceChallenge } from './dpop-challenge.js';
 import { AuthorizationError } from './errors.js';
-import { discardBody } from './json-body.js';
 import { alreadyGranted } from './scopes.js';
 import { type AuthEvent, AuthSession, type RecoveryKind } from './session.js';
 import { type AuthStore, memoryAuthStore } from './store.js';

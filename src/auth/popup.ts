@@ -99,6 +99,7 @@ function sameState(url: string, state: string | null): boolean {
   try {
     return new URL(url).searchParams.get('state') === state;
   } catch {
+    // A popup address we cannot read is not the callback.
     return false;
   }
 }

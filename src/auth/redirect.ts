@@ -77,6 +77,7 @@ export function returnFromRedirect(win: Window = window): boolean {
   try {
     back = new URL(record.returnTo);
   } catch {
+    // A stored return address that does not parse cannot be the page we came back to.
     return false;
   }
   // Only ever back to a page of this origin (the record is this origin's own, but be exact).
@@ -132,6 +133,7 @@ function stateOf(address: string): string | null {
   try {
     return new URL(address).searchParams.get('state');
   } catch {
+    // Not a URL: it carries no state to match.
     return null;
   }
 }
@@ -173,6 +175,7 @@ function parse(text: string | null): RedirectRecord | undefined {
       typeof value.registered === 'object';
     return ok ? (value as RedirectRecord) : undefined;
   } catch {
+    // A stored record that is not JSON is not ours: treated as absent.
     return undefined;
   }
 }

@@ -4,7 +4,8 @@
  * answer of its own (a 2025-03-26 server, which predates PRM); finding a broken one is an error.
  */
 
-import { BodyProblem, discardBody, readJsonObject } from './json-body.js';
+import { discardBody } from '../transport/bounded-body.js';
+import { BodyProblem, readJsonObject } from './json-body.js';
 import { isAllowedEndpoint, protectedResourceMetadataUrls } from './urls.js';
 
 export interface ProtectedResourceMetadata {
@@ -73,6 +74,7 @@ export async function discoverResourceMetadata(
     try {
       url = new URL(named, serverUrl);
     } catch {
+      // The server's own words are wrong: say so, naming what it sent.
       throw new DiscoveryProblem(`the server named a resource metadata URL that does not parse: ${named}`);
     }
     if (!isAllowedEndpoint(url))

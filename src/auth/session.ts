@@ -303,6 +303,7 @@ export class AuthSession extends SignInSession<SessionOptions> {
         this.emit({ type: 'refreshed', server: this.options.shown, issuer: found.issuer });
         return next;
       } catch {
+        // A refresh the authorization server refuses means the grant is over: forget the tokens and sign in again.
         await this.options.store.delete(this.tokensKey);
         return undefined;
       }

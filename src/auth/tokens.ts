@@ -176,6 +176,7 @@ export async function revoke(options: {
     await oauth.processRevocationResponse(response);
     return true;
   } catch {
+    // Revocation is a courtesy: the tokens are forgotten here whatever the server says, and the caller reports the result.
     return false;
   }
 }

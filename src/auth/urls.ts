@@ -52,6 +52,7 @@ export function resourceCoversServer(resource: string, serverUrl: string | URL):
   try {
     claimed = new URL(resource);
   } catch {
+    // A resource that is not a URL covers nothing.
     return false;
   }
   const server = new URL(serverUrl);
@@ -67,6 +68,7 @@ export function isAllowedEndpoint(url: string | URL): boolean {
   try {
     parsed = new URL(url);
   } catch {
+    // An endpoint that is not a URL is not allowed.
     return false;
   }
   if (parsed.username || parsed.password) return false;

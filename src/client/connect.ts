@@ -16,6 +16,7 @@ import type { ServerSignIn } from '../auth/connect-auth.js';
 import { AuthorizationError } from '../auth/errors.js';
 import { RpcEngine } from '../protocol/engine.js';
 import { ConnectionClosedError, TransportError, UnsupportedServerError } from '../protocol/errors.js';
+import { UI_EXTENSION_ID, UI_MIME_TYPE } from '../protocol/extensions.js';
 import { type Era, isLegacyVersion, isModernVersion } from '../protocol/versions.js';
 import { resolveLimits } from '../transport/limits.js';
 import { StreamableHttpTransport } from '../transport/streamable-http.js';
@@ -64,8 +65,8 @@ export async function connect(options: ConnectOptions): Promise<McpClient> {
     clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
     capabilities: {
       ...(options.onElicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
-      // MCP Apps (SEP-1865): the panel renders ui:// resources (src/apps/spec.ts); declared in both eras.
-      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+      // MCP Apps (SEP-1865): the panel renders ui:// resources (src/apps/); declared in both eras.
+      extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } },
     },
     timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   };

@@ -14,7 +14,7 @@ import { programmaticApprover } from './approvers.js';
 import { AuditUnavailableError, DeniedError, InvalidArgumentsError } from './errors.js';
 import { MemoryAuditSink } from './memory-audit.js';
 import { errorForModel, resultForModel } from './model-result.js';
-import { createGate } from './pipeline.js';
+import { createGate, type Gate, type GateEvent } from './pipeline.js';
 import { createPolicy } from './policy.js';
 import { memorySettingsStore } from './settings-store.js';
 import type { ApprovalAnswer, ApprovalRequest, AuditSink } from './types.js';
@@ -269,6 +269,55 @@ describe('the gate pipeline', () => {
     const outcome = await warning.gate.call(call({ city: 'Oslo' }));
     expect(warning.sentCalls()).toHaveLength(1);
     expect(outcome.warnings[0]).toContain('could not record');
+  });
+
+  it('reports every audit write that fails, also when the call was refused or failed', async () => {
+    const failing = (write: keyof AuditSink): AuditSink => {
+      const memory = new MemoryAuditSink();
+      return {
+        pending: (record) => memory.pending(record),
+        final: (record) => memory.final(record),
+        refusal: (record) => memory.refusal(record),
+        resent: (record) => memory.resent(record),
+        [write]: async () => {
+          throw new Error('disk full');
+        },
+      };
+    };
+    const reported = (gate: Gate) => {
+      const events: GateEvent[] = [];
+      gate.onEvent((event) => {
+        if (event.type === 'audit-failed') events.push(event);
+      });
+      return events;
+    };
+
+    // A refusal (here: invalid arguments) whose record cannot be written.
+    const refused = await setup({ audit: failing('refusal') });
+    const refusedReports = reported(refused.gate);
+    await expect(refused.gate.call(call({ days: 2 }))).rejects.toBeInstanceOf(InvalidArgumentsError);
+    expect(refusedReports).toEqual([
+      {
+        type: 'audit-failed',
+        invocationId: expect.any(String),
+        record: 'refusal',
+        message: 'The audit log could not record why this call was refused: disk full',
+      },
+    ]);
+
+    // A call that failed after it left (an unusable result), whose final record cannot be written.
+    const failed = await setup({ audit: failing('final'), answer: () => ({ content: 'not a list' }) });
+    const failedReports = reported(failed.gate);
+    await expect(failed.gate.call(call({ city: 'Oslo' }))).rejects.toThrow(/content/);
+    expect(failed.sentCalls()).toHaveLength(1);
+    expect(failedReports).toMatchObject([{ record: 'final', message: expect.stringContaining('disk full') }]);
+
+    // A call that succeeded: the lost final record is a warning on its result, and reported.
+    const succeeded = await setup({ audit: failing('final') });
+    const succeededReports = reported(succeeded.gate);
+    const outcome = await succeeded.gate.call(call({ city: 'Oslo' }));
+    expect(outcome.warnings).toEqual(["The audit log could not record this call's result: disk full"]);
+    expect(succeededReports).toMatchObject([{ record: 'final', invocationId: outcome.invocationId }]);
   });
 
   it('reports an output that breaks its schema next to the result, and records invalid-output', async () => {

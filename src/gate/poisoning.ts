@@ -262,6 +262,7 @@ function decodeSelectors(codePoints: number[]): { text?: string; bytes: number[]
     const text = strictUtf8.decode(new Uint8Array(bytes));
     return /^[^\p{Cc}\p{Cf}]*$/u.test(text.replace(/[\t\n\r]/g, ' ')) ? { text, bytes } : { bytes };
   } catch {
+    // Not UTF-8: only the bytes are shown, never a lossy decoding.
     return { bytes };
   }
 }

@@ -133,17 +133,6 @@ export interface PolicyOutcome {
   definitionChange?: DefinitionChange;
 }
 
-/** Codes in `DecisionSource` `{ kind: 'default' }` decisions. */
-export type DefaultReasonCode =
-  | 'untrusted-server'
-  | 'trusted-read-only'
-  | 'trusted-read-only-asks'
-  | 'trusted-may-change'
-  | 'caller-must-be-approved'
-  | 'definition-changed'
-  | 'server-mismatch'
-  | 'settings-unreadable';
-
 /** What changed, for views that list rules, grants or trust. */
 export type PolicyChange = { kind: 'rules' } | { kind: 'grants' } | { kind: 'trust'; serverId: string };
 

@@ -5,7 +5,7 @@ import { pinTool } from './pins.js';
 import { createPolicy } from './policy.js';
 import { RuleValidationError } from './rules.js';
 import { memorySettingsStore } from './settings-store.js';
-import type { Caller, TrustLevel, ValidationReport } from './types.js';
+import type { Caller, Decision, TrustLevel, ValidationReport } from './types.js';
 
 const PERSON: Caller = { kind: 'person', label: 'you' };
 
@@ -233,5 +233,22 @@ describe('remembered approvals', () => {
       trust: 'trusted',
     });
     expect(decision.verdict).toBe('deny');
+  });
+});
+
+describe('decision codes', () => {
+  it('are known codes; the sentence a person reads is the reason', async () => {
+    const policy = createPolicy({ store: memorySettingsStore() });
+    const skipped: ValidationReport = { status: 'skipped', reason: 'the schema is larger than 512 KB' };
+    const { decision } = await decide(policy, readFile, { trust: 'trusted', validation: skipped });
+    expect(decision.source).toEqual({ kind: 'validation', reason: 'arguments-unchecked' });
+    expect(decision.reason).toContain('the schema is larger than 512 KB');
+    const sentence: Decision = {
+      verdict: 'allow',
+      // @ts-expect-error: a sentence is not a code (npm run typecheck fails if the type allows it)
+      source: { kind: 'default', reason: 'the person acted in the Skills view' },
+      reason: "the person's own action",
+    };
+    expect(sentence.verdict).toBe('allow');
   });
 });

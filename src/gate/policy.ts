@@ -107,7 +107,7 @@ export function createPolicy(options: PolicyOptions): Policy {
       decision.verdict === 'allow' && validation.status === 'skipped'
         ? {
             verdict: 'ask',
-            source: { kind: 'validation', reason: validation.reason },
+            source: { kind: 'validation', reason: 'arguments-unchecked' },
             reason: `The arguments could not be checked against the tool's schema (${validation.reason}), so a person must look.`,
           }
         : decision;

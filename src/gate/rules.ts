@@ -19,6 +19,7 @@
 
 import { canonicalJson } from '../protocol/canonical-json.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { catastrophicShape } from '../schema/index.js';
 import { describeCaller, identityLabel, isOwnCaller, parseCaller } from './caller.js';
 import {
   ANY,
@@ -207,8 +208,8 @@ function valueProblem(op: ConditionOp, hasValue: boolean, value: unknown): strin
 
 /**
  * Why a pattern cannot be used, or undefined. Patterns are length-limited and compiled with the `u`
- * flag; a repeated group that itself repeats (`(a+)+`, `(\w*)*`) is refused because it can take
- * exponential time on a crafted argument.
+ * flag; a shape that can backtrack catastrophically is refused by the same heuristic that guards
+ * servers' schema patterns (schema/regex-risk.ts), so a rule and a schema disagree on nothing.
  */
 export function patternProblem(pattern: string): string | undefined {
   if (pattern === '') return 'must not be empty (it would match everything)';
@@ -219,42 +220,8 @@ export function patternProblem(pattern: string): string | undefined {
   } catch (error) {
     return `is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`;
   }
-  if (hasNestedRepetition(pattern))
-    return 'repeats a group that itself repeats (like (a+)+), which can take exponential time: simplify it';
-  return undefined;
-}
-
-function hasNestedRepetition(pattern: string): boolean {
-  // One flag per open group: does it contain an unbounded repetition?
-  const groups: boolean[] = [false];
-  const mark = () => {
-    groups[groups.length - 1] = true;
-  };
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
-    if (char === '\\') i++;
-    else if (char === '[') {
-      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
-    } else if (char === '(') groups.push(false);
-    else if (char === ')') {
-      const inner = groups.length > 1 ? (groups.pop() ?? false) : false;
-      if (inner && repeatsAt(pattern, i + 1)) return true;
-      if (inner) mark();
-    } else if (repeatsAt(pattern, i)) mark();
-  }
-  return false;
-}
-
-/** Whether a quantifier allowing more than one repetition starts at `index`. */
-function repeatsAt(pattern: string, index: number): boolean {
-  const char = pattern[index];
-  if (char === '*' || char === '+') return true;
-  if (char !== '{') return false;
-  const brace = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(index));
-  if (!brace) return false;
-  const least = Number(brace[1]);
-  const most = brace[2] === undefined ? least : brace[3] === '' ? Number.POSITIVE_INFINITY : Number(brace[3]);
-  return most > 1;
+  const risk = catastrophicShape(pattern);
+  return risk ? `${risk}: simplify it` : undefined;
 }
 
 /** A path into the arguments, parsed: names and array indexes. */

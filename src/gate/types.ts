@@ -85,12 +85,34 @@ export interface PoisoningFlag {
 
 export type Verdict = 'allow' | 'ask' | 'deny';
 
+/**
+ * Why a decision was made when no rule and no remembered approval made it: a stable code for the
+ * log and for code that reacts to it. The sentence a person reads is `Decision.reason`, never this.
+ */
+export type DecisionReasonCode =
+  // The policy's defaults (policy.ts).
+  | 'untrusted-server'
+  | 'trusted-read-only'
+  | 'trusted-read-only-asks'
+  | 'trusted-may-change'
+  | 'caller-must-be-approved'
+  | 'definition-changed'
+  | 'server-mismatch'
+  // Actions recorded beside tool calls (action-record.ts): an app shown, a sign-in, a skill action.
+  | 'app-shown'
+  | 'sign-in'
+  | 'person-action'
+  | 'not-approved';
+
+/** The code of a decision the validation floor made: the arguments could not be checked. */
+export type ValidationReasonCode = 'arguments-unchecked';
+
 /** Where a decision came from, for the audit log and the person. */
 export type DecisionSource =
   | { kind: 'rule'; ruleId: string }
   | { kind: 'remembered'; scope: 'session' | 'always'; grantId: string }
-  | { kind: 'default'; reason: string }
-  | { kind: 'validation'; reason: string };
+  | { kind: 'default'; reason: DecisionReasonCode }
+  | { kind: 'validation'; reason: ValidationReasonCode };
 
 export interface Decision {
   verdict: Verdict;

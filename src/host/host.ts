@@ -71,7 +71,9 @@ export type HostEvent =
   | { type: 'progress'; invocationId: string; progress: number; total?: number; message?: string }
   | { type: 'finished'; invocationId: string; isError: boolean }
   | { type: 'denied'; invocationId: string; reason: string }
-  | { type: 'failed'; invocationId: string; error: Error };
+  | { type: 'failed'; invocationId: string; error: Error }
+  /** The audit log could not record part of a call (its result, or why it was refused). */
+  | { type: 'audit-failed'; invocationId: string; message: string };
 
 export interface ToolgateHost {
   readonly controller: Controller;
@@ -198,5 +200,7 @@ function translate(event: GateEvent): HostEvent | undefined {
       return event.error instanceof DeniedError
         ? { type: 'denied', invocationId: event.invocationId, reason: event.error.message }
         : { type: 'failed', invocationId: event.invocationId, error: event.error };
+    case 'audit-failed':
+      return { type: 'audit-failed', invocationId: event.invocationId, message: event.message };
   }
 }

@@ -151,6 +151,7 @@ function parsedJson(text: string): { value: unknown; indent: number } | undefine
     const value: unknown = JSON.parse(trimmed);
     return { value, indent: /^[{[]\r?\n( +)/.exec(trimmed)?.[1]?.length ?? 0 };
   } catch {
+    // Text that only looks like JSON is redacted as text.
     return undefined;
   }
 }

@@ -105,6 +105,7 @@ function decodeComponent(text: string): string {
   try {
     return decodeURIComponent(spaced);
   } catch {
+    // A malformed percent-escape is redacted as written.
     return spaced;
   }
 }

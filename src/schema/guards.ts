@@ -264,6 +264,7 @@ function resolveUri(reference: string, base: string): string | undefined {
   try {
     return new URL(reference, base).href;
   } catch {
+    // An unparseable $id or $ref resolves to nothing; the caller reports it as unresolved.
     return undefined;
   }
 }
@@ -277,6 +278,7 @@ function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
+    // A malformed percent-escape is compared as written.
     return text;
   }
 }

@@ -3,6 +3,7 @@
 export { type Dialect, dialectOf } from './dialect.js';
 export { DEFAULT_SCHEMA_LIMITS, type SchemaLimits } from './limits.js';
 export { checkToolOutput } from './output.js';
+export { catastrophicShape } from './regex-risk.js';
 export type { SchemaIssue, ValidationReport, ValidatorEngine } from './report.js';
 export {
   createSchemaValidator,

@@ -60,6 +60,7 @@ function shown(value: unknown): string {
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
+    // A value JSON cannot show (a cycle, a BigInt) is shown as text instead.
     text = String(value);
   }
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

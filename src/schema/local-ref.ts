@@ -16,6 +16,7 @@ export function resolveLocalRef(root: JsonObject, ref: string): JsonObject | und
     try {
       token = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
     } catch {
+      // A malformed percent-escape names no subschema: the reference does not resolve.
       return undefined;
     }
     if (Array.isArray(node)) node = node[Number(token)];

@@ -57,6 +57,7 @@ export async function probeReachable(url: string, fetchFn: typeof fetch = fetch)
     });
     return true;
   } catch {
+    // The probe failing even without CORS means the server is not reachable at all.
     return false;
   }
 }

@@ -12,6 +12,7 @@
  */
 
 import type { AuthEvent } from '../auth/session.js';
+import { recordAction } from '../gate/action-record.js';
 import type { AuditSink, Caller, InvocationOutcome } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 
@@ -22,7 +23,7 @@ export interface SignInAuditOptions {
   serverId: string;
   /** Who was asked to sign in. Default `{ kind: 'person' }`. */
   person?: Caller;
-  /** Told when an entry could not be written. */
+  /** Told when an entry could not be written. Default: a console warning. */
   onError?: (error: unknown) => void;
   now?: () => number;
 }
@@ -45,7 +46,11 @@ export function recordSignIns(
     const at = now();
     queue = queue
       .then(() => write(sink, options, event, at))
-      .catch((error: unknown) => options.onError?.(error));
+      .catch((error: unknown) =>
+        options.onError
+          ? options.onError(error)
+          : console.warn(`Toolgate: the audit log could not record a sign-in to ${options.serverId}`, error),
+      );
   };
   return Object.assign(record, { flushed: () => queue });
 }
@@ -57,31 +62,29 @@ async function write(
   at: number,
 ): Promise<void> {
   const { action, details, issuer, outcome, summary, error } = describe(event);
-  const invocationId = crypto.randomUUID();
   const caller = action === 'auth/refresh' ? TOOLGATE : (options.person ?? { kind: 'person' });
-  await sink.pending({
-    invocationId,
-    serverId: options.serverId,
-    toolName: action,
-    definitionHash: issuer ?? '',
-    caller,
-    proposedArguments: details,
-    arguments: details,
-    decision: {
-      verdict: 'allow',
-      source: { kind: 'default', reason: 'sign-in' },
-      reason: issuer ? `Decided at the authorization server ${issuer}` : 'Decided in Toolgate',
+  await recordAction(
+    sink,
+    {
+      serverId: options.serverId,
+      action,
+      boundTo: issuer ?? '',
+      caller,
+      details,
+      decision: {
+        verdict: 'allow',
+        source: { kind: 'default', reason: 'sign-in' },
+        reason: issuer ? `Decided at the authorization server ${issuer}` : 'Decided in Toolgate',
+      },
     },
-    timestamps: { requested: at, decided: at, sent: at },
-  });
-  await sink.final({
-    invocationId,
-    outcome,
-    finishedAt: at,
-    durationMs: 0,
-    ...(summary ? { result: { content: [{ type: 'text', text: summary }] } } : {}),
-    ...(error ? { error } : {}),
-  });
+    {
+      outcome,
+      ...(summary ? { result: { content: [{ type: 'text', text: summary }] } } : {}),
+      ...(error ? { error } : {}),
+    },
+    // Both records carry the moment the event happened, not when the queue reached it.
+    () => at,
+  );
 }
 
 interface Described {

@@ -1,5 +1,5 @@
 /**
- * Skill activity in the audit log, through the gate's own AuditSink (no new record kinds): every
+ * Skill activity in the audit log, through the gate's own AuditSink (gate/action-record.ts): every
  * approval, revocation, load and file read is an invocation whose "tool" is the action
  * (`skills/load`, `skills/read`, …), whose arguments name the skill and file, and whose definition
  * hash is the manifest digest the approval binds to. A pending record is durable before anything is
@@ -7,7 +7,8 @@
  * approved, changed since approval, a file outside the manifest) is a `denied` refusal.
  */
 
-import type { AuditSink, Caller, Decision, FinalRecord, InvocationOutcome } from '../gate/types.js';
+import { type ActionEnd, type ActionRecord, beginAction, refuseAction } from '../gate/action-record.js';
+import type { AuditSink, Caller, Decision, InvocationOutcome } from '../gate/types.js';
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import { SkillVerificationError } from './verify.js';
 
@@ -35,6 +36,8 @@ export class SkillAuditTrail {
   constructor(
     private readonly sink: AuditSink,
     private readonly now: () => number = Date.now,
+    /** Told when a closing record could not be written (the action's own outcome stands). */
+    private readonly onAuditFailure?: (error: unknown) => void,
   ) {}
 
   /**
@@ -42,27 +45,9 @@ export class SkillAuditTrail {
    * approved), runs `work`, and records how it ended with `work`'s one-line summary.
    */
   async run<T>(activity: SkillActivity, work: () => Promise<{ value: T; summary: string }>): Promise<T> {
-    const invocationId = crypto.randomUUID();
-    const started = this.now();
-    await this.sink.pending({
-      invocationId,
-      serverId: activity.serverId,
-      toolName: activity.action,
-      definitionHash: activity.manifest,
-      caller: activity.caller,
-      proposedArguments: activity.details,
-      arguments: activity.details,
-      decision: activity.decision,
-      ...(activity.decidedBy ? { approvedBy: activity.decidedBy } : {}),
-      timestamps: { requested: started, decided: started, sent: started },
-    });
-    const finish = (record: Omit<FinalRecord, 'invocationId' | 'finishedAt' | 'durationMs'>) => {
-      const finishedAt = this.now();
-      // The outcome is already decided; a failing final write must not turn it into another one.
-      return this.sink
-        .final({ invocationId, finishedAt, durationMs: finishedAt - started, ...record })
-        .catch(() => undefined);
-    };
+    const end = await beginAction(this.sink, actionOf(activity), this.now);
+    // The outcome is already decided; a failing final write must not turn it into another one.
+    const finish = (how: ActionEnd) => end(how).catch((error: unknown) => this.onAuditFailure?.(error));
     try {
       const { value, summary } = await work();
       await finish({ outcome: 'success', result: { content: [{ type: 'text', text: summary }] } });
@@ -75,20 +60,20 @@ export class SkillAuditTrail {
 
   /** Records an action refused before anything was sent. */
   async refuse(activity: SkillActivity, reason: string): Promise<void> {
-    const at = this.now();
-    await this.sink.refusal({
-      invocationId: crypto.randomUUID(),
-      serverId: activity.serverId,
-      toolName: activity.action,
-      definitionHash: activity.manifest,
-      caller: activity.caller,
-      proposedArguments: activity.details,
-      decision: activity.decision,
-      outcome: 'denied',
-      reason,
-      timestamps: { requested: at, decided: at },
-    });
+    await refuseAction(this.sink, actionOf(activity), reason, this.now);
   }
+}
+
+function actionOf(activity: SkillActivity): ActionRecord {
+  return {
+    serverId: activity.serverId,
+    action: activity.action,
+    boundTo: activity.manifest,
+    caller: activity.caller,
+    details: activity.details,
+    decision: activity.decision,
+    ...(activity.decidedBy ? { approvedBy: activity.decidedBy } : {}),
+  };
 }
 
 function outcomeOf(error: unknown): InvocationOutcome {

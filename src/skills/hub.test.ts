@@ -71,9 +71,21 @@ describe('the skills hub against an SDK 2.x skills server', () => {
     const before = (await readsSoFar()).length;
     await expect(hub.load('docs', PDF, { caller: MODEL })).rejects.toThrow(SkillNotApprovedError);
     expect((await readsSoFar()).length).toBe(before);
-    expect(audit.entries.at(-1)?.refusal).toMatchObject({ toolName: 'skills/load', outcome: 'denied' });
+    expect(audit.entries.at(-1)?.refusal).toMatchObject({
+      toolName: 'skills/load',
+      outcome: 'denied',
+      // A code in the code, the sentence in the reason.
+      decision: {
+        source: { kind: 'default', reason: 'not-approved' },
+        reason: 'the skill has no current approval',
+      },
+    });
 
     await hub.approve('docs', PDF, { allowedTools: false });
+    expect(audit.entries.at(-1)?.pending).toMatchObject({
+      toolName: 'skills/approve',
+      decision: { source: { kind: 'default', reason: 'person-action' } },
+    });
     const loaded = await hub.load('docs', PDF, { caller: MODEL });
     expect(loaded).toMatchObject({
       name: 'pdf-processing',

@@ -40,6 +40,8 @@ export interface SkillsHubOptions {
   servers(): readonly { id: string; label: string }[];
   store: SettingsStore;
   audit: AuditSink;
+  /** Told when a skill action's closing record could not be written. Default: a console warning. */
+  onAuditFailure?: (error: unknown) => void;
   now?: () => number;
 }
 
@@ -78,7 +80,7 @@ interface ActionOptions {
 
 const PERSON_DECISION: Decision = {
   verdict: 'allow',
-  source: { kind: 'default', reason: 'the person acted in the Skills view' },
+  source: { kind: 'default', reason: 'person-action' },
   reason: "the person's own action in the Skills view",
 };
 
@@ -97,7 +99,12 @@ export class SkillsHub {
   constructor(private readonly options: SkillsHubOptions) {
     this.book = new SkillApprovalBook(options.store);
     this.now = options.now ?? Date.now;
-    this.trail = new SkillAuditTrail(options.audit, this.now);
+    this.trail = new SkillAuditTrail(
+      options.audit,
+      this.now,
+      options.onAuditFailure ??
+        ((error) => console.warn('Toolgate: the audit log could not record how a skill action ended', error)),
+    );
   }
 
   /**
@@ -566,5 +573,9 @@ function approvedDecision(grantId: string): Decision {
         source: { kind: 'remembered', scope: 'always', grantId },
         reason: "the person approved this skill's manifest",
       }
-    : { verdict: 'deny', source: { kind: 'default', reason: 'no current approval' }, reason: 'not approved' };
+    : {
+        verdict: 'deny',
+        source: { kind: 'default', reason: 'not-approved' },
+        reason: 'the skill has no current approval',
+      };
 }

@@ -6,9 +6,6 @@
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 
-/** The extension's identifier, as servers declare it under `capabilities.extensions`. */
-export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
-
 /** What every conforming host must accept per skill; Toolgate accepts exactly that much. */
 export const SKILL_LIMITS = {
   /** Entries in a skill's `resources`, SKILL.md included. */

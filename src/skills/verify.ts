@@ -107,6 +107,7 @@ export function decodeBase64(text: string): Uint8Array | undefined {
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     return bytes;
   } catch {
+    // Not base64: the caller reports the file as unreadable.
     return undefined;
   }
 }
@@ -116,6 +117,7 @@ export function utf8Text(bytes: Uint8Array): string | undefined {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
+    // Not UTF-8: a binary file, which has bytes but no text.
     return undefined;
   }
 }

@@ -7,9 +7,9 @@
 
 import type { McpClient } from '../client/client.js';
 import { CapabilityMissingError, GuardError, InvalidResponseError } from '../protocol/errors.js';
+import { SKILLS_EXTENSION_ID } from '../protocol/extensions.js';
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
 import { isHeldEntry, type ReadEntry, type RejectedEntry, readSkillEntry } from './entry.js';
-import { SKILLS_EXTENSION_ID } from './types.js';
 
 /** Listing stops here (with `complete: false`): a listing may be arbitrarily large. */
 export const MAX_LIST_PAGES = 100;

@@ -295,6 +295,7 @@ function matchKey(text: string, no: number): { key: string; rest: string } | und
     try {
       quoted = readQuoted(text, 0, no);
     } catch {
+      // An unterminated or malformed quoted value is not a value this subset reads.
       return undefined;
     }
     after = quoted.end;

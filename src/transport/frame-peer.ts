@@ -24,6 +24,7 @@ export function frameUrlOf(url: string, base = location.href): URL {
   try {
     parsed = new URL(url, base);
   } catch {
+    // Say which address is wrong instead of the parser's message.
     throw new TransportError(url, 'bad-endpoint', `"${url}" is not a page address`);
   }
   const loopback = parsed.protocol === 'http:' && LOOPBACK.has(parsed.hostname);

@@ -1,12 +1,14 @@
 /**
- * The wording of failed HTTP exchanges (see http-failure.ts): what happened, at which URL, and what
- * to change; body snippets have the configured header values redacted. Loaded at the first failure
- * through explainFailure.
+ * The wording of failed HTTP exchanges (see http-failure.ts) and of refused redirects (see
+ * http-fetch.ts): what happened, at which URL, and what to change; body snippets have the
+ * configured header values redacted. Loaded at the first failure through explainFailure.
  */
 
 import { TransportError } from '../protocol/errors.js';
 import { isJsonObject } from '../protocol/jsonrpc.js';
+import { redactUrl } from '../protocol/url-secrets.js';
 import { type FailureContext, redact, rpcErrorIn } from './http-failure.js';
+import { MAX_REDIRECTS, type RedirectScope } from './http-fetch.js';
 
 const SNIPPET_CHARS = 300;
 
@@ -128,6 +130,60 @@ export function notMcp(context: FailureContext, status: number, body: string, wh
   );
 }
 
+/** A redirect to another origin (or to no URL at all): the person's headers stay with the server's origin. */
+export function crossOriginRedirect(
+  scope: RedirectScope,
+  status: number,
+  next: URL | undefined,
+): TransportError {
+  const where = next ? ` (${redactUrl(next.href)}, HTTP ${status})` : ` (HTTP ${status})`;
+  return new TransportError(
+    scope.shownUrl,
+    'bad-endpoint',
+    `${scope.shownUrl} redirected to another origin${where}; Toolgate does not follow it so your ` +
+      `headers and tokens stay with ${scope.origin}. Use the final URL.`,
+    status,
+  );
+}
+
+/** A redirect whose Location the browser hides (every browser does for a manual redirect). */
+export function opaqueRedirect(scope: RedirectScope): TransportError {
+  return new TransportError(
+    scope.shownUrl,
+    'bad-endpoint',
+    `${scope.shownUrl} redirected to another address, which the browser does not let Toolgate read; ` +
+      `Toolgate does not follow it so your headers and tokens stay with ${scope.origin}. Use the final URL.`,
+    0,
+  );
+}
+
+/** A 301, 302 or 303 that would turn a POST (or DELETE) into a GET. */
+export function methodChangingRedirect(
+  scope: RedirectScope,
+  status: number,
+  method: string,
+  next: URL,
+): TransportError {
+  return new TransportError(
+    scope.shownUrl,
+    'bad-endpoint',
+    `${scope.shownUrl} answered HTTP ${status}, a redirect to ${redactUrl(next.href)} that turns a ${method} into ` +
+      'a GET, which an MCP endpoint cannot answer; Toolgate does not follow it. Use the final URL.',
+    status,
+  );
+}
+
+/** More same-origin redirects in a row than MAX_REDIRECTS: a loop, most likely. */
+export function tooManyRedirects(scope: RedirectScope, status: number, next: URL): TransportError {
+  return new TransportError(
+    scope.shownUrl,
+    'bad-endpoint',
+    `${scope.shownUrl} redirected more than ${MAX_REDIRECTS} times (last to ${redactUrl(next.href)}): ` +
+      'Toolgate stopped following. Use the final URL.',
+    status,
+  );
+}
+
 function htmlPage(context: FailureContext, status: number, body: string): TransportError {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
   return new TransportError(
@@ -184,6 +240,7 @@ function isLocalNetworkUrl(url: string): boolean {
   try {
     host = new URL(url).hostname;
   } catch {
+    // Not a URL: then not a local network one either.
     return false;
   }
   return (

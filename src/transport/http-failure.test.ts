@@ -8,11 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError } from '../protocol/errors.js';
 import {
   assertValidHeaders,
-  ERROR_BODY_LIMIT,
   type FailureContext,
   mediaTypeOf,
   parseHttpUrl,
-  readBoundedText,
   redact,
   rpcErrorIn,
 } from './http-failure.js';
@@ -194,25 +192,6 @@ describe('helpers', () => {
     expect(mediaTypeOf(new Response(null))).toBe('');
   });
 
-  it('readBoundedText stops at the limit and cancels the rest of the body', async () => {
-    let pulls = 0;
-    let cancelled = false;
-    const chunk = new Uint8Array(16 * 1024).fill(0x61);
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulls++;
-        controller.enqueue(chunk);
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
-    const text = await readBoundedText(new Response(endless));
-    expect(text.length).toBe(ERROR_BODY_LIMIT);
-    expect(cancelled).toBe(true);
-    expect(pulls).toBeLessThan(10);
-  });
-
   it('parseHttpUrl accepts http(s) only and never echoes a password', () => {
     expect(parseHttpUrl('https://example.com/mcp').href).toBe('https://example.com/mcp');
     expect(() => parseHttpUrl('ws://example.com/mcp')).toThrow(/ws:\/\/example\.com\/mcp/);
@@ -232,6 +211,45 @@ describe('helpers', () => {
     expect(error.message).toContain('srv');
     expect(error.message).not.toContain('def-secret');
     expect(() => assertValidHeaders({ Good: 'fine' }, 'srv')).not.toThrow();
+  });
+});
+
+describe('explainFailure when its wording cannot load', () => {
+  // A test double for a lost chunk: the wording module's import fails, as when the page's own server
+  // is out of reach; no real part can make a dynamic import fail on demand.
+  afterEach(() => {
+    vi.doUnmock('./http-failure-messages.js');
+    vi.resetModules();
+  });
+
+  it('still names the URL, the cause and the status, then tries the wording again next time', async () => {
+    vi.resetModules();
+    vi.doMock('./http-failure-messages.js', () => {
+      throw new Error('chunk failed to load');
+    });
+    const { explainFailure } = await import('./http-failure.js');
+    // Fresh modules: the error class is the fresh one too.
+    const fresh = await import('../protocol/errors.js');
+    const unused = () => {
+      throw new Error('the wording is not loaded');
+    };
+    const refused = await explainFailure(context, 'bad-endpoint', 302, unused);
+    expect(refused).toBeInstanceOf(fresh.TransportError);
+    expect(refused.failure).toBe('bad-endpoint');
+    expect(refused.status).toBe(302);
+    expect(refused.message).toMatch(
+      /^https:\/\/mcp\.example\.com\/mcp redirected to an address Toolgate does not follow/,
+    );
+    const status = await explainFailure(context, 'http-status', 500, unused);
+    expect(status.message).toMatch(/answered HTTP 500, which is not an MCP answer/);
+    const network = await explainFailure(context, 'cors-or-network', undefined, unused);
+    expect(network.message).toMatch(/^Could not reach https:\/\/mcp\.example\.com\/mcp/);
+
+    vi.doUnmock('./http-failure-messages.js');
+    const worded = await explainFailure(context, 'http-status', 500, (messages) =>
+      messages.statusFailure(context, 500, 'text/plain', 'boom'),
+    );
+    expect(worded.message).toContain('The server failed while handling the request');
   });
 });
 

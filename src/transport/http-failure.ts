@@ -3,16 +3,15 @@
  * and what to change. Header values never appear in a message: a server's error page may echo our
  * request headers, so configured values are redacted from every body snippet too.
  *
- * What a working exchange needs lives here (URL and header checks, media types, bounded error
- * bodies, JSON-RPC errors in a body); the messages for failures are in http-failure-messages.ts,
- * loaded at the first failure (explainFailure), so they stay out of the library's eager bundle.
+ * What a working exchange needs lives here (URL and header checks, media types, JSON-RPC errors in
+ * a body; error bodies are read by bounded-body.ts); the messages for failures are in
+ * http-failure-messages.ts, loaded at the first failure (explainFailure), so they stay out of the
+ * library's eager bundle.
  */
 
 import { TransportError, type TransportFailureCause } from '../protocol/errors.js';
 import { isJsonObject, type RequestId } from '../protocol/jsonrpc.js';
 
-/** How much of an error body we read: enough for any error page, bounded against a hostile server. */
-export const ERROR_BODY_LIMIT = 64 * 1024;
 /** Shorter values are too likely to be ordinary words to redact them everywhere. */
 const MIN_SECRET_CHARS = 6;
 
@@ -33,6 +32,7 @@ export function parseHttpUrl(input: string | URL): URL {
   try {
     url = new URL(text);
   } catch {
+    // Say what an MCP address looks like instead of the parser's message.
     throw new TransportError(
       text,
       'bad-endpoint',
@@ -66,6 +66,7 @@ export function assertValidHeaders(headers: Record<string, string>, where: strin
     try {
       new Headers([[name, value]]);
     } catch {
+      // The Headers error quotes the value, which may be a secret: name the header only.
       throw new TypeError(
         `header "${name}" for ${where} is not a valid HTTP header (names are tokens; values must be ` +
           'Latin-1 without line breaks); its value is not shown',
@@ -78,28 +79,6 @@ export function assertValidHeaders(headers: Record<string, string>, where: strin
 export function mediaTypeOf(response: Response): string {
   const value = response.headers.get('content-type') ?? '';
   return (value.split(';')[0] ?? '').trim().toLowerCase();
-}
-
-/** Reads at most `limit` bytes of a body as text, then lets the rest go. Never throws. */
-export async function readBoundedText(response: Response, limit = ERROR_BODY_LIMIT): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let bytes = 0;
-  try {
-    while (bytes < limit) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      const chunk = value.byteLength > limit - bytes ? value.subarray(0, limit - bytes) : value;
-      bytes += chunk.byteLength;
-      text += decoder.decode(chunk, { stream: true });
-    }
-  } catch {
-    // A body that breaks halfway still tells us something: explain the failure with what arrived.
-  }
-  await reader.cancel().catch(() => undefined);
-  return text + decoder.decode();
 }
 
 /** Replaces every sent header value found in `text`. */
@@ -129,6 +108,7 @@ export function rpcErrorIn(body: string): BodyRpcError | undefined {
   try {
     value = JSON.parse(body);
   } catch {
+    // A body that is not JSON carries no JSON-RPC error.
     return undefined;
   }
   if (!isJsonObject(value) || value.jsonrpc !== '2.0' || !isJsonObject(value.error)) return undefined;
@@ -162,7 +142,7 @@ let failureMessages: Promise<FailureMessages> | undefined;
  * URL, the likely cause and the status, in fewer words, rather than reporting the failed load.
  */
 export async function explainFailure(
-  context: FailureContext,
+  context: Pick<FailureContext, 'url'>,
   cause: TransportFailureCause,
   status: number | undefined,
   explain: (messages: FailureMessages) => TransportError,
@@ -175,9 +155,11 @@ export async function explainFailure(
     // Not cached: the next failure tries to load the wording again.
     failureMessages = undefined;
     const what =
-      status === undefined
-        ? `Could not reach ${context.url}: the server is down or unreachable, or (in a browser) its CORS settings refuse this page`
-        : `${context.url} answered HTTP ${status}, which is not an MCP answer Toolgate can use`;
+      cause === 'bad-endpoint'
+        ? `${context.url} redirected to an address Toolgate does not follow; use the final URL`
+        : status === undefined
+          ? `Could not reach ${context.url}: the server is down or unreachable, or (in a browser) its CORS settings refuse this page`
+          : `${context.url} answered HTTP ${status}, which is not an MCP answer Toolgate can use`;
     return new TransportError(
       context.url,
       cause,

@@ -9,12 +9,13 @@
  *   redirects are followed here, by re-issuing the request ourselves, only where the Location is
  *   readable (Node); a cross-origin redirect, or an opaque one (browsers, workers and extensions
  *   included, hide the Location of a manual redirect, so nothing is followed there), fails with an
- *   error saying why.
+ *   error saying why (worded in http-failure-messages.ts, loaded at the first refusal).
  */
 
 import { TransportError } from '../protocol/errors.js';
 import { redactUrl } from '../protocol/url-secrets.js';
-import { parseHttpUrl } from './http-failure.js';
+import { discardBody } from './bounded-body.js';
+import { explainFailure, parseHttpUrl } from './http-failure.js';
 
 /** Same-origin redirects followed for one request before giving up (a loop, most likely). */
 export const MAX_REDIRECTS = 5;
@@ -81,25 +82,24 @@ export async function guardedFetch(
   let target = url;
   for (let hops = 0; ; hops++) {
     const response = await fetchFn(target, { ...init, redirect: 'manual' });
-    if (response.type === 'opaqueredirect') throw opaqueRedirect(scope);
+    if (response.type === 'opaqueredirect')
+      throw await refusal(scope, 0, (messages) => messages.opaqueRedirect(scope));
     if (!REDIRECT_STATUSES.has(response.status)) return response;
     const location = response.headers.get('location');
     // A 3xx without a Location goes nowhere: the caller reports it like any other status.
     if (location === null) return response;
-    await response.body?.cancel().catch(() => undefined);
+    await discardBody(response);
+    const { status } = response;
     const next = parseable(location, target);
-    if (!next || next.origin !== scope.origin) throw crossOriginRedirect(scope, response.status, next);
+    if (!next || next.origin !== scope.origin)
+      throw await refusal(scope, status, (messages) => messages.crossOriginRedirect(scope, status, next));
     const method = (init.method ?? 'GET').toUpperCase();
-    if (!METHOD_PRESERVING.has(response.status) && method !== 'GET')
-      throw methodChangingRedirect(scope, response.status, method, next);
-    if (hops >= MAX_REDIRECTS)
-      throw new TransportError(
-        scope.shownUrl,
-        'bad-endpoint',
-        `${scope.shownUrl} redirected more than ${MAX_REDIRECTS} times (last to ${redactUrl(next.href)}): ` +
-          'Toolgate stopped following. Use the final URL.',
-        response.status,
+    if (!METHOD_PRESERVING.has(status) && method !== 'GET')
+      throw await refusal(scope, status, (messages) =>
+        messages.methodChangingRedirect(scope, status, method, next),
       );
+    if (hops >= MAX_REDIRECTS)
+      throw await refusal(scope, status, (messages) => messages.tooManyRedirects(scope, status, next));
     target = next;
   }
 }
@@ -109,42 +109,16 @@ function parseable(text: string, base?: URL): URL | undefined {
   try {
     return new URL(text, base);
   } catch {
+    // Not a URL: the caller refuses it with its own message.
     return undefined;
   }
 }
 
-function crossOriginRedirect(scope: RedirectScope, status: number, next: URL | undefined): TransportError {
-  const where = next ? ` (${redactUrl(next.href)}, HTTP ${status})` : ` (HTTP ${status})`;
-  return new TransportError(
-    scope.shownUrl,
-    'bad-endpoint',
-    `${scope.shownUrl} redirected to another origin${where}; Toolgate does not follow it so your ` +
-      `headers and tokens stay with ${scope.origin}. Use the final URL.`,
-    status,
-  );
-}
-
-function opaqueRedirect(scope: RedirectScope): TransportError {
-  return new TransportError(
-    scope.shownUrl,
-    'bad-endpoint',
-    `${scope.shownUrl} redirected to another address, which the browser does not let Toolgate read; ` +
-      `Toolgate does not follow it so your headers and tokens stay with ${scope.origin}. Use the final URL.`,
-    0,
-  );
-}
-
-function methodChangingRedirect(
+/** A refused redirect, worded by http-failure-messages.ts (loaded at the first failure: explainFailure). */
+function refusal(
   scope: RedirectScope,
   status: number,
-  method: string,
-  next: URL,
-): TransportError {
-  return new TransportError(
-    scope.shownUrl,
-    'bad-endpoint',
-    `${scope.shownUrl} answered HTTP ${status}, a redirect to ${redactUrl(next.href)} that turns a ${method} into ` +
-      'a GET, which an MCP endpoint cannot answer; Toolgate does not follow it. Use the final URL.',
-    status,
-  );
+  explain: Parameters<typeof explainFailure>[3],
+): Promise<TransportError> {
+  return explainFailure({ url: scope.shownUrl }, 'bad-endpoint', status, explain);
 }

@@ -6,19 +6,11 @@
 
 import { ConnectionClosedError, describeDuration, TransportError } from '../protocol/errors.js';
 import { isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
-import { forwardPersonWait } from '../protocol/person-wait.js';
-import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
-import {
-  assertValidHeaders,
-  type FailureContext,
-  mediaTypeOf,
-  readBoundedText,
-  redact,
-  rpcErrorIn,
-} from './http-failure.js';
+import { discardBody, readBoundedText } from './bounded-body.js';
+import { HttpEndpoint, type HttpEndpointOptions, openRequestLine } from './http-endpoint.js';
+import { assertValidHeaders, type FailureContext, rpcErrorIn } from './http-failure.js';
 // This transport is itself loaded lazily (2024-11-05 servers only): its failure wording comes along.
-import { networkFailure, notMcp, statusFailure, wrongContentType } from './http-failure-messages.js';
-import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
+import { notMcp } from './http-failure-messages.js';
 import {
   type ConnectionLimits,
   describeBytes,
@@ -30,16 +22,10 @@ import { SentRequests } from './sent-requests.js';
 import { type EventSourceMessage, messageOfEvent, readSse, SseLimitError } from './sse-reader.js';
 import type { SendOptions, Transport } from './transport.js';
 
-/** Options of HttpSseTransport. */
-export interface HttpSseOptions {
-  /** Sent with the GET and every POST (Authorization, API keys). Values never appear in errors. */
-  headers?: Record<string, string>;
-  /** A fetch to use instead of the global one. */
-  fetch?: typeof fetch;
+/** Options of HttpSseTransport: its server (headers for the GET and every POST, fetch, label), and more. */
+export interface HttpSseOptions extends HttpEndpointOptions {
   /** How long start() waits for the `endpoint` event (connect() gives its connect timeout). Default 30 s. */
   endpointTimeoutMs?: number;
-  /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
-  label?: string;
   /** Size caps (this transport uses maxEventBytes: every answer is one event on the stream). */
   limits?: ConnectionLimits;
 }
@@ -56,13 +42,8 @@ export class HttpSseTransport implements Transport {
   onresponselost?: (id: RequestId, error: Error) => void;
   onresponsefailed?: (id: RequestId, error: Error) => void;
 
-  private readonly url: URL;
-  /** Where redirects may lead, and the URL as messages show it (secrets hidden). */
-  private readonly scope: RedirectScope;
-  /** Secret values in the URL itself, kept out of messages like header values. */
-  private readonly urlSecrets: readonly string[];
-  private readonly headers: Record<string, string>;
-  private readonly fetchFn: typeof fetch;
+  /** The server's address, headers and fetch: what both HTTP transports share. */
+  private readonly http: HttpEndpoint;
   private readonly endpointTimeoutMs: number;
   private endpoint: URL | undefined;
   private stream: AbortController | undefined;
@@ -76,15 +57,8 @@ export class HttpSseTransport implements Transport {
   private readonly sent = new SentRequests();
 
   constructor(url: string | URL, options: HttpSseOptions = {}) {
-    // Plain http only to this machine; user info refused: checked before any header is stored.
-    this.url = checkServerUrl(url);
-    this.scope = { shownUrl: redactUrl(this.url.href), origin: this.url.origin };
-    this.urlSecrets = secretsInUrl(this.url);
-    this.label = options.label ?? redactUrl(String(url));
-    this.headers = { ...options.headers };
-    assertValidHeaders(this.headers, this.label);
-    // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
-    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.http = new HttpEndpoint(url, options);
+    this.label = this.http.label;
     this.endpointTimeoutMs = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.limits = resolveLimits(options.limits);
   }
@@ -141,37 +115,25 @@ export class HttpSseTransport implements Transport {
     const endpoint = this.endpoint;
     if (!endpoint) throw new Error(`the connection to ${this.label} is not open yet: start() first`);
     if (options.headers) assertValidHeaders(options.headers, this.label);
-    if (options.signal?.aborted) return;
-    const controller = new AbortController();
-    // A sign-in that waits for the person, reported on this signal by the fetch, reaches the engine.
-    forwardPersonWait(options.signal, controller.signal);
-    this.sent.note(message);
-    const onAbort = () => {
-      controller.abort();
+    const line = openRequestLine(options.signal, this.live, () => {
       if (isRequest(message)) this.sent.forget(message.id);
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    this.live.add(controller);
+    });
+    if (!line) return;
+    const { controller } = line;
+    this.sent.note(message);
     const context = this.postContext(endpoint, options.headers);
-    const headers = new Headers({ ...this.headers, ...options.headers });
+    const headers = this.http.headersWith(options.headers);
     headers.set('content-type', 'application/json');
     try {
-      let response: Response;
-      try {
-        response = await guardedFetch(
-          this.fetchFn,
-          endpoint,
-          { method: 'POST', headers, body: JSON.stringify(message), signal: controller.signal },
-          this.scope,
-        );
-      } catch (error) {
-        // A refused redirect already says what happened; anything else is the network's failure.
-        if (error instanceof TransportError) throw error;
-        throw networkFailure(context, error);
-      }
+      const response = await this.http.fetch(
+        { method: 'POST', headers, body: JSON.stringify(message), signal: controller.signal },
+        context,
+        endpoint,
+      );
+      if (!response) return;
       if (response.ok) {
         // The answer comes on the event stream; the POST's own body ("Accepted") says nothing.
-        await response.body?.cancel().catch(() => undefined);
+        await discardBody(response);
         return;
       }
       const body = await readBoundedText(response);
@@ -181,15 +143,14 @@ export class HttpSseTransport implements Transport {
         this.onmessage?.(rpc.raw);
         return;
       }
-      throw statusFailure(context, response.status, mediaTypeOf(response), body);
+      throw await this.http.statusFailure(response, context, body);
     } catch (error) {
       if (isRequest(message)) this.sent.forget(message.id);
       // Aborted by the engine or by close(): the caller already has its answer.
       if (controller.signal.aborted) return;
       throw error;
     } finally {
-      options.signal?.removeEventListener('abort', onAbort);
-      this.live.delete(controller);
+      line.release();
     }
   }
 
@@ -208,15 +169,15 @@ export class HttpSseTransport implements Transport {
     const within = `within the connect timeout (${describeDuration(this.endpointTimeoutMs)})`;
     if (!streamOpened)
       return new TransportError(
-        this.scope.shownUrl,
+        this.http.scope.shownUrl,
         'not-mcp',
-        `${this.scope.shownUrl} did not open an event stream ${within}: it is not a 2024-11-05 HTTP+SSE ` +
+        `${this.http.scope.shownUrl} did not open an event stream ${within}: it is not a 2024-11-05 HTTP+SSE ` +
           'MCP endpoint, or it does not answer. Check the URL (often /sse) and that the server is running.',
       );
     return new TransportError(
-      this.scope.shownUrl,
+      this.http.scope.shownUrl,
       'no-endpoint',
-      `${this.scope.shownUrl}: no endpoint announced ${within}. Its event stream opened, but a 2024-11-05 ` +
+      `${this.http.scope.shownUrl}: no endpoint announced ${within}. Its event stream opened, but a 2024-11-05 ` +
         'HTTP+SSE server must first send an `endpoint` event naming the URL to post messages to. Check that ' +
         "this URL is the server's SSE endpoint (often /sse) and that the server works; if it is only slow " +
         'to start, raise connectTimeoutMs.',
@@ -229,35 +190,16 @@ export class HttpSseTransport implements Transport {
    */
   private async listen(controller: AbortController, ready: () => void, opened: () => void): Promise<void> {
     const context = this.context();
-    const headers = new Headers(this.headers);
+    const headers = this.http.headersWith();
     headers.set('accept', 'text/event-stream');
-    let response: Response;
-    try {
-      response = await guardedFetch(
-        this.fetchFn,
-        this.url,
-        { method: 'GET', headers, signal: controller.signal },
-        this.scope,
-      );
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      if (error instanceof TransportError) throw error;
-      throw networkFailure(context, error);
-    }
-    if (!response.ok) {
-      const body = await readBoundedText(response);
-      throw statusFailure(context, response.status, mediaTypeOf(response), body);
-    }
-    const mediaType = mediaTypeOf(response);
-    if (mediaType !== 'text/event-stream' || !response.body) {
-      const body = await readBoundedText(response);
-      throw wrongContentType(context, response.status, mediaType, body, ['text/event-stream']);
-    }
+    const response = await this.http.fetch({ method: 'GET', headers, signal: controller.signal }, context);
+    if (!response) return;
+    const stream = await this.http.eventStream(response, context);
     opened();
     let failure: unknown;
     try {
       await readSse(
-        response.body,
+        stream,
         { onEvent: (event) => this.receiveEvent(event, ready) },
         { maxEventBytes: this.limits.maxEventBytes },
       );
@@ -290,7 +232,7 @@ export class HttpSseTransport implements Transport {
       return;
     }
     const decoded = messageOfEvent(event, {
-      url: this.scope.shownUrl,
+      url: this.http.scope.shownUrl,
       label: this.label,
       droppedSoFar: this.invalid,
     });
@@ -312,20 +254,21 @@ export class HttpSseTransport implements Transport {
   private acceptEndpoint(data: string, ready: () => void): void {
     let endpoint: URL | undefined;
     try {
-      endpoint = new URL(data, this.url);
+      endpoint = new URL(data, this.http.url);
     } catch {
+      // An endpoint event that is not a URL is refused below, like one on another origin.
       endpoint = undefined;
     }
-    if (!endpoint || endpoint.origin !== this.url.origin) {
+    if (!endpoint || endpoint.origin !== this.http.url.origin) {
       // Our POSTs carry the configured credentials: they go only where the user pointed us.
       this.failStart?.(
         new TransportError(
-          this.scope.shownUrl,
+          this.http.scope.shownUrl,
           'bad-endpoint',
           endpoint
-            ? `${this.scope.shownUrl} named a message endpoint on another origin (${endpoint.origin}); ` +
-                `Toolgate only posts to ${this.url.origin}`
-            : `${this.scope.shownUrl} named a message endpoint that is not a URL`,
+            ? `${this.http.scope.shownUrl} named a message endpoint on another origin (${endpoint.origin}); ` +
+                `Toolgate only posts to ${this.http.url.origin}`
+            : `${this.http.scope.shownUrl} named a message endpoint that is not a URL`,
         ),
       );
       return;
@@ -344,7 +287,7 @@ export class HttpSseTransport implements Transport {
       cause instanceof SseLimitError
         ? ` (an event was larger than the limit of ${describeBytes(cause.limit)}, so Toolgate stopped reading)`
         : cause instanceof Error
-          ? ` (${redactUrlsInText(redact(cause.message, this.context().secrets))})`
+          ? ` (${this.http.redactMessage(cause.message)})`
           : '';
     for (const [id] of this.sent.drain())
       this.onresponselost?.(
@@ -355,7 +298,7 @@ export class HttpSseTransport implements Transport {
       );
     this.onerror?.(
       new TransportError(
-        this.scope.shownUrl,
+        this.http.scope.shownUrl,
         'cors-or-network',
         `the event stream from ${this.label} ended${why}: server messages can no longer arrive; reconnect to continue`,
       ),
@@ -364,12 +307,7 @@ export class HttpSseTransport implements Transport {
   }
 
   private context(extra?: Record<string, string>): FailureContext {
-    const sent = { ...this.headers, ...extra };
-    return {
-      url: this.scope.shownUrl,
-      headerNames: Object.keys(sent),
-      secrets: [...Object.values(sent), ...this.urlSecrets],
-    };
+    return this.http.context(extra);
   }
 
   private postContext(endpoint: URL, extra?: Record<string, string>): FailureContext {

@@ -22,21 +22,22 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import { forwardPersonWait } from '../protocol/person-wait.js';
-import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
 import { isModernVersion } from '../protocol/versions.js';
-import { readBodyWithin } from './bounded-body.js';
+import { discardBody, readBodyWithin, readBoundedText } from './bounded-body.js';
+import {
+  HttpEndpoint,
+  type HttpEndpointOptions,
+  openRequestLine,
+  type RequestLine,
+} from './http-endpoint.js';
 import {
   assertValidHeaders,
   explainFailure,
   type FailureContext,
   mediaTypeOf,
-  readBoundedText,
-  redact,
   rpcErrorIn,
   sessionExpired,
 } from './http-failure.js';
-import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.js';
 import {
   type ConnectionLimits,
   describeBytes,
@@ -60,16 +61,10 @@ function loadSseReader(): Promise<SseReader> {
   return sseReader;
 }
 
-/** Options of StreamableHttpTransport. */
-export interface StreamableHttpOptions {
-  /** Sent with every request (Authorization, API keys). Values never appear in errors. */
-  headers?: Record<string, string>;
-  /** A fetch to use instead of the global one. */
-  fetch?: typeof fetch;
+/** Options of StreamableHttpTransport: its server (headers, fetch, label) and its bounds. */
+export interface StreamableHttpOptions extends HttpEndpointOptions {
   /** Size caps, reopening of dropped legacy streams, session restarts (see ConnectionLimits). */
   limits?: ConnectionLimits;
-  /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
-  label?: string;
 }
 
 const ACCEPT_POST = 'application/json, text/event-stream';
@@ -131,13 +126,8 @@ export class StreamableHttpTransport implements Transport {
   onresponselost?: (id: RequestId, error: Error) => void;
   onresponsefailed?: (id: RequestId, error: Error) => void;
 
-  private readonly url: URL;
-  /** Where redirects may lead, and the URL as messages show it (secrets hidden). */
-  private readonly scope: RedirectScope;
-  /** Secret values in the URL itself, kept out of messages like header values. */
-  private readonly urlSecrets: readonly string[];
-  private readonly headers: Record<string, string>;
-  private readonly fetchFn: typeof fetch;
+  /** The server's address, headers and fetch: what both HTTP transports share. */
+  private readonly http: HttpEndpoint;
   private limits: ResolvedLimits;
   private version: string | undefined;
   private session: string | undefined;
@@ -156,15 +146,8 @@ export class StreamableHttpTransport implements Transport {
   private serverStream: StreamState | undefined;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
-    // Plain http only to this machine; user info refused: checked before any header is stored.
-    this.url = checkServerUrl(url);
-    this.scope = { shownUrl: redactUrl(this.url.href), origin: this.url.origin };
-    this.urlSecrets = secretsInUrl(this.url);
-    this.label = options.label ?? redactUrl(String(url));
-    this.headers = { ...options.headers };
-    assertValidHeaders(this.headers, this.label);
-    // Looked up per call, unbound: browsers throw "Illegal invocation" for a detached window.fetch.
-    this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.http = new HttpEndpoint(url, options);
+    this.label = this.http.label;
     this.limits = resolveLimits(options.limits);
   }
 
@@ -228,10 +211,9 @@ export class StreamableHttpTransport implements Transport {
     const sentSession = this.session;
     let streaming = false;
     try {
-      const response = await this.fetchOrFail(
+      const response = await this.http.fetch(
+        { method: 'POST', headers, body: JSON.stringify(message), signal: line.controller.signal },
         context,
-        { method: 'POST', headers, body: JSON.stringify(message) },
-        line.controller,
       );
       if (!response) return;
       await this.captureSession(context, response);
@@ -239,7 +221,7 @@ export class StreamableHttpTransport implements Transport {
       // The server still knows our session: the run of lost sessions is over.
       if (sentSession !== undefined) this.sessionLosses = 0;
       if (requestId === undefined || response.status === 202 || response.status === 204 || !response.body) {
-        await discard(response);
+        await discardBody(response);
         return;
       }
       const method = isRequest(message) ? message.method : 'the request';
@@ -252,15 +234,11 @@ export class StreamableHttpTransport implements Transport {
         );
         return;
       }
-      if (mediaType !== 'application/json') {
-        const body = await readBoundedText(response);
-        throw await explainFailure(context, 'wrong-content-type', response.status, (messages) =>
-          messages.wrongContentType(context, response.status, mediaType, body, [
-            'application/json',
-            'text/event-stream',
-          ]),
-        );
-      }
+      if (mediaType !== 'application/json')
+        throw await this.http.wrongContentType(response, context, mediaType, [
+          'application/json',
+          'text/event-stream',
+        ]);
       const body = await readBodyWithin(response, this.limits.maxBodyBytes);
       if (!body.ok)
         throw new ResponseTooLargeError(
@@ -300,7 +278,7 @@ export class StreamableHttpTransport implements Transport {
       throw error;
     }
     if (!response?.body || response.status === 405) {
-      if (response) await discard(response);
+      if (response) await discardBody(response);
       this.endStream(state);
       return;
     }
@@ -330,7 +308,6 @@ export class StreamableHttpTransport implements Transport {
     requestId: RequestId | undefined,
     sentSession: string | undefined,
   ): Promise<void> {
-    const mediaType = mediaTypeOf(response);
     const body = await readBoundedText(response);
     // Legacy rule: 404 to a request with a session id means the session is gone, whatever the body says.
     if (response.status === 404 && sentSession !== undefined && !this.modern)
@@ -341,9 +318,7 @@ export class StreamableHttpTransport implements Transport {
       this.deliver(rpc.raw);
       return;
     }
-    throw await explainFailure(context, 'http-status', response.status, (messages) =>
-      messages.statusFailure(context, response.status, mediaType, body),
-    );
+    throw await this.http.statusFailure(response, context, body);
   }
 
   private async receiveJsonBody(
@@ -358,6 +333,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       value = JSON.parse(body);
     } catch {
+      // A 2xx body that is not JSON is not MCP: say so, with a redacted snippet.
       throw await notMcp('the body is not valid JSON');
     }
     const items: unknown[] = Array.isArray(value) ? value : [value];
@@ -459,7 +435,7 @@ export class StreamableHttpTransport implements Transport {
     if (state.requestId === undefined) {
       this.onerror?.(
         new TransportError(
-          this.scope.shownUrl,
+          this.http.scope.shownUrl,
           'not-mcp',
           `the server-to-client stream from ${this.label} sent an event over the limit of ` +
             `${describeBytes(error.limit)}; Toolgate stopped reading it, so server notifications no longer arrive ` +
@@ -510,7 +486,7 @@ export class StreamableHttpTransport implements Transport {
         const response = await this.openGet(state);
         if (!response) return undefined;
         if (response.status === 405) {
-          await discard(response);
+          await discardBody(response);
           // The standalone stream is optional: a server that stops offering it is not an error.
           if (state.requestId !== undefined)
             this.lost(
@@ -537,25 +513,19 @@ export class StreamableHttpTransport implements Transport {
     const headers = this.requestHeaders('text/event-stream');
     if (state.lastEventId !== undefined) headers.set('last-event-id', state.lastEventId);
     const sentSession = this.session;
-    const response = await this.fetchOrFail(context, { method: 'GET', headers }, state.controller);
+    const response = await this.http.fetch(
+      { method: 'GET', headers, signal: state.controller.signal },
+      context,
+    );
     if (!response) return undefined;
     await this.captureSession(context, response);
     if (response.status === 405) return response;
-    if (!response.ok) {
-      const body = await readBoundedText(response);
+    if (response.status === 404 && sentSession !== undefined) {
+      await discardBody(response);
       // The next request reports the expiry (the client starts a new session): the stream asking ends itself.
-      if (response.status === 404 && sentSession !== undefined) throw this.sessionGone(context, sentSession);
-      throw await explainFailure(context, 'http-status', response.status, (messages) =>
-        messages.statusFailure(context, response.status, mediaTypeOf(response), body),
-      );
+      throw this.sessionGone(context, sentSession);
     }
-    const mediaType = mediaTypeOf(response);
-    if (mediaType !== 'text/event-stream' || !response.body) {
-      const body = await readBoundedText(response);
-      throw await explainFailure(context, 'wrong-content-type', response.status, (messages) =>
-        messages.wrongContentType(context, response.status, mediaType, body, ['text/event-stream']),
-      );
-    }
+    await this.http.eventStream(response, context);
     return response;
   }
 
@@ -572,7 +542,7 @@ export class StreamableHttpTransport implements Transport {
   /** Reports a stream that will not deliver its answer (or, for the GET stream, any more messages). */
   private lost(state: StreamState, message: string): void {
     if (state.requestId !== undefined) this.onresponselost?.(state.requestId, new Error(message));
-    else this.onerror?.(new TransportError(this.scope.shownUrl, 'cors-or-network', message));
+    else this.onerror?.(new TransportError(this.http.scope.shownUrl, 'cors-or-network', message));
   }
 
   private endedMessage(state: StreamState, error?: unknown): string {
@@ -608,14 +578,14 @@ export class StreamableHttpTransport implements Transport {
     );
   }
 
-  /** Another layer's error message, without our header values or URL secrets. */
+  /** Another layer's error message, without our header values, URL secrets or session id. */
   private redactMessage(message: string): string {
-    return redactUrlsInText(redact(message, this.context().secrets));
+    return this.http.redactMessage(message, this.context());
   }
 
   private receiveEvent(messageOfEvent: SseReader['messageOfEvent'], event: EventSourceMessage): void {
     const decoded = messageOfEvent(event, {
-      url: this.scope.shownUrl,
+      url: this.http.scope.shownUrl,
       label: this.label,
       droppedSoFar: this.invalid,
     });
@@ -653,7 +623,7 @@ export class StreamableHttpTransport implements Transport {
     if (!id) return;
     const problem = sessionIdProblem(id);
     if (problem) {
-      await discard(response);
+      await discardBody(response);
       throw badSessionId(context, problem);
     }
     this.session = id;
@@ -677,7 +647,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private requestHeaders(accept: string, extra?: Record<string, string>): Headers {
-    const headers = new Headers({ ...this.headers, ...extra });
+    const headers = this.http.headersWith(extra);
     // Set after the caller's headers so that configuration cannot break the protocol's own.
     headers.set('accept', accept);
     if (this.version !== undefined) headers.set('mcp-protocol-version', this.version);
@@ -685,51 +655,13 @@ export class StreamableHttpTransport implements Transport {
     return headers;
   }
 
+  /** What failure messages may say; the legacy session id is kept out of them like a header value. */
   private context(extra?: Record<string, string>): FailureContext {
-    const sent = { ...this.headers, ...extra };
-    return {
-      url: this.scope.shownUrl,
-      headerNames: Object.keys(sent),
-      secrets: [
-        ...Object.values(sent),
-        ...this.urlSecrets,
-        ...(this.session !== undefined ? [this.session] : []),
-      ],
-    };
+    return this.http.context(extra, this.session !== undefined ? [this.session] : []);
   }
 
-  private lifeline(signal?: AbortSignal): { controller: AbortController; release: () => void } | undefined {
-    if (signal?.aborted || this.closed) return undefined;
-    const controller = new AbortController();
-    // A sign-in that waits for the person, reported on this signal by the fetch, reaches the engine.
-    forwardPersonWait(signal, controller.signal);
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.live.add(controller);
-    return {
-      controller,
-      release: () => {
-        signal?.removeEventListener('abort', onAbort);
-        this.live.delete(controller);
-      },
-    };
-  }
-
-  private async fetchOrFail(
-    context: FailureContext,
-    init: RequestInit,
-    controller: AbortController,
-  ): Promise<Response | undefined> {
-    try {
-      return await guardedFetch(this.fetchFn, this.url, { ...init, signal: controller.signal }, this.scope);
-    } catch (error) {
-      if (controller.signal.aborted) return undefined;
-      // A refused redirect already says what happened; anything else is the network's failure.
-      if (error instanceof TransportError) throw error;
-      throw await explainFailure(context, 'cors-or-network', undefined, (messages) =>
-        messages.networkFailure(context, error),
-      );
-    }
+  private lifeline(signal?: AbortSignal): RequestLine | undefined {
+    return this.closed ? undefined : openRequestLine(signal, this.live);
   }
 
   private async deleteSession(session: string): Promise<void> {
@@ -738,13 +670,11 @@ export class StreamableHttpTransport implements Transport {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
     try {
-      const response = await guardedFetch(
-        this.fetchFn,
-        this.url,
+      const response = await this.http.fetch(
         { method: 'DELETE', headers, signal: controller.signal },
-        this.scope,
+        this.context(),
       );
-      await discard(response);
+      if (response) await discardBody(response);
     } catch {
       // Ending the session is a courtesy (405 and failures are allowed): the server expires it anyway.
     } finally {
@@ -767,11 +697,6 @@ function addMetadataHeaders(headers: Headers, message: JsonRpcRequest | JsonRpcN
 
 function answers(message: unknown, requestId: RequestId): boolean {
   return isJsonObject(message) && message.id === requestId && ('result' in message || 'error' in message);
-}
-
-async function discard(response: Response): Promise<void> {
-  // Cancelling an unread body frees the connection; a body that already failed has nothing to free.
-  await response.body?.cancel().catch(() => undefined);
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */

@@ -51,7 +51,7 @@ const pending: ChainEvent = {
     definitionHash: 'sha256:def',
     caller: { kind: 'host', label: 'the assistant' },
     arguments: { city: 'Oslo', days: 2, ratio: 0.5, tags: ['a', null], api_key: '[redacted]' },
-    decision: { verdict: 'ask', source: { kind: 'default', reason: 'x' }, reason: 'asks' },
+    decision: { verdict: 'ask', source: { kind: 'default', reason: 'untrusted-server' }, reason: 'asks' },
     approvedBy: 'person',
     timestamps: { requested: 1, decided: 2, sent: 3 },
     trace,

@@ -225,6 +225,7 @@ function serverAddress(address: string | undefined): { address: string; port: nu
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     return { address: url.hostname, port };
   } catch {
+    // An address that is not a URL gets no server.address attribute.
     return undefined;
   }
 }

@@ -113,6 +113,7 @@ export function logsEndpoint(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
+    // Say which setting is wrong and what it should look like, without the URL's secrets.
     throw new TypeError(
       `The OpenTelemetry collector URL "${redactUrlsInText(url)}" is not a URL. Give its OTLP/HTTP address, e.g. https://collector.example.com:4318.`,
     );

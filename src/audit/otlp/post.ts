@@ -85,6 +85,7 @@ function partialSuccess(text: string): { rejected: number; message?: string } {
       ...(typeof message === 'string' && message ? { message: message.slice(0, 300) } : {}),
     };
   } catch {
+    // A collector's unreadable answer body means no partial rejection was reported.
     return { rejected: 0 };
   }
 }
@@ -95,6 +96,7 @@ function statusMessage(text: string): string | undefined {
     const parsed = JSON.parse(text) as { message?: unknown };
     return typeof parsed.message === 'string' ? parsed.message.slice(0, 300) : undefined;
   } catch {
+    // A collector's error body that is not JSON has no message to quote.
     return undefined;
   }
 }

@@ -56,7 +56,7 @@ function completed(result: CallToolResult): GateResult {
     toolName: 'set_light_values',
     result,
     arguments: {},
-    decision: { verdict: 'allow', source: { kind: 'default', reason: 'test' }, reason: 'test' },
+    decision: { verdict: 'allow', source: { kind: 'default', reason: 'trusted-read-only' }, reason: 'test' },
     warnings: [],
   };
 }

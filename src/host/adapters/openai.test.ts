@@ -47,7 +47,7 @@ function completed(result: CallToolResult): GateResult {
     toolName: 'get_weather',
     result,
     arguments: {},
-    decision: { verdict: 'allow', source: { kind: 'default', reason: 'test' }, reason: 'test' },
+    decision: { verdict: 'allow', source: { kind: 'default', reason: 'trusted-read-only' }, reason: 'test' },
     warnings: [],
   };
 }

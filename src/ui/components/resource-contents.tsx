@@ -8,7 +8,6 @@
 
 import { useSignal } from '@preact/signals';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
-import { LongText } from './long-text.js';
 import {
   ALLOWED_AUDIO_TYPES,
   ALLOWED_IMAGE_TYPES,
@@ -17,7 +16,8 @@ import {
   download,
   fileName,
   isBase64,
-} from './media.js';
+} from '../safe-media.js';
+import { LongText } from './long-text.js';
 
 export interface ResourceContent {
   uri: string;
@@ -89,6 +89,7 @@ function decodeText(base64: string): string | undefined {
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     return new TextDecoder().decode(bytes);
   } catch {
+    // Not base64 text: the contents are offered as a download instead of shown.
     return undefined;
   }
 }

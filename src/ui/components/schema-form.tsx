@@ -680,6 +680,7 @@ function check(raw: string, objectOnly: boolean): { value?: unknown; problem?: s
   try {
     value = JSON.parse(raw);
   } catch {
+    // The person is still typing: say so rather than show the parser's message.
     return { problem: 'Not valid JSON yet.' };
   }
   if (objectOnly && !isObject(value)) return { problem: 'Must be a JSON object.' };

@@ -23,6 +23,7 @@ function compile(pattern: string): RegExp | undefined {
   try {
     return new RegExp(pattern, 'u');
   } catch {
+    // A pattern this browser cannot compile is treated as no pattern (nothing is hidden by it).
     return undefined;
   }
 }

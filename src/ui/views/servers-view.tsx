@@ -40,6 +40,7 @@ export function ServersView({ controller }: { controller: PanelController }) {
     try {
       parsed = new URL(url.value.trim(), kind.value === 'page' ? location.href : undefined);
     } catch {
+      // The form says what is wrong with the address instead.
       problem.value =
         kind.value === 'page'
           ? 'Enter the address of the page that hosts the server, for example https://tools.example.com/mcp.html.'
@@ -315,6 +316,7 @@ function originOf(issuer: string): string {
   try {
     return new URL(issuer).origin;
   } catch {
+    // An issuer that is not a URL is shown as given.
     return issuer;
   }
 }

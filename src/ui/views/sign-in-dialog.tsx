@@ -14,6 +14,7 @@ function originOf(issuer: string): string {
   try {
     return new URL(issuer).origin;
   } catch {
+    // An issuer that is not a URL is shown as given.
     return issuer;
   }
 }
