@@ -63,11 +63,11 @@ style.textContent = panelStyles;
 const container = document.createElement('div');
 root.replaceChildren(style, container);
 
-// MCP Apps run in the manifest's sandbox page: an opaque origin with its own CSP (an extension
-// page's CSP would block the proxy's inline script in a srcdoc frame). See manifest.json "sandbox".
 const remote = createRemoteController({
   connect: () => chrome.runtime.connect({ name: PANEL_PORT }),
   openAuditLog: () => createAuditLog({ name: 'toolgate-audit' }),
+  // MCP Apps run in the manifest's sandbox page: an opaque origin with its own CSP (an extension
+  // page's CSP would block the proxy's inline script in a srcdoc frame). See manifest.json "sandbox".
   apps: { opaqueSandboxUrl: chrome.runtime.getURL('mcp-app-sandbox.html') },
 });
 watchTurnedOnSites((origins) => {
