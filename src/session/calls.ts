@@ -44,23 +44,26 @@ export function createCalls(options: CallsOptions): Calls {
   const finished = signal<FinishedCall[]>([]);
   const listeners = new Set<(event: GateEvent) => void>();
 
-  void options.gate.then((gate) =>
-    gate.onEvent((event) => {
-      if (event.type === 'sent')
-        running.value = running.value.map((call) =>
-          call.invocationId === event.invocationId
-            ? { ...call, sentAt: Date.now(), arguments: event.arguments }
-            : call,
-        );
-      if (event.type === 'progress')
-        running.value = running.value.map((call) => {
-          if (call.invocationId !== event.invocationId) return call;
-          const progress = { progress: event.progress, total: event.total, message: event.message };
-          const history = [...(call.progressHistory ?? []), { at: Date.now(), ...progress }];
-          return { ...call, progress, progressHistory: history.slice(-PROGRESS_KEPT) };
-        });
-      for (const listener of listeners) listener(event);
-    }),
+  options.gate.then(
+    (gate) =>
+      gate.onEvent((event) => {
+        if (event.type === 'sent')
+          running.value = running.value.map((call) =>
+            call.invocationId === event.invocationId
+              ? { ...call, sentAt: Date.now(), arguments: event.arguments }
+              : call,
+          );
+        if (event.type === 'progress')
+          running.value = running.value.map((call) => {
+            if (call.invocationId !== event.invocationId) return call;
+            const progress = { progress: event.progress, total: event.total, message: event.message };
+            const history = [...(call.progressHistory ?? []), { at: Date.now(), ...progress }];
+            return { ...call, progress, progressHistory: history.slice(-PROGRESS_KEPT) };
+          });
+        for (const listener of listeners) listener(event);
+      }),
+    // No gate (the log could not be opened): no call runs, and each says why when it is made.
+    () => undefined,
   );
 
   async function call(request: CallRequest): Promise<GateResult> {

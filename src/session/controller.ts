@@ -97,7 +97,7 @@ export function createController(options: ControllerOptions = {}): Controller {
     skills: createSkillsService(
       connections.servers,
       connections.clients,
-      ready.then((services) => services.audit),
+      () => ready.then((services) => services.audit),
       options.skills,
     ),
     onEvent: calls.onEvent,

@@ -19,12 +19,13 @@ export interface SkillsServiceOptions {
 export function createSkillsService(
   servers: ReadonlySignal<readonly { id: string; label: string }[]>,
   clients: ReadonlyMap<string, McpClient>,
-  audit: Promise<AuditSink>,
+  /** The sink the gate records in (skills actions go beside the calls), once it is ready. */
+  audit: () => Promise<AuditSink>,
   options: SkillsServiceOptions = {},
 ): () => Promise<SkillsHub> {
   let hub: Promise<SkillsHub> | undefined;
   return () => {
-    hub ??= Promise.all([audit, import('../skills/hub.js'), options.store ?? originStore()]).then(
+    hub ??= Promise.all([audit(), import('../skills/hub.js'), options.store ?? originStore()]).then(
       ([sink, { SkillsHub }, store]) => {
         const made = new SkillsHub({
           clientOf: (id) => clients.get(id),
