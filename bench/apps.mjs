@@ -140,7 +140,13 @@ try {
     }
     const before = new Set(fetched);
     for (let shown = 1; shown <= 1 + WARM; shown++) {
-      await tab.evaluate(() => window.controller.call(window.controller.servers.value[0].id, 'get-time', {}));
+      await tab.evaluate(() =>
+        window.controller.call({
+          serverId: window.controller.servers.value[0].id,
+          toolName: 'get-time',
+          arguments: {},
+        }),
+      );
       await tab.waitForFunction((n) => window.ready.length >= n, shown, { timeout: 20_000 });
     }
     const times = await tab.evaluate(() => window.ready);

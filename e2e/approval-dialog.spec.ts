@@ -45,9 +45,7 @@ async function openPanel(page: Page, query = ''): Promise<void> {
 /** Starts a call from the page (the person's own unless a caller is given); resolves to its text or error name. */
 function call(page: Page, tool: string, args: Record<string, unknown>, caller?: Record<string, string>) {
   return page.evaluate(
-    `window.toolgate.call(${JSON.stringify(SERVER)}, ${JSON.stringify(tool)}, ${JSON.stringify(args)}${
-      caller ? `, ${JSON.stringify(caller)}` : ''
-    }).then((r) => r.result.content[0].text, (e) => e.name)`,
+    `window.toolgate.call(${JSON.stringify({ serverId: SERVER, toolName: tool, arguments: args, ...(caller ? { caller } : {}) })}).then((r) => r.result.content[0].text, (e) => e.name)`,
   ) as Promise<string>;
 }
 

@@ -46,11 +46,11 @@ async function callEcho(page: Page, message: string): Promise<string> {
       (
         window as unknown as {
           toolgate: {
-            call(s: string, t: string, a: object): Promise<{ result: { content: { text: string }[] } }>;
+            call(request: object): Promise<{ result: { content: { text: string }[] } }>;
           };
         }
       ).toolgate
-        .call('sdk', 'echo', { message: text })
+        .call({ serverId: 'sdk', toolName: 'echo', arguments: { message: text } })
         .then(
           (r) => r.result.content[0]!.text,
           (e: Error) => `${e.name}: ${e.message}`,

@@ -64,14 +64,22 @@ async function start(
       const abort = new AbortController();
       w.aborts[name] = abort;
       w.outcomes[name] = 'waiting';
-      w.toolgate.call(server, tool, args, caller ?? undefined, abort.signal).then(
-        (r) => {
-          w.outcomes![name] = r.result.content[0]!.text;
-        },
-        (e: Error) => {
-          w.outcomes![name] = e.name;
-        },
-      );
+      w.toolgate
+        .call({
+          serverId: server,
+          toolName: tool,
+          arguments: args,
+          caller: caller ?? undefined,
+          signal: abort.signal,
+        })
+        .then(
+          (r) => {
+            w.outcomes![name] = r.result.content[0]!.text;
+          },
+          (e: Error) => {
+            w.outcomes![name] = e.name;
+          },
+        );
     },
     { name, server: SERVER, tool, args, caller: caller ?? null },
   );

@@ -40,7 +40,7 @@ async function openPanel(page: Page, url: string): Promise<void> {
 
 type Api = {
   toolgate: {
-    call(s: string, t: string, a: object, c?: object): Promise<unknown>;
+    call(request: object): Promise<unknown>;
     ready: Promise<{
       auditLog: {
         query(q: object): Promise<{ entries: { outcome: string; toolName: string }[] }>;
@@ -53,10 +53,12 @@ type Api = {
 /** The person calls echo from the page and allows it; resolves with the error's kind and message. */
 async function callAndAllow(page: Page): Promise<{ kind: string; message: string }> {
   const outcome = page.evaluate(() =>
-    (window as unknown as Api).toolgate.call('bad', 'echo', { message: 'hi' }).then(
-      () => ({ kind: 'none', message: 'succeeded' }),
-      (error: Error & { kind?: string }) => ({ kind: error.kind ?? error.name, message: error.message }),
-    ),
+    (window as unknown as Api).toolgate
+      .call({ serverId: 'bad', toolName: 'echo', arguments: { message: 'hi' } })
+      .then(
+        () => ({ kind: 'none', message: 'succeeded' }),
+        (error: Error & { kind?: string }) => ({ kind: error.kind ?? error.name, message: error.message }),
+      ),
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   return outcome;
@@ -118,10 +120,12 @@ test('a server that loses every new session is shown as failed, and the next cal
   await page.getByRole('tab', { name: 'Servers' }).click();
   await expect(page.locator('[data-server="bad"]')).toContainText('failed');
   const second = await page.evaluate(() =>
-    (window as unknown as Api).toolgate.call('bad', 'echo', { message: 'again' }).then(
-      () => 'sent',
-      (error: Error) => error.message,
-    ),
+    (window as unknown as Api).toolgate
+      .call({ serverId: 'bad', toolName: 'echo', arguments: { message: 'again' } })
+      .then(
+        () => 'sent',
+        (error: Error) => error.message,
+      ),
   );
   expect(second).toContain('cannot take calls, so nothing was sent');
   await expect(page.getByRole('dialog')).toHaveCount(0);

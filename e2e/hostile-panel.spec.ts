@@ -157,8 +157,8 @@ test('tools left out and names that break the rules are listed with their reason
   await axe(page, 'tool with a bad name');
 
   const refused = await page.evaluate(() =>
-    (window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }).toolgate
-      .call('bad', 'no_schema', {})
+    (window as unknown as { toolgate: { call(request: object): Promise<unknown> } }).toolgate
+      .call({ serverId: 'bad', toolName: 'no_schema', arguments: {} })
       .then(
         () => 'ran',
         (error: Error) => error.message,
@@ -226,7 +226,7 @@ test('a 100,000-value enum is a search with a count, not 100,000 options, and wo
 
 type Window = {
   toolgate: {
-    call(s: string, t: string, a: object, caller?: undefined, signal?: AbortSignal): Promise<unknown>;
+    call(request: object): Promise<unknown>;
     elicitations: { value: unknown[] };
   };
   stopCall?: AbortController;
@@ -240,7 +240,12 @@ async function startCall(page: Page, tool: string, count: number, cancellable = 
       const w = window as unknown as Window;
       w.stopCall = new AbortController();
       w.callOutcome = w.toolgate
-        .call('ask', tool, { count }, undefined, cancellable ? w.stopCall.signal : undefined)
+        .call({
+          serverId: 'ask',
+          toolName: tool,
+          arguments: { count },
+          signal: cancellable ? w.stopCall.signal : undefined,
+        })
         .then(
           (r) => (r as { result: { content: { text: string }[] } }).result.content[0]!.text,
           (error: Error) => error.name,
@@ -293,7 +298,7 @@ test('"Decline all" declines only that server’s questions; another server’s 
   await expect(page.getByRole('dialog').getByRole('status')).toHaveText('2 more questions are waiting.');
   const other = page.evaluate(() =>
     (window as unknown as Window).toolgate
-      .call('other', 'flood', { count: 2 })
+      .call({ serverId: 'other', toolName: 'flood', arguments: { count: 2 } })
       .then((r) => (r as { result: { content: { text: string }[] } }).result.content[0]!.text),
   );
   // The other server's call is approved first (an approval comes before any question)...

@@ -37,7 +37,7 @@ const caseUrl = (name: string) => peer.url.replace(/\/mcp\/plain$/, `/mcp/${name
 
 type Window = {
   toolgate: {
-    call(s: string, t: string, a: object, caller?: object): Promise<unknown>;
+    call(request: object): Promise<unknown>;
     ready: Promise<{
       auditLog?: {
         verify(): Promise<{ ok: boolean }>;
@@ -124,15 +124,15 @@ for (const { caseName, tool, label, limit } of [
     const refused = await page.evaluate(
       ({ tool }) =>
         (window as unknown as Window).toolgate
-          .call(
-            'bomb',
-            tool,
-            { value: 'x', choice: 'value-7' },
-            {
+          .call({
+            serverId: 'bomb',
+            toolName: tool,
+            arguments: { value: 'x', choice: 'value-7' },
+            caller: {
               kind: 'site',
               label: 'https://agent.example',
             },
-          )
+          })
           .then(
             () => 'ran',
             (error: Error) => error.message,
@@ -165,10 +165,12 @@ test('tools whose inputSchema is not an object are listed as not callable with t
   await expect(page.locator('.tg-tool-button', { hasText: 'echo' })).toHaveCount(1);
 
   const refused = await page.evaluate(() =>
-    (window as unknown as Window).toolgate.call('invalid', 'string_schema', {}).then(
-      () => 'ran',
-      (error: Error) => error.message,
-    ),
+    (window as unknown as Window).toolgate
+      .call({ serverId: 'invalid', toolName: 'string_schema', arguments: {} })
+      .then(
+        () => 'ran',
+        (error: Error) => error.message,
+      ),
   );
   expect(refused).toContain(
     'inputSchema is a string, not an object: the server must fix its tool definition',
@@ -201,7 +203,7 @@ test('a name listed twice is flagged in the Tools view and in the approval dialo
 
   // Two identical definitions under one name: the call can reach the person, who is told.
   const pair = page.evaluate(() =>
-    (window as unknown as Window).toolgate.call('twins', 'pair', {}).then(
+    (window as unknown as Window).toolgate.call({ serverId: 'twins', toolName: 'pair', arguments: {} }).then(
       () => 'ran',
       (error: Error) => error.name,
     ),
@@ -215,7 +217,7 @@ test('a name listed twice is flagged in the Tools view and in the approval dialo
 
   // Two different definitions under one name: refused before anyone is asked, on record.
   const twin = await page.evaluate(() =>
-    (window as unknown as Window).toolgate.call('twins', 'twin', {}).then(
+    (window as unknown as Window).toolgate.call({ serverId: 'twins', toolName: 'twin', arguments: {} }).then(
       () => 'ran',
       (error: Error) => error.message,
     ),
@@ -244,10 +246,12 @@ test('a definition changed since first seen is shown in every approval dialog, w
   const callAs = (caller: object | undefined) =>
     page.evaluate(
       (caller) =>
-        (window as unknown as Window).toolgate.call('chg', 'lookup', { word: 'hello' }, caller).then(
-          () => 'ran',
-          (error: Error) => error.name,
-        ),
+        (window as unknown as Window).toolgate
+          .call({ serverId: 'chg', toolName: 'lookup', arguments: { word: 'hello' }, caller: caller })
+          .then(
+            () => 'ran',
+            (error: Error) => error.name,
+          ),
       caller,
     );
   const first = callAs({ kind: 'host', label: 'agent' });

@@ -154,11 +154,11 @@ test('at 400 px nothing overflows: every tab, the audit table included', async (
   await page.setViewportSize({ width: 400, height: 900 });
   await openWidget(page, [{ url: `${sdk.url}?a-rather-long-query=${'x'.repeat(60)}`, id: 'sdk' }]);
   const call = page.evaluate(() =>
-    (window as unknown as { toolgate: { call(...a: unknown[]): Promise<unknown> } }).toolgate.call(
-      'sdk',
-      'echo',
-      { message: `a long message without spaces ${'y'.repeat(120)}` },
-    ),
+    (window as unknown as { toolgate: { call(...a: unknown[]): Promise<unknown> } }).toolgate.call({
+      serverId: 'sdk',
+      toolName: 'echo',
+      arguments: { message: `a long message without spaces ${'y'.repeat(120)}` },
+    }),
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await call;
@@ -250,11 +250,11 @@ test('two servers with one name are told apart, and the audit Server filter take
   for (const id of ['first', 'second']) {
     const call = page.evaluate(
       (serverId) =>
-        (window as unknown as { toolgate: { call(...a: unknown[]): Promise<unknown> } }).toolgate.call(
-          serverId,
-          'echo',
-          { message: `to ${serverId}` },
-        ),
+        (window as unknown as { toolgate: { call(...a: unknown[]): Promise<unknown> } }).toolgate.call({
+          serverId: serverId,
+          toolName: 'echo',
+          arguments: { message: `to ${serverId}` },
+        }),
       id,
     );
     const dialog = page.getByRole('dialog');

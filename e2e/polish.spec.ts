@@ -72,11 +72,11 @@ test('long names and addresses wrap or are cut with the full text at hand; the p
   expect(await horizontalOverflow(page)).toEqual({ page: 0, panel: 0 });
 
   const call = page.evaluate(() =>
-    (window as unknown as { toolgate: { call(...a: unknown[]): Promise<unknown> } }).toolgate.call(
-      'long',
-      'echo',
-      { message: 'x'.repeat(300) },
-    ),
+    (window as unknown as { toolgate: { call(...a: unknown[]): Promise<unknown> } }).toolgate.call({
+      serverId: 'long',
+      toolName: 'echo',
+      arguments: { message: 'x'.repeat(300) },
+    }),
   );
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { level: 2 })).toContainText(LONG_LABEL);

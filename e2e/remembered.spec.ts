@@ -42,16 +42,16 @@ function callAsSite(page: Page, origin: string, message: string): Promise<string
       (
         window as unknown as {
           toolgate: {
-            call(
-              s: string,
-              t: string,
-              a: object,
-              c: object,
-            ): Promise<{ result: { content: { text: string }[] } }>;
+            call(request: object): Promise<{ result: { content: { text: string }[] } }>;
           };
         }
       ).toolgate
-        .call('sdk', 'echo', { message: text }, { kind: 'site', label: site })
+        .call({
+          serverId: 'sdk',
+          toolName: 'echo',
+          arguments: { message: text },
+          caller: { kind: 'site', label: site },
+        })
         .then(
           (r) => r.result.content[0]!.text,
           (e: Error) => e.name,
@@ -161,8 +161,8 @@ test('moving <toolgate-panel> keeps its session; closing it settles a waiting ap
 
   // A call waits for approval; the panel closes; the caller gets a denial and nothing is sent.
   const waiting = page.evaluate(() =>
-    (window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }).toolgate
-      .call('sdk', 'echo', { message: 'while-closing' })
+    (window as unknown as { toolgate: { call(request: object): Promise<unknown> } }).toolgate
+      .call({ serverId: 'sdk', toolName: 'echo', arguments: { message: 'while-closing' } })
       .then(
         () => 'sent',
         (e: Error) => `${e.name}: ${e.message}`,
@@ -173,8 +173,8 @@ test('moving <toolgate-panel> keeps its session; closing it settles a waiting ap
   expect(await waiting).toMatch(/^DeniedError: .*closed/);
   expect(await sentMessages()).not.toContain('while-closing');
   const refused = await page.evaluate(() =>
-    (window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }).toolgate
-      .call('sdk', 'echo', { message: 'after-close' })
+    (window as unknown as { toolgate: { call(request: object): Promise<unknown> } }).toolgate
+      .call({ serverId: 'sdk', toolName: 'echo', arguments: { message: 'after-close' } })
       .then(
         () => 'sent',
         (e: Error) => e.message,

@@ -48,10 +48,15 @@ function callAsHost(page: Page, serverId: string, toolName: string, args: object
     ([server, tool, input]) =>
       (
         window as unknown as {
-          toolgate: { call(s: string, t: string, a: object, c: object): Promise<unknown> };
+          toolgate: { call(request: object): Promise<unknown> };
         }
       ).toolgate
-        .call(server, tool, input, { kind: 'host', label: 'the assistant' })
+        .call({
+          serverId: server,
+          toolName: tool,
+          arguments: input,
+          caller: { kind: 'host', label: 'the assistant' },
+        })
         .then(
           () => 'ran',
           (error: Error) => error.name,

@@ -48,7 +48,7 @@ function call(page: Page, tool: string, word: string): Promise<string> {
           toolgate: { call(...a: unknown[]): Promise<{ result: { content: { text: string }[] } }> };
         }
       ).toolgate
-        .call(id, tool, { word })
+        .call({ serverId: id, toolName: tool, arguments: { word } })
         .then(
           (r) => r.result.content[0]!.text,
           (e: Error) => e.name,

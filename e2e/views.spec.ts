@@ -36,7 +36,7 @@ async function callAndAnswer(
   const outcome = page.evaluate(
     ([s, t, a, c]) =>
       (window as unknown as { toolgate: { call(...x: unknown[]): Promise<unknown> } }).toolgate
-        .call(s, t, a, c)
+        .call({ serverId: s, toolName: t, arguments: a, caller: c })
         .then(
           () => 'ok',
           (error: Error) => error.name,

@@ -124,7 +124,7 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
   const controller = 'window.toolgate';
   // The host app asks (no mouse involved from here on).
   await page.evaluate(
-    `void ${controller}.call('sdk', 'echo', { message: 'keyboard' }, { kind: 'host', label: 'e2e' }).catch(() => {})`,
+    `void ${controller}.call({ serverId: 'sdk', toolName: 'echo', arguments: { message: 'keyboard' }, caller: { kind: 'host', label: 'e2e' } }).catch(() => {})`,
   );
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeFocused();
@@ -151,7 +151,7 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
 
   // Escape denies.
   const denied = page.evaluate(
-    `${controller}.call('sdk', 'echo', { message: 'escape' }).then(() => 'sent', (e) => e.name)`,
+    `${controller}.call({ serverId: 'sdk', toolName: 'echo', arguments: { message: 'escape' } }).then(() => 'sent', (e) => e.name)`,
   );
   await expect(dialog).toBeFocused();
   await untilArmed(dialog);
@@ -159,7 +159,7 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
   expect(await denied).toBe('DeniedError');
   // Focus stays in the dialog: Shift+Tab from the dialog wraps to its last button.
   const trapped = page.evaluate(
-    `${controller}.call('sdk', 'echo', { message: 'trap' }).then(() => 'sent', (e) => e.name)`,
+    `${controller}.call({ serverId: 'sdk', toolName: 'echo', arguments: { message: 'trap' } }).then(() => 'sent', (e) => e.name)`,
   );
   await expect(dialog).toBeFocused();
   await untilArmed(dialog);
@@ -172,7 +172,9 @@ test('the whole approve and deny flow with the keyboard alone; Enter in a field 
 
 test('a long call shows a moving progress bar and can be cancelled', async ({ page }) => {
   await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
-  void page.evaluate(`window.toolgate.call('sdk', 'slow', { steps: 100, delayMs: 200 }).catch(() => {})`);
+  void page.evaluate(
+    `window.toolgate.call({ serverId: 'sdk', toolName: 'slow', arguments: { steps: 100, delayMs: 200 } }).catch(() => {})`,
+  );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await page.getByRole('tab', { name: /Activity/ }).click();
   const bar = page.getByRole('progressbar', { name: 'slow progress' });
@@ -191,9 +193,13 @@ test('hostile server text and links render inert; images render; no script runs'
     { url: sdk.url, id: 'sdk' },
     { url: everything.url, id: 'everything' },
   ]);
-  void page.evaluate(`window.toolgate.call('sdk', 'hostile', {}).catch(() => {})`);
+  void page.evaluate(
+    `window.toolgate.call({ serverId: 'sdk', toolName: 'hostile', arguments: {} }).catch(() => {})`,
+  );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
-  void page.evaluate(`window.toolgate.call('everything', 'get-tiny-image', {}).catch(() => {})`);
+  void page.evaluate(
+    `window.toolgate.call({ serverId: 'everything', toolName: 'get-tiny-image', arguments: {} }).catch(() => {})`,
+  );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await page.getByRole('tab', { name: /Activity/ }).click();
   const hostile = page.locator('.tg-finished-call', { hasText: 'hostile' });
@@ -215,7 +221,7 @@ test('hostile server text and links render inert; images render; no script runs'
 test('elicitation: the form opens with its defaults and the answer reaches the server', async ({ page }) => {
   await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
   const result = page.evaluate(
-    `window.toolgate.call('sdk', 'elicit', {}).then((r) => r.result.content[0].text)`,
+    `window.toolgate.call({ serverId: 'sdk', toolName: 'elicit', arguments: {} }).then((r) => r.result.content[0].text)`,
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   const form = page.getByRole('dialog', { name: /asks for input/ });
@@ -235,7 +241,9 @@ test('elicitation: the form opens with its defaults and the answer reaches the s
 
 test('the audit viewer lists, filters, verifies and exports', async ({ page }) => {
   await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
-  void page.evaluate(`window.toolgate.call('sdk', 'echo', { message: 'for the log' }).catch(() => {})`);
+  void page.evaluate(
+    `window.toolgate.call({ serverId: 'sdk', toolName: 'echo', arguments: { message: 'for the log' } }).catch(() => {})`,
+  );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await page.getByRole('tab', { name: 'Audit log' }).click();
   const rows = page.locator('.tg-log-table tbody tr');
@@ -287,7 +295,7 @@ test('a server hosted by a page of another origin, added by address, over postMe
     'allow-scripts allow-same-origin',
   );
   const result = page.evaluate(
-    `window.toolgate.call(${JSON.stringify(serverId)}, 'add', { a: 20, b: 22 }).then((r) => r.result.content[0].text)`,
+    `window.toolgate.call({ serverId: ${JSON.stringify(serverId)}, toolName: 'add', arguments: { a: 20, b: 22 } }).then((r) => r.result.content[0].text)`,
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   expect(await result).toBe('42');
@@ -304,7 +312,7 @@ test('a tool that changed after "always allow" asks again and shows the definiti
   await openPanel(page, [{ url: sdk.url, id: 'sdk' }]);
   const call = (message: string) =>
     page.evaluate(
-      `window.toolgate.call('sdk', 'echo', { message: ${JSON.stringify(message)} }).then((r) => r.result.content[0].text, (e) => e.name)`,
+      `window.toolgate.call({ serverId: 'sdk', toolName: 'echo', arguments: { message: ${JSON.stringify(message)} } }).then((r) => r.result.content[0].text, (e) => e.name)`,
     );
   const first = call('before');
   await page.getByRole('dialog').getByRole('button', { name: 'Always allow this tool' }).click();

@@ -131,13 +131,13 @@ export function servePage({
     calls.set(key, call);
     const withheld = () => call.revoked || !siteAccess.allows(origin, request.serverId, request.toolName);
     try {
-      const outcome = await controller.call(
-        request.serverId,
-        request.toolName,
-        request.arguments,
-        { kind: 'site', label: origin },
-        call.abort.signal,
-      );
+      const outcome = await controller.call({
+        serverId: request.serverId,
+        toolName: request.toolName,
+        arguments: request.arguments,
+        caller: { kind: 'site', label: origin },
+        signal: call.abort.signal,
+      });
       // A server that finished despite the cancel: the site lost access, so the result is not its.
       if (withheld()) throw new AccessRevokedError(origin, request.toolName);
       // The site gets the tool's result, nothing of the gate's internals or the audit log.

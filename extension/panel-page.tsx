@@ -6,7 +6,6 @@
 
 import { signal } from '@preact/signals';
 import { render } from 'preact';
-import { configureMcpApps } from '../src/apps/config.js';
 import { createAuditLog } from '../src/audit/log.js';
 import { prefetchViews } from '../src/ui/lazy.js';
 import { Panel } from '../src/ui/panel.js';
@@ -64,12 +63,12 @@ style.textContent = panelStyles;
 const container = document.createElement('div');
 root.replaceChildren(style, container);
 
-// MCP Apps run in the manifest's sandbox page: an opaque origin with its own CSP (an extension
-// page's CSP would block the proxy's inline script in a srcdoc frame). See manifest.json "sandbox".
-configureMcpApps({ opaqueSandboxUrl: chrome.runtime.getURL('mcp-app-sandbox.html') });
 const remote = createRemoteController({
   connect: () => chrome.runtime.connect({ name: PANEL_PORT }),
   openAuditLog: () => createAuditLog({ name: 'toolgate-audit' }),
+  // MCP Apps run in the manifest's sandbox page: an opaque origin with its own CSP (an extension
+  // page's CSP would block the proxy's inline script in a srcdoc frame). See manifest.json "sandbox".
+  apps: { opaqueSandboxUrl: chrome.runtime.getURL('mcp-app-sandbox.html') },
 });
 watchTurnedOnSites((origins) => {
   turnedOn.value = origins;

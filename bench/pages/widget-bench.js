@@ -103,7 +103,9 @@ if (params.get('mode') === 'baseline') {
 
   window.benchConfirm = async () => {
     const start = performance.now();
-    const call = controller.call('bench', 'echo', { message: 'bench' }).catch(() => undefined);
+    const call = controller
+      .call({ serverId: 'bench', toolName: 'echo', arguments: { message: 'bench' } })
+      .catch(() => undefined);
     const dialog = await until(() => root.querySelector('[role=dialog]'), root);
     await until(() => dialog.contains(root.activeElement), root);
     host.getBoundingClientRect();

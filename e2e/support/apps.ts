@@ -33,7 +33,7 @@ export async function showBasicAppTab(page: Page): Promise<void> {
     .toBeGreaterThan(INITIAL_FRAME_HEIGHT);
 }
 
-/** The height an app's frame has before the app reports its own (src/apps/app-view.tsx). */
+/** The height an app's frame has before the app reports its own (src/ui/views/app-view.tsx). */
 const INITIAL_FRAME_HEIGHT = 160;
 
 /** Every console line `page` writes from now on, in order. */

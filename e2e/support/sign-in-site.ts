@@ -128,10 +128,8 @@ export const exportedLog = (page: Page): Promise<string> =>
 export const callNotes = (page: Page, tool: string, args: object): Promise<string> =>
   page.evaluate(
     ([name, input]) =>
-      (
-        window as unknown as { toolgate: { call(s: string, t: string, a: object): Promise<unknown> } }
-      ).toolgate
-        .call('notes', name, input)
+      (window as unknown as { toolgate: { call(request: object): Promise<unknown> } }).toolgate
+        .call({ serverId: 'notes', toolName: name, arguments: input })
         .then(
           (result) => (name === 'read_notes' ? JSON.stringify(result) : 'ok'),
           (error: Error) => error.message,

@@ -157,12 +157,22 @@ describe('MCP Apps in an extension page', () => {
   it('refuses, in the worker and on record, tools not for apps, callers that are not ui:// resources and tools of other servers', async () => {
     const { remote, calls, audit, controller } = await setup();
     // Straight at the worker, as a page that skipped its own check would: still refused there.
-    await expect(remote.call('clock', 'secret', {}, { kind: 'mcp-app', label: APP })).rejects.toThrow(
-      /not available to apps/,
-    );
+    await expect(
+      remote.call({
+        serverId: 'clock',
+        toolName: 'secret',
+        arguments: {},
+        caller: { kind: 'mcp-app', label: APP },
+      }),
+    ).rejects.toThrow(/not available to apps/);
     expect(records(audit, 'secret')).toEqual([[APP, 'denied']]);
     await expect(
-      remote.call('clock', 'tick', {}, { kind: 'mcp-app', label: 'https://evil.example/' }),
+      remote.call({
+        serverId: 'clock',
+        toolName: 'tick',
+        arguments: {},
+        caller: { kind: 'mcp-app', label: 'https://evil.example/' },
+      }),
     ).rejects.toThrow(/ui:\/\/ resource/);
     // Another server's tool: asked of the app's own server, refused by the worker's gate, on record.
     await expect(
@@ -182,7 +192,13 @@ describe('MCP Apps in an extension page', () => {
   it("the app's cancellation, and the page going away, cancel its call in the worker", async () => {
     const { remote, calls, ports, transport, controller } = await setup();
     const abort = new AbortController();
-    const call = remote.call('clock', 'tick', {}, { kind: 'mcp-app', label: APP }, abort.signal);
+    const call = remote.call({
+      serverId: 'clock',
+      toolName: 'tick',
+      arguments: {},
+      caller: { kind: 'mcp-app', label: APP },
+      signal: abort.signal,
+    });
     await until(() => remote.approvals.value.length === 1, 'the approval');
     remote.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
     await until(() => calls.length === 1, 'the call to be sent');
@@ -190,7 +206,9 @@ describe('MCP Apps in an extension page', () => {
     await expect(call).rejects.toMatchObject({ kind: expect.stringMatching(/cancel|abort/i) });
     await until(() => transport.sentWith('notifications/cancelled').length === 1, 'the server to be told');
 
-    void remote.call('clock', 'tick', {}, { kind: 'mcp-app', label: APP }).catch(() => undefined);
+    void remote
+      .call({ serverId: 'clock', toolName: 'tick', arguments: {}, caller: { kind: 'mcp-app', label: APP } })
+      .catch(() => undefined);
     await until(() => remote.approvals.value.length === 1, 'the next approval');
     remote.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
     await until(() => calls.length === 2, 'the next call to be sent');

@@ -56,7 +56,13 @@ export function appCommands(controller: Controller): AppCommands {
         try {
           // Checked again here, not only in the page: the worker is where the gate lives.
           await refuseUnlessCallableByApp(controller, app, toolName, args);
-          return await controller.call(serverId, toolName, args, appCaller(app), abort.signal);
+          return await controller.call({
+            serverId,
+            toolName,
+            arguments: args,
+            caller: appCaller(app),
+            signal: abort.signal,
+          });
         } finally {
           running.delete(callId);
         }

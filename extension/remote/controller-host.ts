@@ -105,7 +105,12 @@ function commandsFor(
     setToolEnabled: (id: string, toolName: string, enabled: boolean) =>
       controller.setToolEnabled(id, toolName, enabled),
     call: (serverId: string, toolName: string, args: JsonObject) =>
-      controller.call(serverId, toolName, args, { kind: 'person', label: personLabel }),
+      controller.call({
+        serverId,
+        toolName,
+        arguments: args,
+        caller: { kind: 'person', label: personLabel },
+      }),
     cancel: (invocationId: string) => controller.cancel(invocationId),
     answerApproval: (invocationId: string, answer: ApprovalAnswer) => {
       approval(invocationId).answer(answer);

@@ -30,7 +30,7 @@ describe('remote controller (an extension page mirroring the worker)', () => {
     expect(remote.servers.value[0]!.tools.map((tool) => tool.name)).toEqual(['add', 'wipe']);
     expect(remote.servers.value[0]!.disabled).toBeInstanceOf(Set);
 
-    const call = remote.call('calc', 'add', { a: 2, b: 40 });
+    const call = remote.call({ serverId: 'calc', toolName: 'add', arguments: { a: 2, b: 40 } });
     await until(() => remote.approvals.value.length === 1, 'the approval');
     const pending = remote.approvals.value[0]!;
     expect(pending.request.caller).toEqual({ kind: 'person', label: 'you' });
@@ -48,14 +48,14 @@ describe('remote controller (an extension page mirroring the worker)', () => {
 
   it('a denial comes back as the gate’s error; switching a tool off goes through the worker policy', async () => {
     const { remote, calls } = await setup();
-    const call = remote.call('calc', 'add', { a: 1, b: 1 });
+    const call = remote.call({ serverId: 'calc', toolName: 'add', arguments: { a: 1, b: 1 } });
     await until(() => remote.approvals.value.length === 1, 'the approval');
     remote.approvals.value[0]!.answer({ action: 'deny', reason: 'not now' });
     await expect(call).rejects.toMatchObject({ kind: 'denied', message: expect.stringContaining('not now') });
     await remote.setToolEnabled('calc', 'wipe', false);
     await until(() => remote.servers.value[0]!.disabled.has('wipe'), 'wipe to be off');
     // A call to the switched-off tool is refused by the worker's gate without asking anyone.
-    await expect(remote.call('calc', 'wipe', {})).rejects.toMatchObject({
+    await expect(remote.call({ serverId: 'calc', toolName: 'wipe', arguments: {} })).rejects.toMatchObject({
       kind: 'denied',
       message: expect.stringContaining('switched off'),
     });
@@ -63,7 +63,7 @@ describe('remote controller (an extension page mirroring the worker)', () => {
     expect(calls).toEqual([]);
     // Switched on again, it is asked about like any other tool.
     await remote.setToolEnabled('calc', 'wipe', true);
-    const again = remote.call('calc', 'wipe', {});
+    const again = remote.call({ serverId: 'calc', toolName: 'wipe', arguments: {} });
     await until(() => remote.approvals.value.length === 1, 'the approval for wipe');
     remote.approvals.value[0]!.answer({ action: 'deny' });
     await expect(again).rejects.toMatchObject({ kind: 'denied' });
@@ -73,7 +73,7 @@ describe('remote controller (an extension page mirroring the worker)', () => {
 
   it('approvals carry their deadline over the wire; remembered ones are listed and revoked through the worker', async () => {
     const { remote, calls } = await setup();
-    const first = remote.call('calc', 'add', { a: 1, b: 1 });
+    const first = remote.call({ serverId: 'calc', toolName: 'add', arguments: { a: 1, b: 1 } });
     await until(() => remote.approvals.value.length === 1, 'the approval');
     const { request } = remote.approvals.value[0]!;
     expect(request.deadline).toBeGreaterThan(Date.now());
@@ -86,11 +86,11 @@ describe('remote controller (an extension page mirroring the worker)', () => {
       { type: 'grant', serverId: 'calc', toolName: 'add', scope: 'session', caller: { kind: 'person' } },
     ]);
     // Remembered: the next call runs unasked.
-    await remote.call('calc', 'add', { a: 2, b: 2 });
+    await remote.call({ serverId: 'calc', toolName: 'add', arguments: { a: 2, b: 2 } });
     expect(calls).toHaveLength(2);
     expect(await remote.forgetRemembered(remembered[0]!)).toBe(true);
     expect(await remote.listRemembered()).toEqual([]);
-    const third = remote.call('calc', 'add', { a: 3, b: 3 });
+    const third = remote.call({ serverId: 'calc', toolName: 'add', arguments: { a: 3, b: 3 } });
     await until(() => remote.approvals.value.length === 1, 'the approval after revoking');
     remote.approvals.value[0]!.answer({ action: 'deny' });
     await expect(third).rejects.toMatchObject({ kind: 'denied' });
@@ -119,7 +119,7 @@ describe('remote controller (an extension page mirroring the worker)', () => {
 
   it('when the worker goes away, a waiting call fails as interrupted and the page reconnects', async () => {
     const { remote, connections } = await setup({ holdCalls: true });
-    const call = remote.call('calc', 'add', { a: 1, b: 2 });
+    const call = remote.call({ serverId: 'calc', toolName: 'add', arguments: { a: 1, b: 2 } });
     await until(() => remote.approvals.value.length === 1, 'the approval');
     remote.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
     await until(() => remote.running.value.some((item) => item.sentAt !== undefined), 'the call to be sent');

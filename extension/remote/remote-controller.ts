@@ -9,10 +9,11 @@ import { type Signal, signal } from '@preact/signals';
 import type { AuditLog } from '../../src/audit/log.js';
 import type { OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
 import type { GateResult } from '../../src/gate/pipeline.js';
-import type { ApprovalAnswer, Caller } from '../../src/gate/types.js';
+import type { ApprovalAnswer } from '../../src/gate/types.js';
 import type { JsonObject } from '../../src/protocol/jsonrpc.js';
 import type { ElicitResult } from '../../src/protocol/types.js';
 import type { ValidationReport } from '../../src/schema/index.js';
+import { createAppHost, type McpAppsOptions } from '../../src/session/app-host.js';
 import type {
   FinishedCall,
   PanelController,
@@ -68,6 +69,8 @@ export interface RemoteControllerOptions {
   openAuditLog: () => Promise<AuditLog>;
   /** Wait before reconnecting; default 100 ms. */
   reconnectDelayMs?: number;
+  /** How this page hosts MCP Apps (they run in the page, their calls in the worker). */
+  apps?: McpAppsOptions;
 }
 
 const fromWireServer = (server: WireServer): ServerState => ({
@@ -249,6 +252,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     traffic,
     serverLog,
     ready,
+    apps: createAppHost(options.apps),
     // The worker has no DOM: no hidden frames or page workers there.
     serverKinds: ['url'],
     addServer: async (config) => {
@@ -261,7 +265,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     setTrust: (id, trust) => command('setTrust', id, trust),
     setToolEnabled: (id, toolName, enabled) => command('setToolEnabled', id, toolName, enabled),
     // Calls from the panel are the person's own, or an MCP App's shown in it; the worker sets the caller.
-    call: (serverId, toolName, args, caller?: Caller, signal?: AbortSignal) =>
+    call: ({ serverId, toolName, arguments: args, caller, signal }) =>
       caller?.kind === 'mcp-app'
         ? callForApp(command, serverId, toolName, args, caller, signal)
         : command<GateResult>('call', serverId, toolName, args),

@@ -5,7 +5,7 @@
 import { signal } from '@preact/signals';
 import { describe, expect, it, vi } from 'vitest';
 import type { Tool } from '../protocol/types.js';
-import type { PanelController, ServerState } from '../session/controller.js';
+import type { CallRequest, PanelController, ServerState } from '../session/controller.js';
 import { appCaller, callToolForApp } from './app-calls.js';
 
 const APP = { serverId: 'weather', resourceUri: 'ui://weather/app.html' };
@@ -30,7 +30,7 @@ const tool = (name: string, visibility?: string[]): Tool => ({
 
 function controller() {
   const refusal = vi.fn(async () => undefined);
-  const call = vi.fn(async (serverId: string, toolName: string) => {
+  const call = vi.fn(async ({ serverId, toolName }: CallRequest) => {
     if (toolName === 'list_files') throw new Error(`${serverId} has no tool named "list_files".`);
     return { result: { content: [{ type: 'text' as const, text: `${toolName} ran` }] } };
   });
@@ -50,13 +50,13 @@ describe('callToolForApp', () => {
     const { fake, call } = controller();
     const result = await callToolForApp(fake, APP, 'refresh', { days: 2 }, new AbortController().signal);
     expect(result.content).toEqual([{ type: 'text', text: 'refresh ran' }]);
-    expect(call).toHaveBeenCalledWith(
-      'weather',
-      'refresh',
-      { days: 2 },
-      appCaller(APP),
-      expect.any(AbortSignal),
-    );
+    expect(call).toHaveBeenCalledWith({
+      serverId: 'weather',
+      toolName: 'refresh',
+      arguments: { days: 2 },
+      caller: appCaller(APP),
+      signal: expect.any(AbortSignal),
+    });
     expect(appCaller(APP)).toEqual({ kind: 'mcp-app', label: 'ui://weather/app.html', server: 'weather' });
     await callToolForApp(fake, APP, 'forecast', {}, new AbortController().signal);
     expect(call).toHaveBeenCalledTimes(2);
@@ -85,6 +85,6 @@ describe('callToolForApp', () => {
       /list_files is a tool of another server \(files server\); an app may call only tools of its own server \(weather\)/,
     );
     expect(call).toHaveBeenCalledTimes(1);
-    expect(call.mock.calls[0]?.[0]).toBe('weather');
+    expect(call.mock.calls[0]?.[0].serverId).toBe('weather');
   });
 });

@@ -8,9 +8,9 @@
 
 import type { JsonObject } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
+import { type AppIdentity, appCaller } from '../session/app-host.js';
 import type { PanelController } from '../session/controller.js';
 import type { ControllerServices } from '../session/services.js';
-import { type AppIdentity, appCaller } from './events.js';
 
 /** Kept here too: callers of the app-call path import it from this module. */
 export { appCaller };
@@ -34,7 +34,13 @@ export async function callToolForApp(
     ? undefined
     : servers.find((s) => s.id !== app.serverId && s.tools.some((t) => t.name === name));
   try {
-    const outcome = await controller.call(app.serverId, name, args, appCaller(app), signal);
+    const outcome = await controller.call({
+      serverId: app.serverId,
+      toolName: name,
+      arguments: args,
+      caller: appCaller(app),
+      signal,
+    });
     return outcome.result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

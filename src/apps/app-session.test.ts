@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../protocol/jsonrpc.js';
+import { createAppHost, type McpAppEvent } from '../session/app-host.js';
 import { MessagePortTransport } from '../transport/message-port.js';
 import { type AppHooks, type AppLaunch, AppSession } from './app-session.js';
-import { type McpAppEvent, onMcpAppEvent } from './events.js';
 import { AppRateLimits } from './message-limit.js';
 
 const open: MessagePort[] = [];
@@ -42,6 +42,8 @@ function harness(hooks: Partial<AppHooks> = {}, limits?: AppRateLimits) {
       }
   });
   port2.start();
+  // The controller's app host, as the panel gives it: the test listens where a host app would.
+  const appHost = createAppHost();
   const session = new AppSession(
     new MessagePortTransport(port1, { label: 'test proxy' }),
     LAUNCH,
@@ -50,6 +52,7 @@ function harness(hooks: Partial<AppHooks> = {}, limits?: AppRateLimits) {
       readResource: async () => ({ contents: [] }),
       confirmOpenLink: async () => false,
       onSize: () => undefined,
+      events: appHost,
       ...hooks,
     },
     limits,
@@ -83,7 +86,7 @@ function harness(hooks: Partial<AppHooks> = {}, limits?: AppRateLimits) {
       return answer;
     },
   };
-  return { session, view };
+  return { session, view, appHost };
 }
 
 describe('AppSession', () => {
@@ -154,9 +157,9 @@ describe('AppSession', () => {
       if (name === 'forbidden') throw new Error('The person denied forbidden on weather: no');
       return { content: [{ type: 'text' as const, text: `ran ${name}` }] };
     });
-    const { session, view } = harness({ callTool });
+    const { session, view, appHost } = harness({ callTool });
     const events: McpAppEvent[] = [];
-    unsubscribe.push(onMcpAppEvent((event) => events.push(event)));
+    unsubscribe.push(appHost.onEvent((event) => events.push(event)));
     await session.start();
     await view.initialize();
     const ok = await view.request('tools/call', { name: 'refresh', arguments: { days: 3 } });
@@ -214,13 +217,13 @@ describe('AppSession', () => {
   });
 
   it('hands messages and model context to the host app as events, and refuses messages nobody takes', async () => {
-    const { session, view } = harness();
+    const { session, view, appHost } = harness();
     await session.start();
     await view.initialize();
     const unheard = await view.request('ui/message', { role: 'user', content: { type: 'text', text: 'hi' } });
     expect((unheard.error as JsonObject).message).toContain('Message sending denied');
     const events: McpAppEvent[] = [];
-    unsubscribe.push(onMcpAppEvent((event) => events.push(event)));
+    unsubscribe.push(appHost.onEvent((event) => events.push(event)));
     const heard = await view.request('ui/message', { role: 'user', content: { type: 'text', text: 'hi' } });
     expect(heard.result).toEqual({});
     const context = await view.request('ui/update-model-context', { structuredContent: { city: 'Oslo' } });
@@ -250,11 +253,11 @@ describe('AppSession', () => {
       { message: { burst: 3, refillMs: 10_000 }, 'model-context': { burst: 2, refillMs: 1_000 } },
       () => now,
     );
-    const { session, view } = harness({}, limits);
+    const { session, view, appHost } = harness({}, limits);
     await session.start();
     await view.initialize();
     const events: McpAppEvent[] = [];
-    unsubscribe.push(onMcpAppEvent((event) => events.push(event)));
+    unsubscribe.push(appHost.onEvent((event) => events.push(event)));
     const say = (text: string) =>
       view.request('ui/message', { role: 'user', content: [{ type: 'text', text }] });
     const answers = await Promise.all(['1', '2', '3', '4', '5', '6'].map(say));

@@ -10,9 +10,9 @@ import { RpcEngine } from '../protocol/engine.js';
 import { McpError } from '../protocol/errors.js';
 import { isJsonObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
 import type { CallToolResult } from '../protocol/types.js';
+import { type AppHost, type AppIdentity, appCaller } from '../session/app-host.js';
 import type { Transport } from '../transport/transport.js';
 import { permissionsObject } from './csp.js';
-import { type AppIdentity, appCaller, appEventListenerCount, emitAppEvent } from './events.js';
 import type { HostContext } from './host-context.js';
 import { type AppRateLimits, type LimitedMethod, limitReason, pageAppRateLimits } from './message-limit.js';
 import {
@@ -43,6 +43,8 @@ export interface AppLaunch {
 
 /** What the host does for the View's requests. Each may throw: the View gets the message. */
 export interface AppHooks {
+  /** Where the app's events go: its controller's app host (the host app's listeners). */
+  events: Pick<AppHost, 'emit' | 'listenerCount'>;
   /** Runs an app's `tools/call` (same server only, visibility checked, through the gate). */
   callTool(name: string, args: JsonObject, signal: AbortSignal): Promise<CallToolResult>;
   readResource(uri: string): Promise<JsonObject>;
@@ -154,7 +156,7 @@ export class AppSession {
   }
 
   private refuse(method: string, reason: string): never {
-    emitAppEvent({ type: 'refused', app: this.launch.app, method, reason });
+    this.hooks.events.emit({ type: 'refused', app: this.launch.app, method, reason });
     throw new McpError(APP_REQUEST_REFUSED, reason);
   }
 
@@ -236,20 +238,20 @@ export class AppSession {
     });
     engine.setRequestHandler(UiMethod.message, (params) => {
       this.mustBeInitialized(UiMethod.message);
-      if (appEventListenerCount() === 0)
+      if (hooks.events.listenerCount() === 0)
         this.refuse(
           UiMethod.message,
           'Message sending denied: nothing on this page takes messages from apps.',
         );
       this.withinLimit(UiMethod.message, 'message', 'messages');
       // The app's words, with the app as their origin: what a model does about them is the app's call.
-      emitAppEvent({ type: 'message', app: launch.app, caller: appCaller(launch.app), message: params });
+      hooks.events.emit({ type: 'message', app: launch.app, caller: appCaller(launch.app), message: params });
       return {};
     });
     engine.setRequestHandler(UiMethod.updateModelContext, (params) => {
       this.mustBeInitialized(UiMethod.updateModelContext);
       this.withinLimit(UiMethod.updateModelContext, 'model-context', 'model context updates');
-      emitAppEvent({
+      hooks.events.emit({
         type: 'model-context',
         app: launch.app,
         caller: appCaller(launch.app),
@@ -272,7 +274,7 @@ export class AppSession {
       hooks.onSize(size);
     });
     engine.setNotificationHandler('notifications/message', (params) => {
-      emitAppEvent({
+      hooks.events.emit({
         type: 'log',
         app: launch.app,
         level: typeof params.level === 'string' ? params.level : 'info',

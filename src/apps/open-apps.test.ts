@@ -110,7 +110,7 @@ async function until(condition: () => boolean, what = 'the condition'): Promise<
 describe('open apps', () => {
   it('opens an app when its call is sent (after approval), follows its progress, then hands it the result', async () => {
     const { controller, apps, answer, finishSlow } = await setup();
-    const call = controller.call('demo', 'slow', { label: 'first' });
+    const call = controller.call({ serverId: 'demo', toolName: 'slow', arguments: { label: 'first' } });
     await until(() => controller.approvals.value.length === 1, 'the approval');
     // Waiting for the person: nothing is open yet.
     expect(apps.apps.value).toEqual([]);
@@ -139,7 +139,9 @@ describe('open apps', () => {
 
   it('tells the app its call was cancelled; a denied call and a plain tool open nothing', async () => {
     const { controller, apps, answer } = await setup();
-    const call = controller.call('demo', 'slow', { label: 'cancelled' }).catch((error: Error) => error);
+    const call = controller
+      .call({ serverId: 'demo', toolName: 'slow', arguments: { label: 'cancelled' } })
+      .catch((error: Error) => error);
     await until(() => controller.approvals.value.length === 1);
     answer('allow');
     await until(() => apps.apps.value.length === 1);
@@ -149,11 +151,13 @@ describe('open apps', () => {
     expect(state.phase).toBe('cancelled');
     expect(state.phase === 'cancelled' && state.reason).toMatch(/cancel/i);
 
-    const denied = controller.call('demo', 'counter', { start: 3 }).catch((error: Error) => error);
+    const denied = controller
+      .call({ serverId: 'demo', toolName: 'counter', arguments: { start: 3 } })
+      .catch((error: Error) => error);
     await until(() => controller.approvals.value.length === 1);
     answer('deny');
     await denied;
-    const plain = controller.call('demo', 'add', { a: 1, b: 2 });
+    const plain = controller.call({ serverId: 'demo', toolName: 'add', arguments: { a: 1, b: 2 } });
     await until(() => controller.approvals.value.length === 1);
     answer('allow');
     await plain;
@@ -162,13 +166,18 @@ describe('open apps', () => {
 
   it("an app's own calls open no app; closing tears down through the view, and a closed app stays closed until shown again", async () => {
     const { controller, apps, answer } = await setup();
-    const fromApp = controller.call('demo', 'counter', { start: 1 }, { kind: 'mcp-app', label: 'ui://x' });
+    const fromApp = controller.call({
+      serverId: 'demo',
+      toolName: 'counter',
+      arguments: { start: 1 },
+      caller: { kind: 'mcp-app', label: 'ui://x' },
+    });
     await until(() => controller.approvals.value.length === 1);
     answer('allow');
     await fromApp;
     expect(apps.apps.value).toEqual([]);
 
-    const call = controller.call('demo', 'counter', { start: 7 });
+    const call = controller.call({ serverId: 'demo', toolName: 'counter', arguments: { start: 7 } });
     await until(() => controller.approvals.value.length === 1);
     answer('allow');
     const result = await call;
@@ -192,7 +201,7 @@ describe('open apps', () => {
     const { controller, apps, answer, release } = await setup();
     const ids: string[] = [];
     for (let start = 0; start <= MAX_OPEN_APPS; start++) {
-      const call = controller.call('demo', 'counter', { start });
+      const call = controller.call({ serverId: 'demo', toolName: 'counter', arguments: { start } });
       await until(() => controller.approvals.value.length === 1);
       answer('allow');
       ids.push((await call).invocationId);
@@ -213,7 +222,7 @@ describe('open apps', () => {
 
   it('calls that ended before the store existed do not open apps; a removed server takes its apps', async () => {
     const { controller, answer } = await setup({ store: false });
-    const before = controller.call('demo', 'counter', { start: 1 });
+    const before = controller.call({ serverId: 'demo', toolName: 'counter', arguments: { start: 1 } });
     await until(() => controller.approvals.value.length === 1);
     answer('allow');
     const earlier = await before;

@@ -9,7 +9,6 @@
  */
 
 import { PostMessageClientTransport } from '../transport/post-message.js';
-import { mcpAppsOptions } from './config.js';
 import { allowAttribute } from './csp.js';
 import type { AppPermission } from './spec.js';
 
@@ -33,7 +32,10 @@ export interface SandboxFrame {
  * (a handshake posted to a page still loading is lost and retried only after a delay).
  */
 export async function createSandboxFrame(options: {
-  sandboxUrl: string | undefined;
+  /** The proxy page on an origin of its own (McpAppsOptions.sandboxUrl). */
+  sandboxUrl?: string;
+  /** A packaged proxy page served at an opaque origin (McpAppsOptions.opaqueSandboxUrl). */
+  opaqueSandboxUrl?: string;
   title: string;
   permissions: readonly AppPermission[];
 }): Promise<SandboxFrame> {
@@ -59,7 +61,7 @@ export async function createSandboxFrame(options: {
     };
   }
   frame.setAttribute('sandbox', PROXY_SANDBOX_OPAQUE);
-  const opaqueUrl = mcpAppsOptions().opaqueSandboxUrl;
+  const opaqueUrl = options.opaqueSandboxUrl;
   // A packaged proxy page (the extension's manifest sandbox page): its own CSP lets its script run
   // where a srcdoc frame would inherit this page's script-src 'self'. The sandbox attribute keeps it
   // opaque all the same, so it is reached only through the handshake's port.

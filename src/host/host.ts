@@ -149,15 +149,14 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
         };
       const trace = runOptions.trace ?? options.traceContext;
       try {
-        return await controller.call(
-          call.serverId,
-          call.toolName,
-          call.arguments,
+        return await controller.call({
+          serverId: call.serverId,
+          toolName: call.toolName,
+          arguments: call.arguments,
           caller,
-          runOptions.signal,
-          undefined,
-          trace,
-        );
+          ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+          ...(trace ? { trace } : {}),
+        });
       } catch (error) {
         return { error };
       }

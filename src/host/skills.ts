@@ -60,9 +60,8 @@ export interface HostSkills {
 const MODEL: Caller = { kind: 'host', label: 'the assistant' };
 
 export function createHostSkills(controller: Controller, caller: Caller = MODEL): HostSkills {
-  // The skills room is a chunk of its own: an app that never asks for skills never loads it.
-  const hub = () =>
-    import('../skills/controller-hub.js').then(({ skillsHubFor }) => skillsHubFor(controller));
+  // The controller's own hub: made on first use, a chunk of its own (see session/skills-service.ts).
+  const hub = () => controller.skills();
   const offer = (hubNow: SkillsHub): OfferedSkill[] => {
     const labels = new Map(hubNow.snapshot().map((server) => [server.serverId, server.label]));
     return hubNow

@@ -1,13 +1,7 @@
 /** One allow-list for every image a server sends: result blocks, resources and tool icons agree. */
 import { describe, expect, it } from 'vitest';
-import {
-  ALLOWED_IMAGE_TYPES,
-  base64Bytes,
-  baseType,
-  isBase64,
-  safeHttpUrl,
-  safeIconSrc,
-} from './safe-media.js';
+import { base64Bytes, isBase64, safeHttpUrl } from './components/media.js';
+import { ALLOWED_IMAGE_TYPES, baseType, safeIconSrc } from './safe-media.js';
 
 describe('the media allow-list', () => {
   it('takes raster images only, whatever the case or parameters', () => {

@@ -63,7 +63,7 @@ export function callFromForm(
   };
   state.formCalls.value = { ...state.formCalls.value, [key]: { serverId, toolName, startedAt } };
   controller
-    .call(serverId, toolName, args, undefined, undefined, (invocationId) => set({ invocationId }))
+    .call({ serverId, toolName, arguments: args, onRequested: (invocationId) => set({ invocationId }) })
     .then(
       (result) => set({ finishedAt: Date.now(), outcome: { ok: true, result } }),
       (error: unknown) =>

@@ -8,16 +8,9 @@
 
 import { useSignal } from '@preact/signals';
 import type { JsonObject } from '../../protocol/jsonrpc.js';
-import {
-  ALLOWED_AUDIO_TYPES,
-  ALLOWED_IMAGE_TYPES,
-  base64Bytes,
-  baseType,
-  download,
-  fileName,
-  isBase64,
-} from '../safe-media.js';
+import { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, baseType } from '../safe-media.js';
 import { LongText } from './long-text.js';
+import { base64Bytes, download, fileName, isBase64 } from './media.js';
 
 export interface ResourceContent {
   uri: string;

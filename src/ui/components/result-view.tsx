@@ -8,9 +8,10 @@
 
 import type { ValidationReport } from '../../gate/types.js';
 import type { CallToolResult, ContentBlock, EmbeddedResource, ResourceLink } from '../../protocol/types.js';
-import { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, baseType, isBase64, safeHttpUrl } from '../safe-media.js';
+import { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, baseType } from '../safe-media.js';
 import { JsonTree } from './json-tree.js';
 import { LongText } from './long-text.js';
+import { isBase64, safeHttpUrl } from './media.js';
 import { ReadResourceButton, ResourceContentView, type ResourceReader } from './resource-contents.js';
 
 type Audience = 'user' | 'assistant';

@@ -7,9 +7,9 @@
 
 import { effect, type Signal, signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { AppFrame } from '../../apps/app-frame.js';
 import { type AppsLease, type OpenApps, openAppsOf } from '../../apps/open-apps.js';
 import type { PanelController } from '../../session/controller.js';
+import { AppFrame } from './app-frame.js';
 
 /** What the panel needs of its apps: the Apps tab, its panel, Activity's link. */
 export interface PanelApps {

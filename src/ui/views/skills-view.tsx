@@ -13,7 +13,6 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { revealInvisible } from '../../gate/poisoning.js';
 import type { PanelController } from '../../session/controller.js';
-import { skillsHubFor } from '../../skills/controller-hub.js';
 import type { SkillsHub } from '../../skills/hub.js';
 import type { ServerSkills, SkillRecord } from '../../skills/registry.js';
 import { ScrollText } from '../components/scroll-text.js';
@@ -39,7 +38,14 @@ export function SkillsView({ controller }: { controller: PanelController }) {
   useEffect(() => {
     let live = true;
     let unsubscribe = () => {};
-    skillsHubFor(controller).then(
+    const hub = controller.skills
+      ? controller.skills()
+      : Promise.reject(
+          new Error(
+            "Skills are not available in this view: its connections run elsewhere (the extension's worker).",
+          ),
+        );
+    hub.then(
       (made) => {
         if (!live) return;
         setHub(made);

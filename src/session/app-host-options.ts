@@ -1,8 +1,8 @@
 /**
- * Page-wide settings of the MCP App host. Apps render inside a sandbox proxy page: by default
- * Toolgate's own proxy in a frame sandboxed to an opaque origin (works on any host, no setup), or
- * the proxy page (`mcp-app-sandbox.html`, shipped in the static site) served from an origin of its
- * own, which the specification asks web hosts to use and which a page with a strict CSP needs.
+ * How a controller hosts MCP Apps. Apps render inside a sandbox proxy page: by default Toolgate's own
+ * proxy in a frame sandboxed to an opaque origin (works on any host, no setup), or the proxy page
+ * (`mcp-app-sandbox.html`, shipped in the static site) served from an origin of its own, which the
+ * specification asks web hosts to use and which a page with a strict CSP needs.
  */
 
 export interface McpAppsOptions {
@@ -23,12 +23,11 @@ export interface McpAppsOptions {
   maxHeight?: number;
 }
 
-let current: McpAppsOptions = {};
-
-/** Sets how MCP Apps are hosted on this page (call before an app is shown). */
-export function configureMcpApps(options: McpAppsOptions): void {
+/** The options, checked: a sandbox must be on another origin, and only our own packaged page is opaque. */
+export function checkAppsOptions(options: McpAppsOptions): McpAppsOptions {
+  const base = typeof location === 'undefined' ? undefined : location.href;
   if (options.sandboxUrl !== undefined) {
-    const url = new URL(options.sandboxUrl, typeof location === 'undefined' ? undefined : location.href);
+    const url = new URL(options.sandboxUrl, base);
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       throw new TypeError(`sandboxUrl must be an http(s) URL, not ${url.protocol}`);
     if (typeof location !== 'undefined' && url.origin === location.origin)
@@ -37,18 +36,10 @@ export function configureMcpApps(options: McpAppsOptions): void {
       );
   }
   if (options.opaqueSandboxUrl !== undefined) {
-    const url = new URL(
-      options.opaqueSandboxUrl,
-      typeof location === 'undefined' ? undefined : location.href,
-    );
+    const url = new URL(options.opaqueSandboxUrl, base);
     // Our own packaged page only: an extension's page, or an http(s) one the host serves.
     if (!['https:', 'http:', 'chrome-extension:'].includes(url.protocol))
       throw new TypeError(`opaqueSandboxUrl must be an http(s) or chrome-extension URL, not ${url.protocol}`);
   }
-  current = { ...options };
-}
-
-/** The settings in force. */
-export function mcpAppsOptions(): Readonly<McpAppsOptions> {
-  return current;
+  return { ...options };
 }

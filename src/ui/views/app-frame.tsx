@@ -5,9 +5,9 @@
 
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { PanelController } from '../session/controller.js';
+import type { OpenApp, OpenApps } from '../../apps/open-apps.js';
+import type { PanelController } from '../../session/controller.js';
 import type { AppViewProps } from './app-view.js';
-import type { OpenApp, OpenApps } from './open-apps.js';
 
 let appView: Promise<ComponentType<AppViewProps>> | undefined;
 /** Once loaded, the next app renders at once (no "Loading" frame in between to lose focus to). */

@@ -8,20 +8,19 @@
 
 import { signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { PanelController } from '../session/controller.js';
-import { armDialog } from '../session/dialog-arming.js';
-import { callToolForApp } from './app-calls.js';
-import { AppSession } from './app-session.js';
-import { recordAppShown } from './audit.js';
-import { mcpAppsOptions } from './config.js';
-import { buildCsp } from './csp.js';
-import { type AppIdentity, emitAppEvent } from './events.js';
-import { type HostContext, hostContextFor, onThemeChange } from './host-context.js';
-import type { AppCallState, OpenApp, OpenApps } from './open-apps.js';
-import { loadUiResource, type UiResource } from './resource.js';
-import { createSandboxFrame, VIEW_SANDBOX } from './sandbox-frame.js';
-import type { AppPermission } from './spec.js';
-import { appDocument } from './view-prelude.js';
+import { callToolForApp } from '../../apps/app-calls.js';
+import { AppSession } from '../../apps/app-session.js';
+import { recordAppShown } from '../../apps/audit.js';
+import { buildCsp } from '../../apps/csp.js';
+import { type HostContext, hostContextFor, onThemeChange } from '../../apps/host-context.js';
+import type { AppCallState, OpenApp, OpenApps } from '../../apps/open-apps.js';
+import { loadUiResource, type UiResource } from '../../apps/resource.js';
+import { createSandboxFrame, VIEW_SANDBOX } from '../../apps/sandbox-frame.js';
+import type { AppPermission } from '../../apps/spec.js';
+import { appDocument } from '../../apps/view-prelude.js';
+import type { AppIdentity } from '../../session/app-host.js';
+import type { PanelController } from '../../session/controller.js';
+import { armDialog } from '../../session/dialog-arming.js';
 
 export interface AppViewProps {
   controller: PanelController;
@@ -73,7 +72,7 @@ export function AppView({ controller, apps, app }: AppViewProps) {
   const exitButton = useRef<HTMLButtonElement>(null);
   // Full screen: over the whole page (or side panel), above everything but Toolgate's own dialogs.
   const fullscreen = fullscreenApp.value === app.id;
-  const maxHeight = mcpAppsOptions().maxHeight ?? 800;
+  const maxHeight = controller.apps.options().maxHeight ?? 800;
   const session = useRef<AppSession | undefined>(undefined);
   const frame = useRef<HTMLIFrameElement | undefined>(undefined);
   const serverLabel = controller.servers.value.find((server) => server.id === serverId)?.label ?? serverId;
@@ -97,8 +96,10 @@ export function AppView({ controller, apps, app }: AppViewProps) {
       if (!live || !holder.current) return;
       const policy = buildCsp(resource.csp);
       const permissions = granted.filter((name) => resource.permissions.includes(name));
+      const hosting = controller.apps.options();
       const sandbox = await createSandboxFrame({
-        sandboxUrl: mcpAppsOptions().sandboxUrl,
+        ...(hosting.sandboxUrl ? { sandboxUrl: hosting.sandboxUrl } : {}),
+        ...(hosting.opaqueSandboxUrl ? { opaqueSandboxUrl: hosting.opaqueSandboxUrl } : {}),
         title: `MCP App ${resourceUri} from ${serverLabel}`,
         permissions,
       });
@@ -118,6 +119,7 @@ export function AppView({ controller, apps, app }: AppViewProps) {
           hostContext: hostContextFor(tool, maxHeight),
         },
         {
+          events: controller.apps,
           callTool: (name, args, signal) =>
             callToolForApp(controller, identity, name, args, signal).catch((error: unknown) => {
               const message = error instanceof Error ? error.message : String(error);
@@ -150,7 +152,7 @@ export function AppView({ controller, apps, app }: AppViewProps) {
               readyReported = true;
               const call = app.call.peek();
               const now = Date.now();
-              emitAppEvent({
+              controller.apps.emit({
                 type: 'ready',
                 app: identity,
                 msSinceResult: call.phase === 'done' ? now - call.finishedAt : Number.NaN,
@@ -172,13 +174,13 @@ export function AppView({ controller, apps, app }: AppViewProps) {
               setState((now) =>
                 now.phase === 'failed' ? now : { phase: 'closed', reason: 'the app ended' },
               );
-            emitAppEvent({ type: 'closed', app: identity, reason: 'the channel to the app ended' });
+            controller.apps.emit({ type: 'closed', app: identity, reason: 'the channel to the app ended' });
           },
         },
       );
       session.current = current;
       setState({ phase: 'starting', resource, policy, origin: sandbox.origin });
-      emitAppEvent({ type: 'shown', app: identity, csp: policy });
+      controller.apps.emit({ type: 'shown', app: identity, csp: policy });
       // On record: which app, for which call, under which policy (before it can make a call).
       const sink = await controller.ready.then(({ auditLog }) => auditLog).catch(() => undefined);
       if (sink)

@@ -1,0 +1,285 @@
+/**
+ * The controller's connections: the servers in the panel, each with its connection (connect,
+ * reconnect, remove), its tool catalog as the panel shows it, the person's trust and switched-off
+ * tools, and its sign-in. The connection code is a chunk of its own, fetched after the first paint.
+ */
+
+import { type Signal, signal } from '@preact/signals';
+import type { SignInOptions } from '../auth/connect-auth.js';
+import type { McpClient } from '../client/client.js';
+import { serverIdForUrl, serverLabelForUrl } from '../client/server-id.js';
+import { forgetServer } from '../gate/forget.js';
+import type { Policy } from '../gate/policy-types.js';
+import type { AuditSink, TrustLevel } from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import { catalogWarnings } from './catalog-warnings.js';
+import { describeConnectError, explainConnectError } from './connect-errors.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { PersonQueue } from './person-queue.js';
+import type { ServerConfig, ServerState } from './types.js';
+
+/** The note of the deny rule that switches a tool off, so switching it on finds only that rule. */
+const DISABLED_NOTE = 'switched off in the Toolgate panel';
+
+export interface Connections {
+  readonly servers: Signal<ServerState[]>;
+  /** The live connections by server id (the gate sends through them). */
+  readonly clients: ReadonlyMap<string, McpClient>;
+  addServer(config: ServerConfig): Promise<ServerState>;
+  removeServer(id: string): Promise<void>;
+  retry(id: string): Promise<ServerState>;
+  setTrust(id: string, trust: TrustLevel): Promise<void>;
+  setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void>;
+  readResource(serverId: string, uri: string): Promise<JsonObject>;
+  signOut(serverId: string): Promise<void>;
+  /** The live connection of a server; throws a sentence saying what to do when it has none. */
+  connected(serverId: string): McpClient;
+  update(id: string, change: Partial<ServerState>): void;
+  /** The name the panel shows for a server (its id when it is not in the panel). */
+  labelOf(serverId: string): string;
+  /** A call failed: if the connection itself ended, say so beside the server, where Retry is. */
+  noticeLoss(serverId: string): void;
+  /** Closes every connection and disposes of the frames and workers started for them. */
+  close(): Promise<void>;
+}
+
+export interface ConnectionsOptions {
+  /** The connection code (loaded after the first paint). */
+  connectModule: Promise<typeof import('../client/connect.js')>;
+  /** The policy (trust, switched-off tools) and the audit sink (sign-ins), once loaded. */
+  services: Promise<{ policy: Policy; audit: AuditSink }>;
+  queue: Pick<PersonQueue, 'ask' | 'askToSignIn'>;
+  diagnostics: Pick<Diagnostics, 'watch' | 'unwatch'>;
+}
+
+export function createConnections(options: ConnectionsOptions): Connections {
+  const { connectModule, services, queue, diagnostics } = options;
+  const servers = signal<ServerState[]>([]);
+  const clients = new Map<string, McpClient>();
+  /** Frames and workers started for servers, to dispose of with them. */
+  const frames = new Map<string, { dispose(): void }>();
+
+  const update = (id: string, change: Partial<ServerState>) => {
+    servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
+  };
+  const labelOf = (serverId: string) =>
+    servers.value.find((server) => server.id === serverId)?.label ?? serverId;
+
+  const dropFrame = (id: string) => {
+    frames.get(id)?.dispose();
+    frames.delete(id);
+    diagnostics.unwatch(id);
+  };
+
+  // Without a policy store (it failed to open) nothing can be called anyway; show every tool as on.
+  const disabledOf = async (serverId: string): Promise<Set<string>> => {
+    const rules = await services.then(({ policy }) => policy.listRules()).catch(() => []);
+    return new Set(
+      rules
+        .filter((rule) => rule.server === serverId && rule.verdict === 'deny' && rule.note === DISABLED_NOTE)
+        .map((rule) => rule.tool),
+    );
+  };
+
+  /** The config's sign-in options with the panel's prompt, the signed-in state and the audit trail. */
+  async function signInFor(serverId: string, auth: SignInOptions): Promise<SignInOptions> {
+    const { recordSignIns } = await import('./sign-in-audit.js');
+    // The sink the gate records calls in (the log, a host's sink, or memory): sign-ins beside them.
+    const audit = (await services.catch(() => undefined))?.audit;
+    const record = audit ? recordSignIns(audit, { serverId }) : undefined;
+    return {
+      ...auth,
+      confirm: auth.confirm ?? queue.askToSignIn(serverId, auth.mode === 'redirect' ? 'this-tab' : 'window'),
+      continueInTab: auth.continueInTab ?? queue.askToSignIn(serverId, 'blocked'),
+      onEvent: (event) => {
+        auth.onEvent?.(event);
+        record?.(event);
+        if (event.type === 'signed-in' || event.type === 'restored')
+          update(serverId, { signedIn: { issuer: event.issuer, scopes: event.scopes } });
+        if (event.type === 'signed-out') update(serverId, { signedIn: undefined });
+      },
+    };
+  }
+
+  async function open(state: ServerState): Promise<ServerState> {
+    update(state.id, { state: 'connecting', error: undefined, warnings: [], excluded: [] });
+    const { config } = state;
+    try {
+      const { connect } = await connectModule;
+      let transport = config.transport;
+      if (config.frameUrl) {
+        const { openFramePeer } = await import('../transport/frame-peer.js');
+        const peer = openFramePeer(config.frameUrl, config.channel ? { channel: config.channel } : {});
+        frames.set(state.id, peer);
+        transport = peer.transport;
+      }
+      if (config.worker) {
+        const { openWorkerPeer } = await import('../transport/worker-peer.js');
+        const peer = openWorkerPeer(config.worker(), `${state.label} (worker)`);
+        frames.set(state.id, peer);
+        transport = peer.transport;
+      }
+      const client = await connect({
+        ...(config.url ? { url: config.url } : {}),
+        ...(transport ? { transport } : {}),
+        ...(config.headers ? { headers: config.headers } : {}),
+        ...(config.fetch ? { fetch: config.fetch } : {}),
+        id: state.id,
+        onElicit: (request, context) => queue.ask(state.id, request, context),
+        ...(config.auth ? { auth: await signInFor(state.id, config.auth) } : {}),
+      });
+      clients.set(state.id, client);
+      await diagnostics.watch(state.id, client);
+      const snapshot = await client.listCatalog();
+      const tools = snapshot.entries.map((entry) => entry.tool);
+      client.onToolsChanged((next) =>
+        update(state.id, {
+          tools: next.entries.map((entry) => entry.tool),
+          excluded: next.rejected,
+          warnings: catalogWarnings(state.id, next),
+        }),
+      );
+      // The server said its tools changed: fetch them now so the panel never shows a stale list.
+      client.onToolListChanged = () => void client.listTools().catch(() => undefined);
+      update(state.id, {
+        state: 'connected',
+        tools,
+        excluded: snapshot.rejected,
+        warnings: catalogWarnings(state.id, snapshot),
+        era: client.era,
+        offers: {
+          logging: client.capabilities.logging !== undefined,
+          resources: client.capabilities.resources !== undefined,
+        },
+        label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
+        disabled: await disabledOf(state.id),
+      });
+    } catch (error) {
+      const problem = await explainConnectError(state.label, error, config.url);
+      update(state.id, {
+        state: 'failed',
+        error: problem.message,
+        errorCause: problem.cause,
+        ...(problem.detail ? { errorDetail: problem.detail } : {}),
+      });
+    }
+    return servers.value.find((server) => server.id === state.id)!;
+  }
+
+  const connected = (serverId: string): McpClient => {
+    const client = clients.get(serverId);
+    if (!client) throw new Error(`${labelOf(serverId)} is not connected: press Retry in Servers first.`);
+    return client;
+  };
+
+  return {
+    servers,
+    clients,
+    connected,
+    update,
+    labelOf,
+    async addServer(config) {
+      const named = identify(config);
+      const id = config.id ?? named.id;
+      if (servers.value.some((server) => server.id === id))
+        throw new Error(`A server with the id "${id}" is already in the panel.`);
+      const state: ServerState = {
+        id,
+        label: config.label ?? (config.id ? id : named.label),
+        config,
+        state: 'connecting',
+        // Untrusted until the policy store says otherwise: annotations show as claims meanwhile.
+        trust: 'untrusted',
+        tools: [],
+        disabled: new Set(),
+      };
+      servers.value = [...servers.value, state];
+      void services
+        .then(({ policy }) => policy.trustOf(id))
+        .then((trust) => update(id, { trust }))
+        .catch(() => undefined);
+      return open(state);
+    },
+    async removeServer(id) {
+      const label = labelOf(id);
+      const client = clients.get(id);
+      clients.delete(id);
+      dropFrame(id);
+      servers.value = servers.value.filter((server) => server.id !== id);
+      await client?.close().catch(() => undefined);
+      // What the person decided about this server goes with it: a server added later at the same
+      // address (or under the same id) is asked about afresh, not trusted on an old say-so.
+      try {
+        await forgetServer((await services).policy, id);
+      } catch (error) {
+        throw new Error(
+          `${label} was removed, but what you decided about it (trust, remembered approvals, rules) could not be cleared: ${
+            error instanceof Error ? error.message : String(error)
+          }. Revoke them in Approvals.`,
+          { cause: error },
+        );
+      }
+    },
+    async retry(id) {
+      const state = servers.value.find((server) => server.id === id);
+      if (!state) throw new Error(`No server "${id}" in the panel.`);
+      await clients
+        .get(id)
+        ?.close()
+        .catch(() => undefined);
+      clients.delete(id);
+      dropFrame(id);
+      return open(state);
+    },
+    async setTrust(id, trust) {
+      await (await services).policy.setTrust(id, trust);
+      update(id, { trust });
+    },
+    async setToolEnabled(id, toolName, enabled) {
+      const { policy } = await services;
+      if (enabled) {
+        for (const rule of await policy.listRules())
+          if (rule.server === id && rule.tool === toolName && rule.note === DISABLED_NOTE)
+            await policy.deleteRule(rule.id);
+      } else {
+        await policy.saveRule({ verdict: 'deny', server: id, tool: toolName, note: DISABLED_NOTE });
+      }
+      update(id, { disabled: await disabledOf(id) });
+    },
+    async readResource(serverId, uri) {
+      return connected(serverId).request('resources/read', { uri }, { timeoutMs: 30_000 });
+    },
+    async signOut(serverId) {
+      const client = clients.get(serverId);
+      if (!client) throw new Error(`No connection to ${serverId} to sign out of.`);
+      const { signInOf } = await connectModule;
+      await signInOf(client)?.signOut();
+      update(serverId, { signedIn: undefined });
+    },
+    noticeLoss(serverId) {
+      // The connection itself ended (the server lost every new MCP session, the stream went away).
+      const lost = clients.get(serverId)?.failure;
+      if (lost) update(serverId, { state: 'failed', error: describeConnectError(labelOf(serverId), lost) });
+    },
+    async close() {
+      for (const client of clients.values()) await client.close().catch(() => undefined);
+      clients.clear();
+      for (const id of [...frames.keys()]) dropFrame(id);
+    },
+  };
+}
+
+/** The exact id of the server a config names (see client/server-id.ts), and a short name for it. */
+function identify(config: ServerConfig): { id: string; label: string } {
+  const address = config.url ?? config.frameUrl;
+  if (address) {
+    try {
+      const url = new URL(address, location.href);
+      return { id: serverIdForUrl(url), label: serverLabelForUrl(url) };
+    } catch {
+      return { id: address, label: address };
+    }
+  }
+  const id = config.transport?.label ?? `server-${Math.random().toString(36).slice(2, 8)}`;
+  return { id, label: id };
+}

@@ -1,0 +1,144 @@
+/**
+ * The controller's options and faces: `Controller` (one in this page, made by createController) and
+ * `PanelController`, what the panel's views need (a controller here, or a mirror of one that runs
+ * elsewhere, as in the extension's side panel).
+ */
+
+import type { Signal } from '@preact/signals';
+import type { AuditLog, AuditLogOptions } from '../audit/log.js';
+import type { GateEvent, GateResult } from '../gate/pipeline.js';
+import type { Policy } from '../gate/policy-types.js';
+import type { SettingsStore } from '../gate/settings-store.js';
+import type { TraceRequest } from '../gate/trace-context.js';
+import type { AuditSink, Caller, TrustLevel } from '../gate/types.js';
+import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { SkillsHub } from '../skills/hub.js';
+import type { AppHost, McpAppsOptions } from './app-host.js';
+import type { RememberedItem } from './remembered.js';
+import type { ControllerServices } from './services.js';
+import type {
+  FinishedCall,
+  PendingApproval,
+  PendingElicitation,
+  PendingSignIn,
+  RunningCall,
+  ServerConfig,
+  ServerLogEntry,
+  ServerState,
+  TrafficEntry,
+} from './types.js';
+
+/** One tool call: which server, which tool, with what, from whom. */
+export interface CallRequest {
+  serverId: string;
+  toolName: string;
+  arguments: JsonObject;
+  /** Who the call comes from, as the approval dialog and the audit log name it. Default: the person. */
+  caller?: Caller;
+  /** Cancels the call (or its wait for approval). */
+  signal?: AbortSignal;
+  /** Told the call's invocation id as soon as the gate has it (to follow it in the view). */
+  onRequested?: (invocationId: string) => void;
+  /** W3C trace context for the call's `_meta`: the host's own, or 'start' for a new trace. */
+  trace?: TraceRequest;
+}
+
+export interface ControllerOptions {
+  servers?: ServerConfig[];
+  /** The audit log: 'indexeddb' (default: the origin's log), an AuditSink of the host's, or 'memory'. */
+  audit?: 'indexeddb' | 'memory' | AuditLog | AuditSink;
+  auditName?: string;
+  policy?: Policy;
+  /** Who the calls made from the panel come from. */
+  personLabel?: string;
+  defaultTimeoutMs?: number;
+  /** How long a call waits for approval before it is denied (ms; default 10 minutes; 0: no limit). */
+  approvalTimeoutMs?: number;
+  /**
+   * Callers whose calls to a trusted server's read-only tools run without asking. Default: the person
+   * and the host app. Sites and MCP Apps are asked unless the person allowed them.
+   */
+  trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
+  /**
+   * Which schema engine checks arguments and results: 'auto' (default: interpreted first, compiled
+   * with Ajv for schemas in steady use where eval is allowed), or 'cfworker' to interpret always
+   * (where eval is forbidden, e.g. an extension's service worker).
+   */
+  schemaEngine?: 'auto' | 'cfworker';
+  /**
+   * W3C trace context for calls given none (the panel's own, an app's): 'start' begins a new
+   * sampled trace per call. Default: only calls given a trace carry one.
+   */
+  traceContext?: 'start';
+  /** When the IndexedDB audit log signs its head on its own (AuditLogOptions.anchoring). */
+  anchoring?: AuditLogOptions['anchoring'];
+  /** Told each newly signed head of the IndexedDB audit log (AuditLogOptions.onAnchor). */
+  onAnchor?: AuditLogOptions['onAnchor'];
+  /** How this controller hosts MCP Apps (the sandbox proxy, their height); see `apps`. */
+  apps?: McpAppsOptions;
+  /** The skills hub's settings: where the person's skill approvals persist (default IndexedDB). */
+  skills?: { store?: SettingsStore };
+}
+
+/**
+ * What the panel's views need: a controller in this page, or a mirror of one that runs elsewhere
+ * (the extension's side panel shows the service worker's controller).
+ */
+export interface PanelController {
+  readonly servers: Signal<ServerState[]>;
+  readonly approvals: Signal<PendingApproval[]>;
+  readonly running: Signal<RunningCall[]>;
+  readonly finished: Signal<FinishedCall[]>;
+  readonly elicitations: Signal<PendingElicitation[]>;
+  /** Servers asking the person to sign in (absent where the controller cannot sign in). */
+  readonly signIns?: Signal<PendingSignIn[]>;
+  /** Signs out of a server's authorization server (revoking its tokens where it can). */
+  signOut?(serverId: string): Promise<void>;
+  /** The audit log, once open. Rejects, with a sentence for the person, when it cannot be opened. */
+  readonly ready: Promise<Pick<ControllerServices, 'auditLog'>>;
+  /** Bumped whenever rules or remembered approvals change, so the Approvals view re-reads them. */
+  readonly rememberedVersion: Signal<number>;
+  /** Kinds of server this controller can connect to ('frame': a page hosting one). Default all. */
+  readonly serverKinds?: readonly ('url' | 'frame')[];
+  /** Log messages per server id (absent where the controller cannot watch connections). */
+  readonly serverLog?: Signal<Readonly<Record<string, readonly ServerLogEntry[]>>>;
+  /** The last TRAFFIC_KEPT JSON-RPC messages per server id. */
+  readonly traffic?: Signal<Readonly<Record<string, readonly TrafficEntry[]>>>;
+  /** Times a round trip to the server (ping; 2026-07-28 removed ping: server/discover) and records it. */
+  ping?(serverId: string): Promise<number>;
+  /** Asks a server for log messages at `level` and above (logging/setLevel). */
+  setLogLevel?(serverId: string, level: string): Promise<void>;
+  /** Reads a resource through the server that named it (resources/read). */
+  readResource?(serverId: string, uri: string): Promise<JsonObject>;
+  addServer(config: ServerConfig): Promise<ServerState>;
+  removeServer(id: string): Promise<void>;
+  retry(id: string): Promise<ServerState>;
+  setTrust(id: string, trust: TrustLevel): Promise<void>;
+  setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void>;
+  /** Runs one call through the gate (validation, policy, the person's approval, the audit log). */
+  call(request: CallRequest): Promise<GateResult>;
+  cancel(invocationId: string): void;
+  /** Remembered approvals and rules, by caller, server, tool and scope. */
+  listRemembered(): Promise<RememberedItem[]>;
+  /** Revokes a remembered approval or deletes a rule; true when there was one. */
+  forgetRemembered(item: Pick<RememberedItem, 'type' | 'id'>): Promise<boolean>;
+  /** How MCP Apps are hosted, and what they tell the host app (events). */
+  readonly apps: AppHost;
+  /**
+   * The skills hub (made on first use), shared by the Skills view and the host API. Absent where the
+   * connections run elsewhere (the extension's side panel mirrors its worker's controller).
+   */
+  skills?(): Promise<SkillsHub>;
+}
+
+export interface Controller extends PanelController {
+  /**
+   * The gate, policy and audit log, loaded after the panel's first paint (they are most of the
+   * widget's code). Rejects, with a sentence for the person, when the audit log cannot be opened.
+   */
+  readonly ready: Promise<ControllerServices>;
+  /** Gate events (requested, awaiting-approval, sent, progress, finished, failed) for host apps. */
+  onEvent(listener: (event: GateEvent) => void): () => void;
+  close(): Promise<void>;
+  skills(): Promise<SkillsHub>;
+}

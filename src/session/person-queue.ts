@@ -1,0 +1,157 @@
+/**
+ * The person's queue: what waits for the person to answer in the panel. Approvals (the gate's
+ * Approver), questions a server asks (elicitations) and sign-ins a server needs. Each item leaves the
+ * queue when it is answered, or at once when nobody waits for it any more (its call ended, the server
+ * withdrew it, the connection closed), so no dialog asks about something that is over.
+ */
+
+import { type Signal, signal } from '@preact/signals';
+import type { AuthorizationRequest } from '../auth/authorization-code.js';
+import { signInDeclined } from '../auth/declined.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gate/types.js';
+import type { ElicitRequestParams, ElicitResult } from '../protocol/types.js';
+import type { PendingApproval, PendingElicitation, PendingSignIn } from './types.js';
+
+export interface PersonQueue {
+  readonly approvals: Signal<PendingApproval[]>;
+  readonly elicitations: Signal<PendingElicitation[]>;
+  readonly signIns: Signal<PendingSignIn[]>;
+  /** The gate's Approver: each approval waits in the queue for the person's answer. */
+  readonly approver: Approver;
+  /** Queues a server's question for the person (the client's elicitation handler). */
+  ask(
+    serverId: string,
+    request: ElicitRequestParams,
+    context: { toolName?: string; signal?: AbortSignal },
+  ): Promise<ElicitResult>;
+  /** Asks the person before a sign-in window opens; `way` says how they go to sign in. */
+  askToSignIn(
+    serverId: string,
+    way: NonNullable<PendingSignIn['way']>,
+  ): (request: AuthorizationRequest) => Promise<void>;
+  /** Nobody is left to answer: settles everything waiting (denied, cancelled, declined). */
+  settleAll(): void;
+}
+
+const CANCELLED_BY_CALLER = 'the caller cancelled the call';
+
+export function createPersonQueue(
+  /** The server's name as the panel shows it, for the sentence of a declined sign-in. */
+  serverLabel: (serverId: string) => string,
+): PersonQueue {
+  const approvals = signal<PendingApproval[]>([]);
+  const elicitations = signal<PendingElicitation[]>([]);
+  const signIns = signal<PendingSignIn[]>([]);
+
+  const approver: Approver = {
+    approve: (request: ApprovalRequest) =>
+      new Promise<ApprovalAnswer>((resolve) => {
+        // The caller gave up before the question was queued (an abort listener added now would
+        // never fire): never show it, or it would wait in the dialog for a call that has ended.
+        if (request.signal.aborted)
+          return resolve({ action: 'deny', reason: CANCELLED_BY_CALLER, decidedBy: 'toolgate' });
+        const remove = () => {
+          approvals.value = approvals.value.filter(
+            (item) => item.request.invocationId !== request.invocationId,
+          );
+        };
+        // The caller gave up (cancelled) while the person was looking: take it off the queue.
+        request.signal.addEventListener('abort', () => {
+          remove();
+          resolve({ action: 'deny', reason: CANCELLED_BY_CALLER, decidedBy: 'toolgate' });
+        });
+        approvals.value = [
+          ...approvals.value,
+          {
+            request,
+            receivedAt: Date.now(),
+            answer: (answer) => {
+              remove();
+              resolve(answer);
+            },
+          },
+        ];
+      }),
+  };
+
+  function ask(
+    serverId: string,
+    request: ElicitRequestParams,
+    context: { toolName?: string; signal?: AbortSignal },
+  ): Promise<ElicitResult> {
+    const { signal: abort } = context;
+    if (abort?.aborted) return Promise.resolve({ action: 'cancel' });
+    return new Promise<ElicitResult>((resolve) => {
+      const id = crypto.randomUUID();
+      const settle = (result: ElicitResult) => {
+        abort?.removeEventListener('abort', withdraw);
+        elicitations.value = elicitations.value.filter((item) => item.id !== id);
+        resolve(result);
+      };
+      const withdraw = () => settle({ action: 'cancel' });
+      abort?.addEventListener('abort', withdraw, { once: true });
+      elicitations.value = [
+        ...elicitations.value,
+        {
+          id,
+          serverId,
+          ...(context.toolName ? { toolName: context.toolName } : {}),
+          request,
+          answer: settle,
+        },
+      ];
+    });
+  }
+
+  const askToSignIn =
+    (serverId: string, way: NonNullable<PendingSignIn['way']>) =>
+    (request: AuthorizationRequest): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        const id = crypto.randomUUID();
+        const remove = () => {
+          signIns.value = signIns.value.filter((item) => item.id !== id);
+        };
+        request.signal.addEventListener('abort', () => {
+          remove();
+          reject(new DOMException('Nobody waits for this sign-in any more.', 'AbortError'));
+        });
+        signIns.value = [
+          ...signIns.value,
+          {
+            id,
+            serverId,
+            issuer: request.issuer,
+            scopes: request.scopes,
+            way,
+            accept: () => {
+              remove();
+              resolve();
+            },
+            decline: () => {
+              remove();
+              reject(
+                signInDeclined(
+                  `You chose not to sign in to ${serverLabel(serverId)} now, so it is not connected. Sign in when you want to use it.`,
+                ),
+              );
+            },
+          },
+        ];
+      });
+
+  return {
+    approvals,
+    elicitations,
+    signIns,
+    approver,
+    ask,
+    askToSignIn,
+    settleAll() {
+      // Callers (a host's run()) get a denial on record instead of waiting for ever.
+      for (const pending of approvals.value)
+        pending.answer({ action: 'deny', reason: 'the Toolgate panel was closed', decidedBy: 'toolgate' });
+      for (const pending of elicitations.value) pending.answer({ action: 'cancel' });
+      for (const pending of signIns.value) pending.decline();
+    },
+  };
+}
