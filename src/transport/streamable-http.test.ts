@@ -938,3 +938,44 @@ describe('readSse', () => {
     ).rejects.toThrow(/exceeded 1000/);
   });
 });
+
+describe('when the event stream reader cannot load', () => {
+  // A test double for a lost chunk: stream-follow.ts fails to import, as when the page's own server
+  // is out of reach; no real part can make a dynamic import fail on demand.
+  afterEach(() => {
+    vi.doUnmock('./stream-follow.js');
+    vi.resetModules();
+  });
+
+  it("reports the request's answer lost with a readable reason, then loads the reader again for the next stream", async () => {
+    const { url } = await serve((request, res) => {
+      const id = (bodyOf(request) as { id: RequestId }).id;
+      openSse(res);
+      res.end(event(result(id, `answer ${id}`)));
+    });
+    vi.resetModules();
+    vi.doMock('./stream-follow.js', () => {
+      throw new Error('chunk failed to load');
+    });
+    const fresh = await import('./streamable-http.js');
+    const t = new fresh.StreamableHttpTransport(`${url}?api_key=sk-hidden-value`);
+    transports.push(t);
+    const got: unknown[] = [];
+    const lost: Array<{ id: RequestId; error: Error }> = [];
+    t.onmessage = (message) => got.push(message);
+    t.onresponselost = (id, error) => lost.push({ id, error });
+
+    await t.send(call(1));
+    await vi.waitFor(() => expect(lost).toHaveLength(1));
+    expect(lost[0]?.id).toBe(1);
+    expect(lost[0]?.error.message).toMatch(
+      /^the response stream from http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=\*\*\* could not be read: Toolgate could not load its event stream reader \(.+\)$/,
+    );
+    expect(got).toEqual([]);
+
+    vi.doUnmock('./stream-follow.js');
+    await t.send(call(2));
+    await vi.waitFor(() => expect(got).toEqual([result(2, 'answer 2')]));
+    expect(lost).toHaveLength(1);
+  });
+});

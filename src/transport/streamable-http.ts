@@ -40,25 +40,27 @@ import {
 } from './http-failure.js';
 import {
   type ConnectionLimits,
-  describeBytes,
   type ResolvedLimits,
   ResponseTooLargeError,
-  reconnectDelay,
   resolveLimits,
 } from './limits.js';
 import { badSessionId, sessionIdProblem, sessionsExhausted } from './session-rules.js';
-import type { EventSourceMessage, SseLimitError } from './sse-reader.js';
+import type { FollowerHost, StreamState } from './stream-follow.js';
 import type { SendOptions, Transport } from './transport.js';
 
-type SseReader = typeof import('./sse-reader.js');
-let sseReader: Promise<SseReader> | undefined;
+type StreamFollower = typeof import('./stream-follow.js');
+let streamFollower: Promise<StreamFollower> | undefined;
 /**
- * The SSE reader and its parser (eventsource-parser), loaded at the first event stream: a server
- * that answers every request with JSON never needs them, so they stay out of the eager bundle.
+ * Following event streams (stream-follow.ts, with the SSE reader and its parser), loaded at the
+ * first event stream: a server that answers every request with JSON never needs them, so they stay
+ * out of the eager bundle. A failed load is not cached: the next stream tries again.
  */
-function loadSseReader(): Promise<SseReader> {
-  sseReader ??= import('./sse-reader.js');
-  return sseReader;
+function loadFollower(): Promise<StreamFollower> {
+  streamFollower ??= import('./stream-follow.js').catch((error: unknown) => {
+    streamFollower = undefined;
+    throw error;
+  });
+  return streamFollower;
 }
 
 /** Options of StreamableHttpTransport: its server (headers, fetch, label) and its bounds. */
@@ -94,29 +96,6 @@ export function encodeHeaderValue(value: string): string {
   return `=?base64?${btoa(binary)}?=`;
 }
 
-/** One logical SSE stream: a POST's response stream (possibly resumed) or the standalone GET stream. */
-interface StreamState {
-  /** The request this stream answers; undefined for the standalone GET stream. */
-  requestId?: RequestId;
-  /** That request's method, for messages. */
-  method?: string;
-  /** Bytes the stream carried so far, over all its connections (a request's stream has a cap). */
-  bytes: number;
-  /** Aborts every connection of the stream and any wait between them. */
-  controller: AbortController;
-  release: () => void;
-  lastEventId?: string;
-  /** The server's `retry` for this stream, in ms. */
-  retryMs?: number;
-  /** Reopen attempts in a row that brought no message (a priming event or keep-alive is not one). */
-  failures: number;
-  /**
-   * Of those, reopened streams the server accepted and then closed with no message: a server that is
-   * reachable but says nothing is given up on sooner (limits.maxEmptyStreams) than a network that fails.
-   */
-  emptyStreams: number;
-}
-
 /** MCP over Streamable HTTP (modern and legacy eras). */
 export class StreamableHttpTransport implements Transport {
   readonly label: string;
@@ -144,6 +123,8 @@ export class StreamableHttpTransport implements Transport {
   /** SSE streams still waiting for their request's answer. */
   private readonly awaiting = new Map<RequestId, StreamState>();
   private serverStream: StreamState | undefined;
+  /** What stream-follow.ts sees of this transport (followerHost). */
+  private host: FollowerHost | undefined;
 
   constructor(url: string | URL, options: StreamableHttpOptions = {}) {
     this.http = new HttpEndpoint(url, options);
@@ -269,20 +250,18 @@ export class StreamableHttpTransport implements Transport {
     if (!line) return;
     const state: StreamState = { ...line, bytes: 0, failures: 0, emptyStreams: 0 };
     this.serverStream = state;
-    let response: Response | undefined;
+    let follower: StreamFollower;
     try {
-      response = await this.openGet(state);
+      follower = await loadFollower();
     } catch (error) {
       this.endStream(state);
-      if (state.controller.signal.aborted) return;
-      throw error;
+      throw new TransportError(
+        this.http.scope.shownUrl,
+        'cors-or-network',
+        `Toolgate could not load its event stream reader, so it cannot open the server-to-client stream from ${this.label} (${this.redactLoadFailure(error)})`,
+      );
     }
-    if (!response?.body || response.status === 405) {
-      if (response) await discardBody(response);
-      this.endStream(state);
-      return;
-    }
-    this.spawnFollow(state, response.body);
+    await follower.openServerStream(this.followerHost(), state);
   }
 
   /** Aborts every stream, ends a legacy session with DELETE, then reports the close. */
@@ -347,255 +326,66 @@ export class StreamableHttpTransport implements Transport {
       );
   }
 
-  /** Follows a stream in the background; nothing it does may reject unobserved. */
+  /**
+   * Follows a stream in the background (stream-follow.ts, loaded now); nothing it does may reject
+   * unobserved. A request's stream is awaited from here on, so its answer on any stream closes it.
+   */
   private spawnFollow(state: StreamState, body: ReadableStream<Uint8Array>): void {
-    this.follow(state, body).catch((error: unknown) =>
-      this.onerror?.(error instanceof Error ? error : new Error(String(error))),
-    );
-  }
-
-  /** Reads a stream to its end, reopening it while the era and the server allow. */
-  private async follow(state: StreamState, first: ReadableStream<Uint8Array>): Promise<void> {
     if (state.requestId !== undefined) this.awaiting.set(state.requestId, state);
-    try {
-      let body: ReadableStream<Uint8Array> | undefined = first;
-      // The first connection may close after its priming event (the spec's polling); a reopened one
-      // that the server closes cleanly with nothing in it counts as empty.
-      let reopened = false;
-      while (body) {
-        const { messages, error, tooLarge } = await this.readConnection(state, body);
-        if (this.stopped(state)) return;
-        if (tooLarge) {
-          this.tooLarge(state, tooLarge);
-          return;
-        }
-        if (messages > 0) {
-          state.failures = 0;
-          state.emptyStreams = 0;
-        } else if (reopened && error === undefined) state.emptyStreams++;
-        if (!this.resumable(state)) {
-          this.lost(state, this.endedMessage(state, error));
-          return;
-        }
-        body = await this.reopen(state, error);
-        reopened = true;
-      }
-    } finally {
-      state.release();
-      if (state.requestId !== undefined && this.awaiting.get(state.requestId) === state)
-        this.awaiting.delete(state.requestId);
-      if (this.serverStream === state) this.serverStream = undefined;
-    }
-  }
-
-  private async readConnection(
-    state: StreamState,
-    body: ReadableStream<Uint8Array>,
-  ): Promise<{ messages: number; error?: unknown; tooLarge?: SseLimitError }> {
-    let messages = 0;
-    let reader: SseReader | undefined;
-    try {
-      reader = await loadSseReader();
-      const { carriesMessage, messageOfEvent } = reader;
-      await reader.readSse(
-        body,
-        {
-          onEvent: (event) => {
-            if (carriesMessage(event)) messages++;
-            // An empty id resets the cursor (SSE standard): nothing to resume from.
-            if (event.id !== undefined) state.lastEventId = event.id === '' ? undefined : event.id;
-            this.receiveEvent(messageOfEvent, event);
-          },
-          onRetry: (milliseconds) => {
-            state.retryMs = milliseconds;
-          },
-          onBytes: (bytes) => {
-            state.bytes += bytes;
-          },
-        },
-        {
-          maxEventBytes: this.limits.maxEventBytes,
-          // A request's answer has a cap over all its connections; the standalone stream lives on.
-          ...(state.requestId !== undefined
-            ? { maxTotalBytes: Math.max(0, this.limits.maxBodyBytes - state.bytes) }
-            : {}),
-        },
-      );
-      return { messages };
-    } catch (error) {
-      // The reader failed to load (the chunk's network) or the stream broke: both end this connection.
-      if (reader && error instanceof reader.SseLimitError) return { messages, error, tooLarge: error };
-      return { messages, error };
-    }
-  }
-
-  /** A stream outgrew a cap: reading has stopped; its request fails as too large, or the server stream ends. */
-  private tooLarge(state: StreamState, error: SseLimitError): void {
-    state.controller.abort();
-    if (state.requestId === undefined) {
-      this.onerror?.(
-        new TransportError(
-          this.http.scope.shownUrl,
-          'not-mcp',
-          `the server-to-client stream from ${this.label} sent an event over the limit of ` +
-            `${describeBytes(error.limit)}; Toolgate stopped reading it, so server notifications no longer arrive ` +
-            `(raise limits.maxEventBytes for this server if such events are expected)`,
-        ),
-      );
-      return;
-    }
-    const tooLarge =
-      error.cap === 'event'
-        ? new ResponseTooLargeError(
-            this.label,
-            state.method ?? 'the request',
-            'event',
-            error.bytes,
-            error.limit,
-            true,
-          )
-        : new ResponseTooLargeError(
-            this.label,
-            state.method ?? 'the request',
-            'stream',
-            state.bytes,
-            this.limits.maxBodyBytes,
-            true,
-          );
-    if (this.onresponsefailed) this.onresponsefailed(state.requestId, tooLarge);
-    else this.onerror?.(tooLarge);
-  }
-
-  /** Waits as the server asked, then GETs with Last-Event-ID; undefined once it gave up or stopped. */
-  private async reopen(state: StreamState, cause: unknown): Promise<ReadableStream<Uint8Array> | undefined> {
-    let lastError = cause;
-    for (;;) {
-      if (state.emptyStreams >= this.limits.maxEmptyStreams) {
-        this.lost(state, this.emptyStreamsMessage(state));
-        return undefined;
-      }
-      if (state.failures >= this.limits.maxReconnects) {
-        this.lost(state, this.gaveUpMessage(state, lastError));
-        return undefined;
-      }
-      // The server's retry (raised to our floor), backed off per failed attempt, capped.
-      const delay = reconnectDelay(state.failures, state.retryMs, this.limits);
-      state.failures++;
-      if (!(await sleep(delay, state.controller.signal))) return undefined;
-      try {
-        const response = await this.openGet(state);
-        if (!response) return undefined;
-        if (response.status === 405) {
-          await discardBody(response);
-          // The standalone stream is optional: a server that stops offering it is not an error.
-          if (state.requestId !== undefined)
-            this.lost(
-              state,
-              `${this.endedMessage(state)}, and the server does not offer resumption (HTTP 405)`,
-            );
-          return undefined;
-        }
-        if (response.body) return response.body;
-      } catch (error) {
-        if (this.stopped(state)) return undefined;
-        if (error instanceof TransportError && error.failure === 'session-expired') {
-          this.lost(state, `${this.endedMessage(state)}: ${error.message}`);
-          return undefined;
-        }
-        lastError = error;
-      }
-    }
-  }
-
-  /** GET on the endpoint for an SSE stream. Undefined when aborted; a 405 response is returned as is. */
-  private async openGet(state: StreamState): Promise<Response | undefined> {
-    const context = this.context();
-    const headers = this.requestHeaders('text/event-stream');
-    if (state.lastEventId !== undefined) headers.set('last-event-id', state.lastEventId);
-    const sentSession = this.session;
-    const response = await this.http.fetch(
-      { method: 'GET', headers, signal: state.controller.signal },
-      context,
-    );
-    if (!response) return undefined;
-    await this.captureSession(context, response);
-    if (response.status === 405) return response;
-    if (response.status === 404 && sentSession !== undefined) {
-      await discardBody(response);
-      // The next request reports the expiry (the client starts a new session): the stream asking ends itself.
-      throw this.sessionGone(context, sentSession);
-    }
-    await this.http.eventStream(response, context);
-    return response;
-  }
-
-  private resumable(state: StreamState): boolean {
-    if (this.modern) return false;
-    // Without an event id the server cannot tell where to resume a request's stream.
-    return state.requestId === undefined || state.lastEventId !== undefined;
-  }
-
-  private stopped(state: StreamState): boolean {
-    return this.closed || state.controller.signal.aborted;
-  }
-
-  /** Reports a stream that will not deliver its answer (or, for the GET stream, any more messages). */
-  private lost(state: StreamState, message: string): void {
-    if (state.requestId !== undefined) this.onresponselost?.(state.requestId, new Error(message));
-    else this.onerror?.(new TransportError(this.http.scope.shownUrl, 'cors-or-network', message));
-  }
-
-  private endedMessage(state: StreamState, error?: unknown): string {
-    const what =
-      state.requestId === undefined
-        ? `the server-to-client stream from ${this.label} ended`
-        : `the response stream from ${this.label} ended before the answer arrived`;
-    const why = error instanceof Error ? ` (${this.redactMessage(error.message)})` : '';
-    const note =
-      state.requestId !== undefined && !this.modern && state.lastEventId === undefined
-        ? '; the server sent no event id, so the stream cannot be resumed'
-        : '';
-    return `${what}${why}${note}`;
-  }
-
-  private gaveUpMessage(state: StreamState, error: unknown): string {
-    const detail = error instanceof Error ? `: ${this.redactMessage(error.message)}` : '';
-    return `${this.endedMessage(state)}, and ${state.failures} attempts to reopen it failed${detail}`;
-  }
-
-  private emptyStreamsMessage(state: StreamState): string {
-    const asked =
-      state.retryMs !== undefined && state.retryMs < this.limits.minRetryMs
-        ? ` (it asked to be reconnected after ${state.retryMs} ms)`
-        : '';
-    const consequence =
-      state.requestId === undefined
-        ? 'server notifications no longer arrive'
-        : 'if this keeps happening, its event stream is broken (tell its maintainer)';
-    return (
-      `${this.endedMessage(state)}; ${state.emptyStreams} times in a row the server let Toolgate reopen it ` +
-      `and closed it at once without sending anything${asked}, so Toolgate stopped trying: ${consequence}`
+    loadFollower().then(
+      (follower) =>
+        follower
+          .follow(this.followerHost(), state, body)
+          .catch((error: unknown) =>
+            this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+          ),
+      (error: unknown) => {
+        // Without the reader nothing of this stream can be read: its answer is lost, said so readably.
+        void body.cancel().catch(() => undefined);
+        this.endStream(state);
+        const message =
+          `${state.requestId === undefined ? 'the server-to-client stream' : 'the response stream'} from ${this.label} ` +
+          `could not be read: Toolgate could not load its event stream reader (${this.redactLoadFailure(error)})`;
+        if (state.requestId !== undefined) this.onresponselost?.(state.requestId, new Error(message));
+        else this.onerror?.(new TransportError(this.http.scope.shownUrl, 'cors-or-network', message));
+      },
     );
   }
 
-  /** Another layer's error message, without our header values, URL secrets or session id. */
-  private redactMessage(message: string): string {
-    return this.http.redactMessage(message, this.context());
+  /** Why a chunk failed to load, without our header values or URL secrets. */
+  private redactLoadFailure(error: unknown): string {
+    return this.http.redactMessage(error instanceof Error ? error.message : String(error), this.context());
   }
 
-  private receiveEvent(messageOfEvent: SseReader['messageOfEvent'], event: EventSourceMessage): void {
-    const decoded = messageOfEvent(event, {
-      url: this.http.scope.shownUrl,
+  /** What stream-follow.ts sees of this transport; made once, at the first stream. */
+  private followerHost(): FollowerHost {
+    this.host ??= {
       label: this.label,
-      droppedSoFar: this.invalid,
-    });
-    if (!decoded) return;
-    if ('error' in decoded) {
-      this.invalid++;
-      this.onerror?.(decoded.error);
-      return;
-    }
-    this.deliver(decoded.value);
+      http: this.http,
+      limits: () => this.limits,
+      modern: () => this.modern,
+      closed: () => this.closed,
+      requestHeaders: (accept) => this.requestHeaders(accept),
+      context: () => this.context(),
+      session: () => this.session,
+      captureSession: (context, response) => this.captureSession(context, response),
+      sessionGone: (context, sentSession) => this.sessionGone(context, sentSession),
+      invalidMessages: () => this.invalid,
+      dropInvalid: (error) => {
+        this.invalid++;
+        this.onerror?.(error);
+      },
+      deliver: (message) => this.deliver(message),
+      end: (state) => this.endStream(state),
+      onerror: (error) => this.onerror?.(error),
+      onresponselost: (id, error) => this.onresponselost?.(id, error),
+      onresponsefailed: (id, error) => {
+        if (!this.onresponsefailed) return false;
+        this.onresponsefailed(id, error);
+        return true;
+      },
+    };
+    return this.host;
   }
 
   private deliver(message: unknown): void {
@@ -682,8 +472,11 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
+  /** A stream is over: released, and no longer awaited or the server stream. */
   private endStream(state: StreamState): void {
     state.release();
+    if (state.requestId !== undefined && this.awaiting.get(state.requestId) === state)
+      this.awaiting.delete(state.requestId);
     if (this.serverStream === state) this.serverStream = undefined;
   }
 }
@@ -697,23 +490,4 @@ function addMetadataHeaders(headers: Headers, message: JsonRpcRequest | JsonRpcN
 
 function answers(message: unknown, requestId: RequestId): boolean {
   return isJsonObject(message) && message.id === requestId && ('result' in message || 'error' in message);
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve(false);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
