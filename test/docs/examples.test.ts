@@ -71,10 +71,12 @@ async function writeTsconfigs(): Promise<string[]> {
   writeFileSync(join(OUT, 'toolgate-widget.ts'), `export * from '${dropIn}';\n`);
   const shared = ['../test/docs/example-globals.d.ts', '../src/**/*.d.ts'];
   const readerNames = { noUnusedLocals: false, noUnusedParameters: false };
+  // exactOptionalPropertyTypes is a null check too: TypeScript takes it only with strictNullChecks.
+  const noNullChecks = { strictNullChecks: false, exactOptionalPropertyTypes: false };
   const programs = {
     'tsconfig.ts.json': { compilerOptions: { paths, ...readerNames }, include: ['*.ts', ...shared] },
     'tsconfig.js.json': {
-      compilerOptions: { paths, ...readerNames, allowJs: true, checkJs: true, strictNullChecks: false },
+      compilerOptions: { paths, ...readerNames, allowJs: true, checkJs: true, ...noNullChecks },
       include: ['*.js', ...shared],
     },
   };
