@@ -103,7 +103,7 @@ test.afterAll(async () => {
 function inPage(
   page: Page,
   code: string,
-): Promise<{ ok: boolean; value?: unknown; message?: string; kind?: string }> {
+): Promise<{ ok: boolean; value?: unknown; message?: string; kind?: string | undefined }> {
   return page.evaluate(
     (source) =>
       (new Function('toolgate', `return (async () => { ${source} })()`) as (t: unknown) => Promise<unknown>)(

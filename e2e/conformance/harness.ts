@@ -65,7 +65,7 @@ interface ScenarioContext {
   elicitations: number;
   data: ScenarioData;
   /** Runs once, the first time an elicitation arrives (before it is answered). */
-  duringFirstElicitation?: () => Promise<void>;
+  duringFirstElicitation?: (() => Promise<void>) | undefined;
 }
 
 async function open(ctx: ScenarioContext): Promise<McpClient> {

@@ -28,7 +28,9 @@ describe('the side panel shows the worker’s audit export', () => {
       status,
       resume: async () => {
         resumed.push('resume');
-        status.value = { ...stopped, state: 'sending', problem: undefined };
+        // The exporter deletes a solved problem rather than setting it to undefined.
+        const { problem: _solved, ...unproblematic } = stopped;
+        status.value = { ...unproblematic, state: 'sending' };
       },
     };
     // The page's log is only the key the view looks its export up by: a stand-in, because a real

@@ -160,7 +160,7 @@ export interface PanelHostOptions {
   /** Authorization servers that refused CORS while signing in (absent: none watched). */
   authOrigins?: AuthOriginWatch;
   /** The audit log's export, when the policy starts one (absent: none is shown). */
-  auditExport?: AuditExportHandle;
+  auditExport?: AuditExportHandle | undefined;
 }
 
 /** The worker's audit export as the panel needs it: its status, and resuming it. */

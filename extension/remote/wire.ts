@@ -36,7 +36,7 @@ export interface WireRunningCall {
   startedAt: number;
   sentAt?: number;
   timeoutMs: number;
-  progress?: { progress: number; total?: number; message?: string };
+  progress?: { progress: number; total?: number | undefined; message?: string | undefined };
 }
 
 export interface WireElicitation {

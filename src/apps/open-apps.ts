@@ -23,7 +23,7 @@ export type AppCallState =
       phase: 'running';
       /** As sent (after any edit in the approval dialog). */
       arguments?: JsonObject;
-      progress?: { progress: number; total?: number; message?: string };
+      progress?: { progress: number; total?: number | undefined; message?: string | undefined };
     }
   | { phase: 'done'; arguments: JsonObject; result: CallToolResult; finishedAt: number }
   | { phase: 'cancelled'; arguments?: JsonObject; reason: string };

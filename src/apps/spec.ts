@@ -30,9 +30,6 @@ export const UiMethod = {
   sandboxResourceReady: 'ui/notifications/sandbox-resource-ready',
 } as const;
 
-/** Methods between the Host and the sandbox proxy only; never forwarded to or accepted from a View. */
-export const SANDBOX_METHOD_PREFIX = 'ui/notifications/sandbox-';
-
 /** `_meta.ui.csp` of a UI resource: the origins the View may reach, per kind. */
 export interface UiResourceCsp {
   connectDomains?: string[];

@@ -79,7 +79,7 @@ export async function jwkThumbprint(jwk: JsonWebKey): Promise<string> {
 /** The public half of `publicKey` as an export carries it. */
 export async function anchorKeyOf(publicKey: CryptoKey): Promise<AnchorKey> {
   const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', publicKey);
-  const bare: JsonWebKey = { kty, crv, x, y };
+  const bare = { kty, crv, x, y } as JsonWebKey;
   const keyId = await jwkThumbprint(bare);
   return { keyId, jwk: { ...bare, kid: keyId, alg: 'ES256', use: 'sig' } };
 }
@@ -135,7 +135,7 @@ export async function signatureProblem(
   try {
     const key = await crypto.subtle.importKey(
       'jwk',
-      { kty: publicKey.kty, crv: publicKey.crv, x: publicKey.x, y: publicKey.y },
+      { kty: publicKey.kty, crv: publicKey.crv, x: publicKey.x, y: publicKey.y } as JsonWebKey,
       ANCHOR_ALGORITHM,
       false,
       ['verify'],

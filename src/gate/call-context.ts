@@ -31,7 +31,7 @@ export interface CallContext {
   readonly requestedAt: number;
   /** Things the caller should be shown, e.g. an audit write that failed after the call. */
   readonly warnings: string[];
-  trace?: CallTrace;
+  trace?: CallTrace | undefined;
   definitionHash?: string;
   decision?: Decision;
   decidedAt?: number;

@@ -38,7 +38,9 @@ describe('definitionOf', () => {
   });
 
   it('omits absent and undefined fields instead of writing them as null', () => {
-    const definition = definitionOf({ name: 'ping', inputSchema: { type: 'object' }, title: undefined });
+    // Tool says title is a string or absent; an object built in code may still hold undefined.
+    const built = { name: 'ping', inputSchema: { type: 'object' }, title: undefined } as unknown as Tool;
+    const definition = definitionOf(built);
     expect(Object.keys(definition)).toEqual(['name', 'inputSchema']);
   });
 });
@@ -64,8 +66,8 @@ describe('hashDefinition', () => {
         },
         type: 'object',
       },
-      description: tool.description,
-      title: tool.title,
+      description: tool.description!,
+      title: tool.title!,
       name: tool.name,
     };
     expect(await hashDefinition(reordered)).toBe(await hashDefinition(tool));

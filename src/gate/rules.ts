@@ -480,39 +480,6 @@ function describeCondition(condition: ArgumentCondition): string {
   }
 }
 
-/** The sentence a decision by `rule` carries. */
-export function ruleReason(rule: PolicyRule, cautiously: boolean): string {
-  const summary = `${describeRule(rule)}${rule.note ? ` (${rule.note})` : ''}`;
-  const lead =
-    rule.verdict === 'deny'
-      ? 'Denied by your rule'
-      : rule.verdict === 'ask'
-        ? 'Your rule asks a person first'
-        : 'Allowed by your rule';
-  const caution = cautiously
-    ? ', applied to be safe because one of its conditions could not be checked (an argument too long to search, or an unreadable condition)'
-    : '';
-  return `${lead}: ${summary}${caution}.`;
-}
-
-/** Reads a stored rule record back; undefined when it is not recognizably a rule. */
-export function parseStoredRule(value: unknown): PolicyRule | undefined {
-  if (!isRecord(value)) return undefined;
-  const { id, verdict, server, tool, createdAt, updatedAt, when, note } = value;
-  if (typeof id !== 'string' || !VERDICTS.includes(verdict as Verdict)) return undefined;
-  if (typeof server !== 'string' || typeof tool !== 'string') return undefined;
-  return {
-    id,
-    verdict: verdict as Verdict,
-    server,
-    tool,
-    ...(when !== undefined ? { when: when as ArgumentCondition[] } : {}),
-    ...(typeof note === 'string' ? { note } : {}),
-    createdAt: typeof createdAt === 'number' ? createdAt : 0,
-    updatedAt: typeof updatedAt === 'number' ? updatedAt : 0,
-  };
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -24,6 +24,7 @@ describe('gate steps', () => {
       } catch (e) {
         return e;
       }
+      return undefined;
     })();
     expect(error).toBeInstanceOf(InvalidArgumentsError);
     expect((error as Error).message).toContain('t on s was not called');

@@ -89,7 +89,7 @@ interface Pending {
   reject: (error: Error) => void;
   controller: AbortController;
   /** When the idle timeout expires (performance.now() ms); undefined without one. */
-  idleDeadline?: number;
+  idleDeadline?: number | undefined;
   totalTimer?: ReturnType<typeof setTimeout>;
   progressToken?: RequestId;
   reissues: number;

@@ -54,7 +54,7 @@ export class McpError extends ToolgateError {
  */
 export interface RequestSubject {
   server?: string;
-  tool?: string;
+  tool?: string | undefined;
 }
 
 /** "tools/call for tool 'search'", or the bare method. */

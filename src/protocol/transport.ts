@@ -8,7 +8,7 @@ import type { JsonRpcMessage, RequestId } from './jsonrpc.js';
 /** Per-message hints from the engine. HTTP transports use them; others may ignore them. */
 export interface SendOptions {
   /** Extra HTTP headers for this message only (Mcp-Param-* mirroring). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Aborted when the engine gives up on the request: an HTTP transport closes its response stream. */
   signal?: AbortSignal;
 }
@@ -25,21 +25,21 @@ export interface Transport {
   close(): Promise<void>;
 
   /** Every inbound message, unvalidated: the engine checks envelopes. */
-  onmessage?: (message: unknown) => void;
+  onmessage?: ((message: unknown) => void) | undefined;
   /** Failures not tied to one send (a broken background stream, a dropped foreign message). */
-  onerror?: (error: Error) => void;
+  onerror?: ((error: Error) => void) | undefined;
   /** The channel is gone for good. */
-  onclose?: () => void;
+  onclose?: (() => void) | undefined;
   /**
    * The stream that should carry the response to `id` ended without it and cannot be resumed
    * (2026-07-28 has no resumption). The engine decides whether to re-issue the request.
    */
-  onresponselost?: (id: RequestId, error: Error) => void;
+  onresponselost?: ((id: RequestId, error: Error) => void) | undefined;
   /**
    * The answer to `id` cannot be used (it outgrew a size cap: reading stopped there): the engine
    * fails the request with `error` at once and never re-issues it.
    */
-  onresponsefailed?: (id: RequestId, error: Error) => void;
+  onresponsefailed?: ((id: RequestId, error: Error) => void) | undefined;
 
   /** Tells an HTTP transport which protocol version it now speaks (headers, session and stream rules). */
   setProtocolVersion?(version: string): void;

@@ -61,7 +61,7 @@ export interface ServerState {
   config: ServerConfig;
   state: ConnectionState;
   /** A sentence that says what went wrong and what to do. */
-  error?: string;
+  error?: string | undefined;
   trust: TrustLevel;
   tools: Tool[];
   /** Tools the person switched off (a deny rule in the policy, so the gate enforces it). */
@@ -82,7 +82,7 @@ export interface ServerState {
   /** The transport's own technical explanation (headers to allow, status, body), for the curious. */
   errorDetail?: string;
   /** Signed in to the server's authorization server (OAuth), with what was granted. */
-  signedIn?: { issuer: string; scopes: readonly string[] };
+  signedIn?: { issuer: string; scopes: readonly string[] } | undefined;
   /** The last ping: its round trip in ms, or why it failed. */
   ping?: { at: number; ms: number; method: string } | { at: number; error: string };
   /** Whether the server declared `logging`, `resources` (read them through Toolgate). */
@@ -95,8 +95,8 @@ export interface ServerState {
 export interface ProgressPoint {
   at: number;
   progress: number;
-  total?: number;
-  message?: string;
+  total?: number | undefined;
+  message?: string | undefined;
 }
 
 /** A `notifications/message` from a server. */
@@ -147,7 +147,7 @@ export interface RunningCall {
   /** When the call was sent (after approval); the timeout runs from here. */
   sentAt?: number;
   timeoutMs: number;
-  progress?: { progress: number; total?: number; message?: string };
+  progress?: { progress: number; total?: number | undefined; message?: string | undefined };
   /** The arguments as proposed, then as sent once approved (unredacted: redact to show). */
   arguments?: JsonObject;
   /** Every progress report so far (the newest PROGRESS_KEPT). */

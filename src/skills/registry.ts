@@ -25,11 +25,11 @@ export interface SkillRecord {
   /** SKILL.md URIs inside this skill's manifest besides its own: nested skills (their own consent). */
   nested: string[];
   /** The listed skill this one is nested in, when there is one. */
-  enclosing?: string;
+  enclosing?: string | undefined;
   /** False when it was reached by URI (`skills/get`) rather than listed. */
   listed: boolean;
   /** The last verification failure, until the skill is refreshed or approved again. */
-  failure?: string;
+  failure?: string | undefined;
   /** True while a model acts on it (its SKILL.md was loaded under the entry held now). */
   acting: boolean;
   /** The one name a model uses for it. */
@@ -43,7 +43,7 @@ export interface ServerSkills {
   serverId: string;
   label: string;
   /** Whether the server declared `io.modelcontextprotocol/skills` (undefined: not connected). */
-  declared?: boolean;
+  declared?: boolean | undefined;
   directoryRead: boolean;
   status: 'not-listed' | 'listing' | 'listed' | 'failed';
   error?: string;

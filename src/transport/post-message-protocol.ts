@@ -37,9 +37,6 @@ export interface GoodbyeMessage {
   toolgate: 'mcp-goodbye';
 }
 
-/** Any Toolgate control message. */
-export type ControlMessage = ConnectMessage | ReadyMessage | RefusedMessage | GoodbyeMessage;
-
 function tagOf(value: unknown): unknown {
   // JSON-RPC traffic carries "jsonrpc"; a control message never does, so a server cannot smuggle a
   // goodbye inside a response by adding a "toolgate" field.

@@ -32,7 +32,7 @@ export interface StreamState {
   /** Aborts every connection of the stream and any wait between them. */
   controller: AbortController;
   release: () => void;
-  lastEventId?: string;
+  lastEventId?: string | undefined;
   /** The server's `retry` for this stream, in ms. */
   retryMs?: number;
   /** Reopen attempts in a row that brought no message (a priming event or keep-alive is not one). */

@@ -77,7 +77,11 @@ export function callFromForm(
 export type FormCallPhase =
   | { phase: 'checking' }
   | { phase: 'approval' }
-  | { phase: 'running'; sentAt: number; progress?: { progress: number; total?: number; message?: string } }
+  | {
+      phase: 'running';
+      sentAt: number;
+      progress?: { progress: number; total?: number | undefined; message?: string | undefined };
+    }
   | { phase: 'done' };
 
 /** Where a form's call is now, read from the controller's queues. */

@@ -58,7 +58,8 @@ function writeExamples(): Written[] {
 /**
  * Two programs: TypeScript examples under the repository's own strict settings, JavaScript ones
  * (js blocks, html module scripts) as JavaScript: names, imports, option shapes and types, but no
- * null checks, which a JavaScript reader's code does not have either.
+ * null checks, which a JavaScript reader's code does not have either. Neither checks for unused
+ * names: an example names what a call gives back (`const result = ...`) for the reader to use.
  */
 async function writeTsconfigs(): Promise<string[]> {
   const entries = await packageEntries();
@@ -69,10 +70,13 @@ async function writeTsconfigs(): Promise<string[]> {
   const dropIn = relative(OUT, entries['toolgate/widget.js'] as string).replace(/\.ts$/, '.js');
   writeFileSync(join(OUT, 'toolgate-widget.ts'), `export * from '${dropIn}';\n`);
   const shared = ['../test/docs/example-globals.d.ts', '../src/**/*.d.ts'];
+  const readerNames = { noUnusedLocals: false, noUnusedParameters: false };
+  // exactOptionalPropertyTypes is a null check too: TypeScript takes it only with strictNullChecks.
+  const noNullChecks = { strictNullChecks: false, exactOptionalPropertyTypes: false };
   const programs = {
-    'tsconfig.ts.json': { compilerOptions: { paths }, include: ['*.ts', ...shared] },
+    'tsconfig.ts.json': { compilerOptions: { paths, ...readerNames }, include: ['*.ts', ...shared] },
     'tsconfig.js.json': {
-      compilerOptions: { paths, allowJs: true, checkJs: true, strictNullChecks: false },
+      compilerOptions: { paths, ...readerNames, allowJs: true, checkJs: true, ...noNullChecks },
       include: ['*.js', ...shared],
     },
   };

@@ -128,7 +128,7 @@ describe.each(['sdk1-stateful-json', 'sdk1-stateful-sse'] as const)('%s forgetti
       proxy.forget = () => true;
       const failed = await call('while it forgets');
       expect(failed).toBeInstanceOf(TransportError);
-      expect(failed.message).toContain('after Toolgate started 3 new sessions in a row');
+      expect((failed as Error).message).toContain('after Toolgate started 3 new sessions in a row');
       expect(client.failure).toBe(failed);
       expect(await initializes()).toBe(before + 3);
       expect(audit.entries[1]?.final).toMatchObject({
@@ -139,7 +139,7 @@ describe.each(['sdk1-stateful-json', 'sdk1-stateful-sse'] as const)('%s forgetti
       const seen = (await peer.events()).messages.length;
       const refused = await call('after it failed');
       expect(refused).toBeInstanceOf(ConnectionClosedError);
-      expect(refused.message).toContain(`${kind} cannot take calls, so nothing was sent`);
+      expect((refused as Error).message).toContain(`${kind} cannot take calls, so nothing was sent`);
       expect((await peer.events()).messages).toHaveLength(seen);
       expect(audit.entries[2]?.refusal).toMatchObject({ outcome: 'denied' });
       expect(audit.entries[2]?.pending).toBeUndefined();
@@ -163,8 +163,8 @@ describe('a 2024-11-05 server that goes away', () => {
       await eventually('the connection to be marked failed', async () => client.failure !== undefined);
       const refused = await call('anyone there?');
       expect(refused).toBeInstanceOf(ConnectionClosedError);
-      expect(refused.message).toContain('legacy-sse cannot take calls, so nothing was sent');
-      expect(refused.message).toContain('reconnect it to call its tools');
+      expect((refused as Error).message).toContain('legacy-sse cannot take calls, so nothing was sent');
+      expect((refused as Error).message).toContain('reconnect it to call its tools');
       expect(audit.entries[1]?.refusal).toMatchObject({ outcome: 'denied' });
       expect(audit.entries[1]?.pending).toBeUndefined();
     } finally {

@@ -19,7 +19,7 @@ import { AuditExportStatus } from './audit-export-status.js';
 import { AuditStorage } from './audit-storage.js';
 
 export function AuditView({ controller }: { controller: PanelController }) {
-  const state = useSignal<{ log?: AuditLog; error?: string; loaded: boolean }>({ loaded: false });
+  const state = useSignal<{ log?: AuditLog | undefined; error?: string; loaded: boolean }>({ loaded: false });
   useEffect(() => {
     let live = true;
     controller.ready.then(
