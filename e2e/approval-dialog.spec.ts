@@ -10,8 +10,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type ApprovalPeer, startApprovalPeer } from './fixtures/approval/start-peer.js';
-import { bundle } from './support/bundle.js';
 import { untilArmed } from './support/dialogs.js';
+import { serveFixture } from './support/fixture-page.js';
 
 const ORIGIN = 'https://approval.test';
 const SERVER = 'appr';
@@ -28,15 +28,7 @@ test.afterAll(async () => {
 });
 
 async function openPanel(page: Page, query = ''): Promise<void> {
-  const script = await bundle('e2e/fixtures/approval/page.ts');
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Toolgate approvals</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, ORIGIN, 'e2e/fixtures/approval/page.ts', 'Toolgate approvals');
   await page.goto(`${ORIGIN}/?server=${encodeURIComponent(peer.url)}&id=${SERVER}${query}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
   await expect(page.locator(`[data-server="${SERVER}"]`)).toContainText('connected', { timeout: 20_000 });

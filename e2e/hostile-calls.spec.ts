@@ -6,7 +6,7 @@
  * idle timeout, and none of them ends as a timeout.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { bundle } from './support/bundle.js';
+import { serveFixture } from './support/fixture-page.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://widget.test';
@@ -24,15 +24,7 @@ type Era = 'mcp' | 'modern';
 const endpoint = (era: Era, name: string) => peer.url.replace(/\/mcp\/plain$/, `/${era}/${name}`);
 
 async function openPanel(page: Page, url: string): Promise<void> {
-  const script = await bundle('e2e/fixtures/widget/page.ts');
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Toolgate widget</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, ORIGIN, 'e2e/fixtures/widget/page.ts', 'Toolgate widget');
   await page.goto(`${ORIGIN}/?server=${encodeURIComponent(url)}&id=bad`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
   await expect(page.locator('[data-server="bad"]')).toContainText('connected', { timeout: 20_000 });

@@ -10,8 +10,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { DEFAULT_MAX_PAGES } from '../src/client/catalog.js';
-import { bundle } from './support/bundle.js';
 import { untilArmed } from './support/dialogs.js';
+import { serveFixture } from './support/fixture-page.js';
 import { type Peer, type PeerEvents, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://hostile-panel.test';
@@ -34,15 +34,7 @@ interface Server {
 }
 
 async function openPanel(page: Page, servers: Server[], options: { timeoutMs?: number } = {}) {
-  const script = await bundle('e2e/fixtures/hostile-panel/page.ts');
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Hostile servers</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, ORIGIN, 'e2e/fixtures/hostile-panel/page.ts', 'Hostile servers');
   const query = servers.map((s) => `server=${encodeURIComponent(caseUrl(s.case))}&id=${s.id}`);
   if (options.timeoutMs) query.push(`timeout=${options.timeoutMs}`);
   await page.goto(`${ORIGIN}/?${query.join('&')}`);

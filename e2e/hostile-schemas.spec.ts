@@ -12,7 +12,7 @@
  *   until the person has answered one that showed it.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { bundle } from './support/bundle.js';
+import { serveFixture } from './support/fixture-page.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://hostile-schemas.test';
@@ -49,15 +49,7 @@ type Window = {
 };
 
 async function openPanel(page: Page, servers: { case: string; id: string }[]): Promise<void> {
-  const script = await bundle('e2e/fixtures/hostile-panel/page.ts');
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Hostile schemas</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, ORIGIN, 'e2e/fixtures/hostile-panel/page.ts', 'Hostile schemas');
   const query = servers.map((s) => `server=${encodeURIComponent(caseUrl(s.case))}&id=${s.id}`);
   await page.goto(`${ORIGIN}/?${query.join('&')}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');

@@ -11,7 +11,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import type { HostSkillLoad, OfferedSkill } from '../src/host/skills.js';
-import { bundle } from './support/bundle.js';
+import { serveFixture } from './support/fixture-page.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://skills.test';
@@ -29,15 +29,7 @@ test.afterEach(async () => {
 });
 
 async function openPanel(page: Page): Promise<void> {
-  const script = await bundle('e2e/fixtures/skills/page.ts');
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Toolgate skills</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, ORIGIN, 'e2e/fixtures/skills/page.ts', 'Toolgate skills');
   const url = encodeURIComponent(peer.url);
   await page.goto(`${ORIGIN}/?server=${url}&id=docs&server=${url}&id=mirror`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');

@@ -6,7 +6,7 @@
  * the title; Activity and the audit log show the name too.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { bundle } from './support/bundle.js';
+import { serveFixture } from './support/fixture-page.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://titles.test';
@@ -23,15 +23,7 @@ test.afterAll(async () => {
 });
 
 async function openPanel(page: Page): Promise<void> {
-  const script = await bundle('e2e/fixtures/hostile-panel/page.ts');
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Tool titles</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, ORIGIN, 'e2e/fixtures/hostile-panel/page.ts', 'Tool titles');
   const url = peer.url.replace(/\/mcp\/plain$/, '/mcp/disguised-title');
   await page.goto(`${ORIGIN}/?server=${encodeURIComponent(url)}&id=${ID}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');

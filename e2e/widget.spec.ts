@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { bundle } from './support/bundle.js';
 import { untilArmed } from './support/dialogs.js';
+import { serveFixture } from './support/fixture-page.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://widget.test';
@@ -25,15 +26,7 @@ test.afterAll(async () => {
 });
 
 async function openPanel(page: Page, servers: { url: string; id: string }[]): Promise<void> {
-  const script = await bundle('e2e/fixtures/widget/page.ts');
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Toolgate widget</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, ORIGIN, 'e2e/fixtures/widget/page.ts', 'Toolgate widget');
   const query = servers.map((s) => `server=${encodeURIComponent(s.url)}&id=${s.id}`).join('&');
   await page.goto(`${ORIGIN}/?${query}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');

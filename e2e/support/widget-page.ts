@@ -5,7 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
-import { bundle } from './bundle.js';
+import { serveFixture } from './fixture-page.js';
 
 export const WIDGET_ORIGIN = 'https://widget.test';
 
@@ -22,15 +22,7 @@ export async function openWidget(
   servers: PanelServer[],
   options: { failing?: readonly string[] } = {},
 ): Promise<void> {
-  const script = await bundle('e2e/fixtures/widget/page.ts');
-  await page.route(`${WIDGET_ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Toolgate widget</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveFixture(page, WIDGET_ORIGIN, 'e2e/fixtures/widget/page.ts', 'Toolgate widget');
   const query = servers
     .map(
       (s) =>
