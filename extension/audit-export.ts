@@ -13,13 +13,13 @@
  */
 
 import { type ReadonlySignal, signal } from '@preact/signals';
-import type { AuditLog } from '../src/audit/log.js';
 import {
+  type AuditLog,
   type OtlpExport,
   type OtlpExportOptions,
   type OtlpExportStatus,
   startOtlpExport,
-} from '../src/audit/otlp/exporter.js';
+} from '../src/audit/index.js';
 
 /** The policy value, checked. */
 export interface AuditCollectorPolicy {

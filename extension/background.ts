@@ -14,10 +14,10 @@
 
 import { effect } from '@preact/signals';
 import { createStore, get, set } from 'idb-keyval';
-import type { SignInOptions } from '../src/auth/connect-auth.js';
-import { forgetCallerGrants } from '../src/gate/forget.js';
-import { evalAllowed, evalVerdict } from '../src/schema/eval-probe.js';
-import { type Controller, createController, type ServerConfig } from '../src/session/controller.js';
+import type { SignInOptions } from '../src/auth/index.js';
+import { forgetCallerGrants } from '../src/gate/index.js';
+import { evalAllowed, evalVerdict } from '../src/schema/index.js';
+import { type Controller, createController, type ServerConfig } from '../src/session/index.js';
 import { followAuditCollector } from './audit-export.js';
 import { bufferPort } from './buffered-port.js';
 import { isSiteOrigin } from './origins.js';

@@ -4,7 +4,7 @@
  * otherwise drop a page's first request.
  */
 
-import type { ChromeRuntimePort } from '../src/transport/chrome-port.js';
+import type { ChromeRuntimePort } from '../src/transport/index.js';
 
 export interface BufferedPort extends ChromeRuntimePort {
   /** Hands the buffered messages to the listeners added since, then passes messages straight through. */

@@ -4,10 +4,9 @@
  * never run there; the worker's validator is set to the interpreting engine (cfworker) and never
  * asks for Ajv. This keeps Ajv's code out of the worker file altogether, and says so if reached.
  */
-import type { AjvInstance } from '../src/schema/ajv-engine.js';
-import type { Dialect } from '../src/schema/dialect.js';
+import type { AjvInstance, Dialect } from '../src/schema/index.js';
 
-export type { AjvInstance, AjvValidateFunction } from '../src/schema/ajv-engine.js';
+export type { AjvInstance, AjvValidateFunction } from '../src/schema/index.js';
 
 export async function createAjv(_dialect: Dialect): Promise<AjvInstance> {
   throw new Error(

@@ -10,8 +10,7 @@
  *   const result = await toolgate.callTool(tools[0].serverId, tools[0].name, { a: 2, b: 3 });
  */
 
-import type { JsonObject } from '../src/protocol/jsonrpc.js';
-import type { CallToolResult } from '../src/protocol/types.js';
+import type { CallToolResult, JsonObject } from '../src/protocol/index.js';
 import { type AccessEvent, BRIDGE_TAG, type BridgeReply, PAGE_TAG, type SiteTool } from './page-protocol.js';
 
 export interface ToolgatePageApi {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Controller } from '../src/session/controller.js';
+import type { Controller } from '../src/session/index.js';
 import { controllerWithServer, until } from '../test/support/extension-controller.js';
 import { memoryAccessStore } from '../test/support/memory-access-store.js';
 import { portPair } from '../test/support/runtime-ports.js';

@@ -8,8 +8,8 @@
  */
 
 import { effect } from '@preact/signals';
-import type { Controller } from '../src/session/controller.js';
-import type { ChromeRuntimePort } from '../src/transport/chrome-port.js';
+import type { Controller } from '../src/session/index.js';
+import type { ChromeRuntimePort } from '../src/transport/index.js';
 import {
   type AccessEvent,
   type BridgeReply,

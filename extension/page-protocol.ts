@@ -4,8 +4,7 @@
  * worker over a runtime port, which knows the page's origin from Chrome, not from the page.
  */
 
-import type { JsonObject } from '../src/protocol/jsonrpc.js';
-import type { Tool } from '../src/protocol/types.js';
+import type { JsonObject, Tool } from '../src/protocol/index.js';
 import type { WireError } from './remote/wire.js';
 
 /** The tag on window messages from the page API to the content script. */

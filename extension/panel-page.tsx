@@ -6,10 +6,8 @@
 
 import { signal } from '@preact/signals';
 import { render } from 'preact';
-import { createAuditLog } from '../src/audit/log.js';
-import { prefetchViews } from '../src/ui/lazy.js';
-import { Panel } from '../src/ui/panel.js';
-import { panelStyles } from '../src/ui/styles.js';
+import { createAuditLog } from '../src/audit/index.js';
+import { Panel, panelStyles, prefetchViews } from '../src/ui/index.js';
 import { createRemoteController, type RemoteController } from './remote/remote-controller.js';
 import { PANEL_PORT } from './remote/wire.js';
 import { watchServerOrigins } from './server-access.js';

@@ -1,92 +1,208 @@
 /** Toolgate's library entry: the headless MCP client (no UI). */
 
 export {
+  ALL_OUTCOMES,
   type AnchoredHead,
+  type AnchoringOptions,
   type AnchorKey,
   type AnchorReport,
-  checkAnchoredHead,
-  describeAnchorReport,
-  isAnchoredHead,
-} from './audit/anchor.js';
-export type { AnchoringOptions } from './audit/anchor-cadence.js';
-export type { LogVerification, VerifyOptions } from './audit/anchor-verify.js';
-export { type ChainAnchor, type ChainEvent, GENESIS, type Verification, verifyChain } from './audit/chain.js';
-export type { AuditEntry, EntryOutcome } from './audit/entry.js';
-export { AuditContentionError, AuditStorageFullError, AuditWriteError } from './audit/errors.js';
-export { type ExportFormat, parseExport } from './audit/export-format.js';
-export { AuditImportError, type ImportedAudit, readAuditExport } from './audit/import.js';
-export {
-  ALL_OUTCOMES,
   type AuditChange,
+  AuditContentionError,
+  type AuditEntry,
+  AuditImportError,
   type AuditLog,
   type AuditLogOptions,
+  type AuditPage,
+  type AuditQuery,
+  AuditStorageFullError,
+  AuditWriteError,
+  type ChainAnchor,
+  type ChainEvent,
+  checkAnchoredHead,
   createAuditLog,
+  describeAnchorReport,
+  type EntryOutcome,
+  type ExportFormat,
   type ExportProgress,
-} from './audit/log.js';
-export type { AuditPage, AuditQuery } from './audit/query.js';
-export type { PruneReport, RetentionPolicy } from './audit/retention.js';
+  GENESIS,
+  type ImportedAudit,
+  isAnchoredHead,
+  type LogVerification,
+  type PruneReport,
+  parseExport,
+  type RetentionPolicy,
+  readAuditExport,
+  type Verification,
+  type VerifyOptions,
+  verifyChain,
+} from './audit/index.js';
 // Signing in (MCP authorization): connect({ auth }) and its handle; the rest is 'toolgate/auth'.
-export type { ServerSignIn, SignInOptions } from './auth/connect-auth.js';
-export { AuthorizationError, type AuthorizationStep } from './auth/errors.js';
-export type { AuthEvent } from './auth/session.js';
-export { type CatalogEntry, type CatalogSnapshot, qualifyToolName, ToolCatalog } from './client/catalog.js';
-export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client/client.js';
-export { clearEraCache, connect, signInOf } from './client/connect.js';
-export type { CallToolOptions, ClientWarning, ConnectOptions, ElicitationHandler } from './client/options.js';
-export { toolNameProblem } from './client/tool-checks.js';
-export { denyAllApprover, programmaticApprover } from './gate/approvers.js';
-export { describeChange, diffDefinitions } from './gate/definition-diff.js';
 export {
-  AuditUnavailableError,
-  DeniedError,
-  InvalidArgumentsError,
-  UnknownToolError,
-} from './gate/errors.js';
-export { MemoryAuditSink } from './gate/memory-audit.js';
-export { errorForModel, type ModelToolResult, resultForModel } from './gate/model-result.js';
-export { createToolPins, definitionOf, hashDefinition } from './gate/pins.js';
+  type AuthEvent,
+  AuthorizationError,
+  type AuthorizationStep,
+  type ServerSignIn,
+  type SignInOptions,
+} from './auth/index.js';
+export {
+  type CallToolOptions,
+  type CatalogEntry,
+  type CatalogSnapshot,
+  type ClientWarning,
+  type ConnectOptions,
+  clearEraCache,
+  connect,
+  type ElicitationHandler,
+  MAX_INPUT_ROUNDS,
+  McpClient,
+  normalizeCallToolResult,
+  qualifyToolName,
+  signInOf,
+  ToolCatalog,
+  toolNameProblem,
+} from './client/index.js';
 // The gate: the one pipeline every tool call takes, and its parts.
 export {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type Approver,
+  type ArgumentCondition,
+  type AuditSink,
+  AuditUnavailableError,
+  type Caller,
   createGate,
+  createPolicy,
+  createToolPins,
   DEFAULT_CALL_TIMEOUT_MS,
+  type Decision,
+  type DecisionReasonCode,
+  type DecisionSource,
+  type DefinitionChange,
+  type DefinitionDiffLine,
+  DeniedError,
+  definitionOf,
+  denyAllApprover,
+  describeChange,
+  detectPoisoning,
+  diffDefinitions,
+  errorForModel,
+  type FinalRecord,
   type Gate,
   type GateEvent,
   type GateOptions,
   type GateResult,
-} from './gate/pipeline.js';
-export { detectPoisoning, revealInvisible } from './gate/poisoning.js';
-export { createPolicy, type Policy, type PolicyOptions } from './gate/policy.js';
-export type {
-  ArgumentCondition,
-  Grant,
-  PolicyChange,
-  PolicyRule,
-  RuleInput,
-  TrustRecord,
-} from './gate/policy-types.js';
-export { RuleValidationError } from './gate/rules.js';
-export { idbSettingsStore, memorySettingsStore, type SettingsStore } from './gate/settings-store.js';
-export { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from './gate/trust.js';
-export type * from './gate/types.js';
-export { DEFAULT_TIMEOUT_MS, type RequestOptions, RpcEngine } from './protocol/engine.js';
-export * from './protocol/errors.js';
-export type { JsonObject, JsonRpcMessage, RequestId } from './protocol/jsonrpc.js';
+  type Grant,
+  hashDefinition,
+  InvalidArgumentsError,
+  type InvocationOutcome,
+  type InvocationRequest,
+  idbSettingsStore,
+  MemoryAuditSink,
+  type ModelToolResult,
+  memorySettingsStore,
+  type PendingRecord,
+  type PinnedTool,
+  type PoisoningFlag,
+  type Policy,
+  type PolicyChange,
+  type PolicyOptions,
+  type PolicyRule,
+  programmaticApprover,
+  type RecordedTrace,
+  type RefusalRecord,
+  type RememberScope,
+  type ResendRecord,
+  type RuleInput,
+  RuleValidationError,
+  resultForModel,
+  revealInvisible,
+  type SchemaIssue,
+  type SettingsStore,
+  TRUST_EXPLANATION,
+  TRUSTED_EXPLANATION,
+  type TrustLevel,
+  type TrustRecord,
+  UnknownToolError,
+  type ValidationReasonCode,
+  type ValidationReport,
+  type ValidatorEngine,
+  type Verdict,
+} from './gate/index.js';
 export {
+  type AudioContent,
+  type CallToolResult,
+  CapabilityMissingError,
+  type ClientCapabilities,
+  ConnectionClosedError,
+  type ContentAnnotations,
+  type ContentBlock,
+  DEFAULT_TIMEOUT_MS,
+  describeDuration,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type EmbeddedResource,
+  type Era,
+  ErrorCode,
+  GuardError,
+  type Icon,
+  type ImageContent,
+  type Implementation,
+  type InputRequest,
+  InvalidResponseError,
+  isLegacyVersion,
+  isModernVersion,
   isSecretName,
+  type JsonObject,
+  type JsonRpcMessage,
+  LATEST_LEGACY,
+  LATEST_MODERN,
+  LEGACY_VERSIONS,
+  type LegacyVersion,
+  type ListToolsResult,
+  McpError,
+  META,
+  MODERN_ERROR_CODES,
+  MODERN_VERSIONS,
+  type ModernVersion,
+  nameSubject,
+  type Progress,
+  type ProtocolVersion,
+  pickVersion,
   REDACTED,
   type Redacted,
+  RequestCancelledError,
+  type RequestId,
+  type RequestOptions,
+  type RequestSubject,
+  RequestTimeoutError,
+  type ResourceLink,
+  ResponseLostError,
+  RpcEngine,
   redactSecrets,
   redactSecretsInText,
-} from './protocol/redaction.js';
-export * from './protocol/types.js';
-export * from './protocol/versions.js';
+  refusalContext,
+  type ServerCapabilities,
+  type TextContent,
+  type Tool,
+  type ToolAnnotations,
+  ToolgateError,
+  TransportError,
+  type TransportFailureCause,
+  UnsupportedServerError,
+} from './protocol/index.js';
 export { checkToolOutput, createSchemaValidator } from './schema/index.js';
-export { recordSignIns, type SignInAction, type SignInAuditOptions } from './session/sign-in-audit.js';
-export { ChromePortTransport } from './transport/chrome-port.js';
-export { HttpSseTransport } from './transport/http-sse.js';
-export { type ConnectionLimits, DEFAULT_LIMITS, ResponseTooLargeError } from './transport/limits.js';
-export { MessagePortTransport } from './transport/message-port.js';
-export { PostMessageClientTransport } from './transport/post-message.js';
-export { acceptPostMessageClients, PostMessageServer } from './transport/post-message-server.js';
-export { StreamableHttpTransport } from './transport/streamable-http.js';
-export type { SendOptions, Transport } from './transport/transport.js';
+export { recordSignIns, type SignInAction, type SignInAuditOptions } from './session/index.js';
+export {
+  acceptPostMessageClients,
+  ChromePortTransport,
+  type ConnectionLimits,
+  DEFAULT_LIMITS,
+  HttpSseTransport,
+  MessagePortTransport,
+  PostMessageClientTransport,
+  PostMessageServer,
+  ResponseTooLargeError,
+  type SendOptions,
+  StreamableHttpTransport,
+  type Transport,
+} from './transport/index.js';

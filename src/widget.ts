@@ -1,16 +1,26 @@
 /** The widget entry: the custom element, mount(), and the controller for hosts that drive it. */
 
-export { defineToolgatePanel, ToolgatePanelElement } from './embed/element.js';
-export { type Mounted, type MountOptions, mount } from './embed/mount.js';
-export type { AppHost, AppIdentity, McpAppEvent, McpAppsOptions } from './session/app-host.js';
-// Deprecated page-wide forms of `apps` / `controller.apps` (session/app-host-page.ts).
-export { configureMcpApps, onMcpAppEvent } from './session/app-host-page.js';
 export {
+  defineToolgatePanel,
+  type Mounted,
+  type MountOptions,
+  mount,
+  ToolgatePanelElement,
+} from './embed/index.js';
+// configureMcpApps and onMcpAppEvent are the deprecated page-wide forms of `apps` / `controller.apps`.
+export {
+  type AppHost,
+  type AppIdentity,
   type CallRequest,
   type Controller,
   type ControllerOptions,
+  configureDialogArming,
+  configureMcpApps,
   createController,
+  type DialogArmingOptions,
+  type McpAppEvent,
+  type McpAppsOptions,
+  onMcpAppEvent,
   type ServerConfig,
   type ServerState,
-} from './session/controller.js';
-export { configureDialogArming, type DialogArmingOptions } from './session/dialog-arming.js';
+} from './session/index.js';

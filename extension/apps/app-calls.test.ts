@@ -7,12 +7,10 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { callToolForApp } from '../../src/apps/app-calls.js';
-import { MemoryAuditSink } from '../../src/gate/memory-audit.js';
-import { createPolicy } from '../../src/gate/policy.js';
-import { memorySettingsStore } from '../../src/gate/settings-store.js';
-import type { Tool } from '../../src/protocol/types.js';
-import { createController } from '../../src/session/controller.js';
+import { callToolForApp } from '../../src/apps/index.js';
+import { createPolicy, MemoryAuditSink, memorySettingsStore } from '../../src/gate/index.js';
+import type { Tool } from '../../src/protocol/index.js';
+import { createController } from '../../src/session/index.js';
 import { until } from '../../test/support/extension-controller.js';
 import { portPair } from '../../test/support/runtime-ports.js';
 import { ScriptedTransport } from '../../test/support/scripted-transport.js';

@@ -5,9 +5,8 @@
  * worker, not the page, makes the caller out of it.
  */
 
-import type { GateResult } from '../../src/gate/pipeline.js';
-import type { Caller } from '../../src/gate/types.js';
-import type { JsonObject } from '../../src/protocol/jsonrpc.js';
+import type { Caller, GateResult } from '../../src/gate/index.js';
+import type { JsonObject } from '../../src/protocol/index.js';
 
 /** Sends one command to the worker and waits for its answer. */
 export type WorkerCommand = <T>(method: string, ...params: unknown[]) => Promise<T>;

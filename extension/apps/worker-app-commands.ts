@@ -6,10 +6,9 @@
  * then the gate: validation, policy, the approval dialog naming the app, the audit log).
  */
 
-import { appCaller, refuseUnlessCallableByApp } from '../../src/apps/app-calls.js';
-import { isUiResourceUri } from '../../src/apps/tool-ui.js';
-import { isJsonObject, type JsonObject } from '../../src/protocol/jsonrpc.js';
-import type { Controller } from '../../src/session/controller.js';
+import { appCaller, isUiResourceUri, refuseUnlessCallableByApp } from '../../src/apps/index.js';
+import { isJsonObject, type JsonObject } from '../../src/protocol/index.js';
+import type { Controller } from '../../src/session/index.js';
 
 type Handler = (...params: never[]) => unknown;
 

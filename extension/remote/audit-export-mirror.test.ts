@@ -1,8 +1,11 @@
 import { signal } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
-import type { AuditLog } from '../../src/audit/log.js';
-import type { OtlpExport, OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
-import { whenExporting } from '../../src/audit/otlp/running.js';
+import {
+  type AuditLog,
+  type OtlpExport,
+  type OtlpExportStatus,
+  whenExporting,
+} from '../../src/audit/index.js';
 import { controllerWithServer, until } from '../../test/support/extension-controller.js';
 import { portPair } from '../../test/support/runtime-ports.js';
 import { createSiteAccess } from '../site-access.js';

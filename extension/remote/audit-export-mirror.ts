@@ -6,9 +6,12 @@
  * `auditExport`), and Resume goes back over the port to the worker's export.
  */
 
-import type { AuditLog } from '../../src/audit/log.js';
-import type { OtlpExport, OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
-import { announceExport } from '../../src/audit/otlp/running.js';
+import {
+  type AuditLog,
+  announceExport,
+  type OtlpExport,
+  type OtlpExportStatus,
+} from '../../src/audit/index.js';
 
 export interface ExportMirror {
   /** A status from the worker (null: no export runs there). */

@@ -6,13 +6,11 @@
 
 import type { ReadonlySignal } from '@preact/signals';
 import { effect } from '@preact/signals';
-import type { OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
-import type { ApprovalAnswer, TrustLevel } from '../../src/gate/types.js';
-import type { JsonObject } from '../../src/protocol/jsonrpc.js';
-import type { ElicitResult } from '../../src/protocol/types.js';
-import type { Controller, ServerConfig, ServerState } from '../../src/session/controller.js';
-import type { RememberedItem } from '../../src/session/remembered.js';
-import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
+import type { OtlpExportStatus } from '../../src/audit/index.js';
+import type { ApprovalAnswer, TrustLevel } from '../../src/gate/index.js';
+import type { ElicitResult, JsonObject } from '../../src/protocol/index.js';
+import type { Controller, RememberedItem, ServerConfig, ServerState } from '../../src/session/index.js';
+import type { ChromeRuntimePort } from '../../src/transport/index.js';
 import { appCommands } from '../apps/worker-app-commands.js';
 import type { AuthOriginWatch } from '../sign-in/auth-origins.js';
 import type { SignInPrompts } from '../sign-in/prompts.js';

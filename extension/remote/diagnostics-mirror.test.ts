@@ -1,8 +1,7 @@
 import { batch, signal } from '@preact/signals';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TrafficEntry } from '../../src/session/controller.js';
-import { TRAFFIC_KEPT } from '../../src/session/server-diagnostics.js';
+import { TRAFFIC_KEPT, type TrafficEntry } from '../../src/session/index.js';
 import { applyDiagnostics, sendDiagnostics } from './diagnostics-mirror.js';
 import type { WireDiagnostics } from './wire.js';
 

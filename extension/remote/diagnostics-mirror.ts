@@ -7,8 +7,7 @@
  */
 
 import { effect, type Signal } from '@preact/signals';
-import type { ServerLogEntry, TrafficEntry } from '../../src/session/controller.js';
-import { LOG_KEPT, TRAFFIC_KEPT } from '../../src/session/server-diagnostics.js';
+import { LOG_KEPT, type ServerLogEntry, TRAFFIC_KEPT, type TrafficEntry } from '../../src/session/index.js';
 import type { DiagnosticsKind, WireDiagnostics } from './wire.js';
 
 type Records<T> = Readonly<Record<string, readonly T[]>>;

@@ -6,27 +6,25 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { AuditLog } from '../../src/audit/log.js';
-import type { OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
-import type { GateResult } from '../../src/gate/pipeline.js';
-import type { ApprovalAnswer } from '../../src/gate/types.js';
-import type { JsonObject } from '../../src/protocol/jsonrpc.js';
-import type { ElicitResult } from '../../src/protocol/types.js';
+import type { AuditLog, OtlpExportStatus } from '../../src/audit/index.js';
+import type { ApprovalAnswer, GateResult } from '../../src/gate/index.js';
+import type { ElicitResult, JsonObject } from '../../src/protocol/index.js';
 import type { ValidationReport } from '../../src/schema/index.js';
-import { createAppHost, type McpAppsOptions } from '../../src/session/app-host.js';
-import type {
-  FinishedCall,
-  PanelController,
-  PendingApproval,
-  PendingElicitation,
-  PendingSignIn,
-  RunningCall,
-  ServerLogEntry,
-  ServerState,
-  TrafficEntry,
-} from '../../src/session/controller.js';
-import type { RememberedItem } from '../../src/session/remembered.js';
-import type { ChromeRuntimePort } from '../../src/transport/chrome-port.js';
+import {
+  createAppHost,
+  type FinishedCall,
+  type McpAppsOptions,
+  type PanelController,
+  type PendingApproval,
+  type PendingElicitation,
+  type PendingSignIn,
+  type RememberedItem,
+  type RunningCall,
+  type ServerLogEntry,
+  type ServerState,
+  type TrafficEntry,
+} from '../../src/session/index.js';
+import type { ChromeRuntimePort } from '../../src/transport/index.js';
 import { callForApp, readResourceThrough } from '../apps/page-app-calls.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';

@@ -5,10 +5,10 @@
  * AbortSignals stay behind in the worker.
  */
 
-import type { OtlpExportStatus } from '../../src/audit/otlp/exporter.js';
-import type { ApprovalRequest } from '../../src/gate/types.js';
-import type { ElicitRequestParams } from '../../src/protocol/types.js';
-import type { FinishedCall, ServerConfig, ServerState } from '../../src/session/controller.js';
+import type { OtlpExportStatus } from '../../src/audit/index.js';
+import type { ApprovalRequest } from '../../src/gate/index.js';
+import type { ElicitRequestParams } from '../../src/protocol/index.js';
+import type { FinishedCall, ServerConfig, ServerState } from '../../src/session/index.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
 import type { WireSignIn } from '../sign-in/prompts.js';
 import type { ConsentRequest, SiteGrant } from '../site-access.js';

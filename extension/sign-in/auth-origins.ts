@@ -15,7 +15,7 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import { probeReachable } from '../../src/session/connect-errors.js';
+import { probeReachable } from '../../src/session/index.js';
 import { isSiteOrigin } from '../origins.js';
 
 /** An origin that refused CORS while signing in, and the servers whose sign-in it stopped. */

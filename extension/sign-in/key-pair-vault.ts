@@ -13,7 +13,7 @@
  */
 
 import { clear, createStore, get, update } from 'idb-keyval';
-import type { KeyPairVault } from '../../src/auth/store.js';
+import type { KeyPairVault } from '../../src/auth/index.js';
 
 /** The records the vault reads and writes (IndexedDB in the worker; tests give their own). */
 export interface PairRecords {

@@ -6,7 +6,7 @@
  * cannot keep one). Entries that are not that shape are left out, never guessed at.
  */
 
-import type { PreRegisteredClient } from '../../src/auth/client-identity.js';
+import type { PreRegisteredClient } from '../../src/auth/index.js';
 
 /** The valid entries of the policy value `oauthClients`. */
 export function parseManagedClients(value: unknown): PreRegisteredClient[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuthorizationRequest } from '../../src/auth/authorization-code.js';
+import type { AuthorizationRequest } from '../../src/auth/index.js';
 import { controllerWithServer, until } from '../../test/support/extension-controller.js';
 import { portPair } from '../../test/support/runtime-ports.js';
 import { servePanel } from '../remote/controller-host.js';

@@ -10,8 +10,7 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { AuthorizationRequest } from '../../src/auth/authorization-code.js';
-import { signInDeclined } from '../../src/auth/declined.js';
+import { type AuthorizationRequest, signInDeclined } from '../../src/auth/index.js';
 
 /** A sign-in waiting for the person, as plain data (it crosses the panel port). */
 export interface WireSignIn {

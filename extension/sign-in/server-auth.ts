@@ -9,9 +9,7 @@
  * Client Registration with that redirect URI, as a public client (no secret: an extension keeps none).
  */
 
-import type { PreRegisteredClient } from '../../src/auth/client-identity.js';
-import type { SignInOptions } from '../../src/auth/connect-auth.js';
-import type { AuthStore } from '../../src/auth/store.js';
+import type { AuthStore, PreRegisteredClient, SignInOptions } from '../../src/auth/index.js';
 import type { SignInPrompts } from './prompts.js';
 import { extensionRedirectUri, webAuthFlowAuthorizer } from './web-auth-flow.js';
 

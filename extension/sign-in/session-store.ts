@@ -10,7 +10,7 @@
  * pairs cannot be JSON: they live in the worker's IndexedDB (key-pair-vault.ts), as long as these.
  */
 
-import type { AuthStore, KeyPairVault } from '../../src/auth/store.js';
+import type { AuthStore, KeyPairVault } from '../../src/auth/index.js';
 import { extensionKeyPairVault } from './key-pair-vault.js';
 
 const PREFIX = 'auth ';

@@ -9,7 +9,7 @@
  * click of its own to tie the window to, so the panel's "Sign in" is the person's go-ahead.
  */
 
-import type { AuthorizationRequest, Authorize } from '../../src/auth/authorization-code.js';
+import type { AuthorizationRequest, Authorize } from '../../src/auth/index.js';
 
 /** The redirect URI every sign-in of this extension uses (pre-register this one). */
 export function extensionRedirectUri(): string {

@@ -9,9 +9,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { escapeHidden } from '../../src/ui/components/hidden-characters.js';
-import { ModalDialog } from '../../src/ui/components/modal-dialog.js';
-import { ToolName } from '../../src/ui/components/tool-name.js';
+import { escapeHidden, ModalDialog, ToolName } from '../../src/ui/index.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import type { ConsentRequest } from '../site-access.js';
 import { InsecureOriginNote } from './insecure-origin-note.js';

@@ -8,7 +8,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import type { ServerState } from '../../src/session/controller.js';
+import type { ServerState } from '../../src/session/index.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import { allowServerOrigin, revokeServerOrigin } from '../server-access.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';

@@ -4,7 +4,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { visibleToolName } from '../../src/ui/components/tool-name.js';
+import { visibleToolName } from '../../src/ui/index.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import type { SiteGrant } from '../site-access.js';
 import { turnOffSite } from '../site-switch.js';

@@ -4,8 +4,8 @@
  */
 import { signal } from '@preact/signals';
 import { describe, expect, it, vi } from 'vitest';
-import type { Tool } from '../protocol/types.js';
-import type { CallRequest, PanelController, ServerState } from '../session/controller.js';
+import type { Tool } from '../protocol/index.js';
+import type { CallRequest, PanelController, ServerState } from '../session/index.js';
 import { appCaller, callToolForApp } from './app-calls.js';
 
 const APP = { serverId: 'weather', resourceUri: 'ui://weather/app.html' };

@@ -6,11 +6,13 @@
  * here, before the gate, is recorded here as a refusal in the same log.
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CallToolResult } from '../protocol/types.js';
-import { type AppIdentity, appCaller } from '../session/app-host.js';
-import type { PanelController } from '../session/controller.js';
-import type { ControllerServices } from '../session/services.js';
+import type { CallToolResult, JsonObject } from '../protocol/index.js';
+import {
+  type AppIdentity,
+  appCaller,
+  type ControllerServices,
+  type PanelController,
+} from '../session/index.js';
 
 /** Kept here too: callers of the app-call path import it from this module. */
 export { appCaller };

@@ -4,9 +4,9 @@
  * in e2e/apps.spec.ts against the real example apps.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import { createAppHost, type McpAppEvent } from '../session/app-host.js';
-import { MessagePortTransport } from '../transport/message-port.js';
+import type { JsonObject } from '../protocol/index.js';
+import { createAppHost, type McpAppEvent } from '../session/index.js';
+import { MessagePortTransport } from '../transport/index.js';
 import { type AppHooks, type AppLaunch, AppSession } from './app-session.js';
 import { AppRateLimits } from './message-limit.js';
 

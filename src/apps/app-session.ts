@@ -6,12 +6,16 @@
  * Transport and engine are Toolgate's own: exact-origin handshake, bounded messages, correlation.
  */
 
-import { RpcEngine } from '../protocol/engine.js';
-import { McpError } from '../protocol/errors.js';
-import { isJsonObject, type JsonObject, type RequestId } from '../protocol/jsonrpc.js';
-import type { CallToolResult } from '../protocol/types.js';
-import { type AppHost, type AppIdentity, appCaller } from '../session/app-host.js';
-import type { Transport } from '../transport/transport.js';
+import {
+  type CallToolResult,
+  isJsonObject,
+  type JsonObject,
+  McpError,
+  type RequestId,
+  RpcEngine,
+} from '../protocol/index.js';
+import { type AppHost, type AppIdentity, appCaller } from '../session/index.js';
+import type { Transport } from '../transport/index.js';
 import { permissionsObject } from './csp.js';
 import type { HostContext } from './host-context.js';
 import { type AppRateLimits, type LimitedMethod, limitReason, pageAppRateLimits } from './message-limit.js';

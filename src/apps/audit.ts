@@ -6,9 +6,8 @@
  * recorded by the gate under the same caller.
  */
 
-import { recordAction } from '../gate/action-record.js';
-import type { AuditSink } from '../gate/types.js';
-import { quickHash } from '../protocol/canonical-json.js';
+import { type AuditSink, recordAction } from '../gate/index.js';
+import { quickHash } from '../protocol/index.js';
 
 export interface AppShown {
   serverId: string;

@@ -3,7 +3,7 @@
  * display mode, sizes, locale, time zone, platform and the tool that opened it.
  */
 
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import type { DisplayMode } from './spec.js';
 
 export interface HostContext {

@@ -5,7 +5,7 @@
  * open frame, so closing and reopening an app does not refill them.
  */
 
-import type { AppIdentity } from '../session/app-host.js';
+import type { AppIdentity } from '../session/index.js';
 
 /** A token bucket's shape: `burst` requests at once, then one more every `refillMs`. */
 export interface RateLimit {

@@ -8,12 +8,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { registerDemoApp } from '../demo/counter-app.mjs';
-import { registerDemoTools } from '../demo/tools.mjs';
-import { createPolicy } from '../gate/policy.js';
-import { memorySettingsStore } from '../gate/settings-store.js';
-import { type Controller, createController } from '../session/controller.js';
-import { MessagePortTransport } from '../transport/message-port.js';
+import { registerDemoApp, registerDemoTools } from '../demo/index.js';
+import { createPolicy, memorySettingsStore } from '../gate/index.js';
+import { type Controller, createController } from '../session/index.js';
+import { MessagePortTransport } from '../transport/index.js';
 import { MAX_OPEN_APPS, type OpenApps, openAppsOf } from './open-apps.js';
 
 const SLOW_APP = 'ui://test/slow.html';

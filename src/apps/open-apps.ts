@@ -11,10 +11,9 @@
  */
 
 import { effect, type ReadonlySignal, type Signal, signal } from '@preact/signals';
-import type { Caller } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CallToolResult, Tool } from '../protocol/types.js';
-import type { FinishedCall, PanelController, RunningCall } from '../session/controller.js';
+import type { Caller } from '../gate/index.js';
+import type { CallToolResult, JsonObject, Tool } from '../protocol/index.js';
+import type { FinishedCall, PanelController, RunningCall } from '../session/index.js';
 import { uiResourceUriOf } from './tool-ui.js';
 
 /** Where the call that opened an app stands, as the app is told. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/index.js';
 import { forgetUiResources, loadUiResource } from './resource.js';
 
 const URI = 'ui://weather/app.html';

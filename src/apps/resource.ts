@@ -5,8 +5,7 @@
  * again costs no round trip.
  */
 
-import { UI_MIME_TYPE } from '../protocol/extensions.js';
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isJsonObject, type JsonObject, UI_MIME_TYPE } from '../protocol/index.js';
 import { type CheckedCsp, checkCsp, requestedPermissions } from './csp.js';
 import type { AppPermission } from './spec.js';
 import { isUiResourceUri } from './tool-ui.js';

@@ -8,7 +8,7 @@
  * origin of its own.
  */
 
-import { PostMessageClientTransport } from '../transport/post-message.js';
+import { PostMessageClientTransport } from '../transport/index.js';
 import { allowAttribute } from './csp.js';
 import type { AppPermission } from './spec.js';
 

@@ -4,7 +4,7 @@
  * imports on purpose: the host API and the panel's first chunks use it, the app host comes later.
  */
 
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import { type ToolVisibility, UI_SCHEME } from './spec.js';
 
 /** The deprecated flat key some servers still send beside `_meta.ui.resourceUri`. */

@@ -9,7 +9,7 @@
  * thumbprint. scripts/verify-audit-export.mjs checks the same things with node:crypto alone.
  */
 
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { canonicalJson } from '../protocol/index.js';
 import type { ChainAnchor } from './chain.js';
 
 /** A signed chain head: the event at `seq` had hash `hash` when the log signed it at `at`. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { canonicalJson } from '../protocol/index.js';
 import { canonicalText } from './canonical-text.js';
 
 describe('canonical text for the chain', () => {

@@ -5,7 +5,7 @@
  * from a checkpoint (the last pruned event's seq and hash) instead of the genesis value.
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/index.js';
 import { canonicalText } from './canonical-text.js';
 
 export type ChainEventKind = 'pending' | 'resent' | 'final' | 'refusal' | 'interrupted';

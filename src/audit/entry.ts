@@ -13,9 +13,8 @@ import type {
   RefusalRecord,
   ResendRecord,
   ValidationReport,
-} from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CallToolResult } from '../protocol/types.js';
+} from '../gate/index.js';
+import type { CallToolResult, JsonObject } from '../protocol/index.js';
 import type { ChainEvent } from './chain.js';
 
 /** 'pending' while the call is out; every other value is final. */

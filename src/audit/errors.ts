@@ -1,6 +1,6 @@
 /** Errors the audit log raises. The gate turns a failed pending write into a refusal. */
 
-import { ToolgateError } from '../protocol/errors.js';
+import { ToolgateError } from '../protocol/index.js';
 
 /** The browser refused to store more (QuotaExceededError). Nothing was dropped: the append failed. */
 export class AuditStorageFullError extends ToolgateError {

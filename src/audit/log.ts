@@ -7,9 +7,8 @@
  * session lock is gone was interrupted (reload, tab closed, worker stopped) and is marked so.
  */
 
-import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import { redactSecrets, redactSecretsInStrings } from '../protocol/redaction.js';
+import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from '../gate/index.js';
+import { type JsonObject, redactSecrets, redactSecretsInStrings } from '../protocol/index.js';
 import type { AnchoredHead, AnchorKey } from './anchor.js';
 import { Anchorer, type AnchoringOptions, DEFAULT_ANCHORING } from './anchor-cadence.js';
 import { anchorKeyFor, readAnchorKey, readAnchors } from './anchor-store.js';

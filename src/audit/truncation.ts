@@ -3,7 +3,7 @@
  * the full canonical JSON, so a copy kept elsewhere can still be matched to the entry.
  */
 
-import { canonicalJson, sha256Hex } from '../protocol/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../protocol/index.js';
 
 export const DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
 

@@ -6,7 +6,7 @@
  */
 
 import * as oauth from 'oauth4webapi';
-import { discardBody } from '../transport/bounded-body.js';
+import { discardBody } from '../transport/index.js';
 import { BodyProblem, boundedCopy } from './json-body.js';
 import { DiscoveryProblem } from './resource-metadata.js';
 import { authorizationServerMetadataUrls, isAllowedEndpoint, isLoopbackHttp } from './urls.js';

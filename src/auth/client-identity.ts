@@ -7,7 +7,7 @@
  */
 
 import * as oauth from 'oauth4webapi';
-import { isLoopbackHost } from '../transport/http-fetch.js';
+import { isLoopbackHost } from '../transport/index.js';
 import { type AuthorizationServerMetadata, problemOf, requestOptions } from './authorization-server.js';
 import { BodyProblem, bodylessHeaders, boundedCopy } from './json-body.js';
 import type { AuthStore } from './store.js';

@@ -14,7 +14,7 @@
  */
 
 import * as oauth from 'oauth4webapi';
-import { discardBody } from '../transport/bounded-body.js';
+import { discardBody } from '../transport/index.js';
 import type { AuthorizationServerMetadata } from './authorization-server.js';
 import { asksForDPoPNonce, offersDPoP } from './dpop-challenge.js';
 import { type BoundToken, type DPoPKey, dpopKeyFor, keyForToken } from './dpop-keys.js';

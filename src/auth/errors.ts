@@ -5,7 +5,7 @@
  * URLs (with their secrets redacted), codes and descriptions the authorization server sent.
  */
 
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 
 /** The step of the authorization flow that failed. */
 export type AuthorizationStep =

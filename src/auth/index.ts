@@ -30,4 +30,5 @@ export { createLazyOAuthFetch, type LazyOAuthFetch } from './lazy-fetch.js';
 export { createOAuthFetch, type OAuthFetch, type OAuthFetchOptions } from './oauth-fetch.js';
 export { type PopupAuthorizerOptions, popupAuthorizer } from './popup.js';
 export type { AuthEvent } from './session.js';
+export type { KeyPairVault } from './store.js';
 export { type AuthStore, memoryAuthStore } from './store.js';

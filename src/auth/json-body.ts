@@ -3,7 +3,7 @@
  * server that streams megabytes at us is refused rather than buffered (by transport/'s one reader).
  */
 
-import { readBodyWithin } from '../transport/bounded-body.js';
+import { readBodyWithin } from '../transport/index.js';
 
 /** Far above any real metadata document or registration answer. */
 export const METADATA_BODY_LIMIT = 256 * 1024;

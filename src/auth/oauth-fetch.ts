@@ -15,9 +15,8 @@
  * DPoP-bound tokens (dpop.ts) go out as `Authorization: DPoP` with a fresh proof per request.
  */
 
-import { untilAborted } from '../protocol/abort.js';
-import { redactUrl } from '../protocol/url-secrets.js';
-import { discardBody } from '../transport/bounded-body.js';
+import { redactUrl, untilAborted } from '../protocol/index.js';
+import { discardBody } from '../transport/index.js';
 import type { Authorize } from './authorization-code.js';
 import type { ClientCredentials } from './client-credentials.js';
 import type { ClientIdentity } from './client-identity.js';

@@ -4,7 +4,7 @@
  * answer of its own (a 2025-03-26 server, which predates PRM); finding a broken one is an error.
  */
 
-import { discardBody } from '../transport/bounded-body.js';
+import { discardBody } from '../transport/index.js';
 import { BodyProblem, readJsonObject } from './json-body.js';
 import { isAllowedEndpoint, protectedResourceMetadataUrls } from './urls.js';
 

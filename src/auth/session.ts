@@ -8,7 +8,7 @@
  * followed: tokens and registrations of the old one are never offered to the new one.
  */
 
-import { reportPersonWait } from '../protocol/person-wait.js';
+import { reportPersonWait } from '../protocol/index.js';
 import {
   type AuthorizationRequest,
   type Authorize,

@@ -4,7 +4,7 @@
  * are looked for, in the specification's order, and which resource a server may claim.
  */
 
-import { isLoopbackHost } from '../transport/http-fetch.js';
+import { isLoopbackHost } from '../transport/index.js';
 
 const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const OAUTH_WELL_KNOWN = '/.well-known/oauth-authorization-server';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GuardError } from '../protocol/errors.js';
-import type { ListToolsResult } from '../protocol/types.js';
+import { GuardError, type ListToolsResult } from '../protocol/index.js';
 import { DEFAULT_MAX_PAGES, DEFAULT_MAX_TOOLS, ToolCatalog } from './catalog.js';
 import type { ClientWarning } from './options.js';
 

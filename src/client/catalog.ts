@@ -3,9 +3,7 @@
  * era, list-change notifications in both), and per-tool checks. It keeps every field a server sends.
  */
 
-import { GuardError } from '../protocol/errors.js';
-import { isJsonObject } from '../protocol/jsonrpc.js';
-import type { ListToolsResult, Tool } from '../protocol/types.js';
+import { GuardError, isJsonObject, type ListToolsResult, type Tool } from '../protocol/index.js';
 import type { ClientWarning } from './options.js';
 import {
   type HeaderBinding,

@@ -1,18 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type Responder, ScriptedTransport } from '../../test/support/scripted-transport.js';
-import { RpcEngine } from '../protocol/engine.js';
 import {
   CapabilityMissingError,
   GuardError,
   InvalidResponseError,
+  type JsonObject,
+  type JsonRpcRequest,
   McpError,
+  META,
   RequestCancelledError,
   RequestTimeoutError,
   ResponseLostError,
+  RpcEngine,
   UnsupportedServerError,
-} from '../protocol/errors.js';
-import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import { META } from '../protocol/versions.js';
+} from '../protocol/index.js';
 import { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client.js';
 import type { ServerSession } from './handshake.js';
 import type { ConnectOptions } from './options.js';

@@ -4,28 +4,30 @@
  * (src/gate) is the only caller that should run tools on behalf of a person or a model.
  */
 
-import type { RequestOptions, RpcEngine } from '../protocol/engine.js';
 import {
+  type CallToolResult,
   CapabilityMissingError,
   ConnectionClosedError,
+  describeJsonType,
+  type ElicitResult,
+  type Era,
   ErrorCode,
   GuardError,
+  type Implementation,
   InvalidResponseError,
+  isJsonObject,
+  type JsonObject,
+  type ListToolsResult,
   McpError,
+  type ProtocolVersion,
+  type RequestOptions,
+  type RpcEngine,
+  type ServerCapabilities,
+  type Tool,
   TransportError,
   UnsupportedServerError,
-} from '../protocol/errors.js';
-import { describeJsonType, isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
-import type {
-  CallToolResult,
-  ElicitResult,
-  Implementation,
-  ListToolsResult,
-  ServerCapabilities,
-  Tool,
-} from '../protocol/types.js';
-import type { Era, ProtocolVersion } from '../protocol/versions.js';
-import { encodeHeaderValue, StreamableHttpTransport } from '../transport/streamable-http.js';
+} from '../protocol/index.js';
+import { encodeHeaderValue, StreamableHttpTransport } from '../transport/index.js';
 import { type CatalogSnapshot, ToolCatalog } from './catalog.js';
 import { applyElicitationDefaults, asElicitRequest } from './elicitation.js';
 import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';

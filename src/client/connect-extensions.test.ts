@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ScriptedTransport } from '../../test/support/scripted-transport.js';
-import { UI_EXTENSION_ID, UI_MIME_TYPE } from '../protocol/extensions.js';
+import { UI_EXTENSION_ID, UI_MIME_TYPE } from '../protocol/index.js';
 import { connect } from './connect.js';
 
 describe('connect', () => {

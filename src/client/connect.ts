@@ -12,15 +12,19 @@
  * window is started again once they are done, rather than read as a server that does not answer.
  */
 
-import type { ServerSignIn } from '../auth/connect-auth.js';
-import { AuthorizationError } from '../auth/errors.js';
-import { RpcEngine } from '../protocol/engine.js';
-import { ConnectionClosedError, TransportError, UnsupportedServerError } from '../protocol/errors.js';
-import { UI_EXTENSION_ID, UI_MIME_TYPE } from '../protocol/extensions.js';
-import { type Era, isLegacyVersion, isModernVersion } from '../protocol/versions.js';
-import { resolveLimits } from '../transport/limits.js';
-import { StreamableHttpTransport } from '../transport/streamable-http.js';
-import type { Transport } from '../transport/transport.js';
+import { AuthorizationError, type ServerSignIn } from '../auth/index.js';
+import {
+  ConnectionClosedError,
+  type Era,
+  isLegacyVersion,
+  isModernVersion,
+  RpcEngine,
+  TransportError,
+  UI_EXTENSION_ID,
+  UI_MIME_TYPE,
+  UnsupportedServerError,
+} from '../protocol/index.js';
+import { resolveLimits, StreamableHttpTransport, type Transport } from '../transport/index.js';
 import { McpClient } from './client.js';
 import {
   discoverModern,

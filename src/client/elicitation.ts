@@ -1,7 +1,6 @@
 /** Elicitation helpers shared by the legacy request handler and modern input_required rounds. */
 
-import { isJsonObject } from '../protocol/jsonrpc.js';
-import type { ElicitRequestParams, ElicitResult } from '../protocol/types.js';
+import { type ElicitRequestParams, type ElicitResult, isJsonObject } from '../protocol/index.js';
 
 /**
  * Fills fields the person left out with the defaults the server's schema declares (SEP-1034). We

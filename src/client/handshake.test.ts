@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Responder, ScriptedTransport } from '../../test/support/scripted-transport.js';
-import { RpcEngine } from '../protocol/engine.js';
-import { TransportError, UnsupportedServerError } from '../protocol/errors.js';
-import { META } from '../protocol/versions.js';
+import { META, RpcEngine, TransportError, UnsupportedServerError } from '../protocol/index.js';
 import { type Introduction, initializeLegacy, probeModern, withModernMeta } from './handshake.js';
 
 const intro: Introduction = {

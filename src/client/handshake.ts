@@ -5,22 +5,28 @@
  * version means modern; anything else means legacy.
  */
 
-import type { RpcEngine } from '../protocol/engine.js';
-import { McpError, MODERN_ERROR_CODES, TransportError, UnsupportedServerError } from '../protocol/errors.js';
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities } from '../protocol/types.js';
 import {
+  type ClientCapabilities,
   type Era,
+  type Implementation,
+  isJsonObject,
   isLegacyVersion,
   isModernVersion,
+  type JsonObject,
   LATEST_LEGACY,
   LATEST_MODERN,
   LEGACY_VERSIONS,
+  McpError,
   META,
+  MODERN_ERROR_CODES,
   MODERN_VERSIONS,
   type ProtocolVersion,
   pickVersion,
-} from '../protocol/versions.js';
+  type RpcEngine,
+  type ServerCapabilities,
+  TransportError,
+  UnsupportedServerError,
+} from '../protocol/index.js';
 
 /** What a server told us about itself when the conversation opened. */
 export interface ServerSession {

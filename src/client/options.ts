@@ -1,11 +1,14 @@
 /** Options a host passes to connect() and to each call. */
 
-import type { SignInOptions } from '../auth/connect-auth.js';
-import type { RequestOptions } from '../protocol/engine.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { ElicitRequestParams, ElicitResult, Implementation } from '../protocol/types.js';
-import type { ConnectionLimits } from '../transport/limits.js';
-import type { Transport } from '../transport/transport.js';
+import type { SignInOptions } from '../auth/index.js';
+import type {
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  JsonObject,
+  RequestOptions,
+} from '../protocol/index.js';
+import type { ConnectionLimits, Transport } from '../transport/index.js';
 
 export type { ConnectionLimits, SignInOptions };
 

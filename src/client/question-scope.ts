@@ -11,7 +11,7 @@
  * connection closing, withdraws any question.
  */
 
-import type { RequestId } from '../protocol/jsonrpc.js';
+import type { RequestId } from '../protocol/index.js';
 
 /** Why a question was withdrawn (the abort reason of its signal). */
 export const WITHDRAWN = {

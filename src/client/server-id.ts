@@ -13,7 +13,7 @@
  * is ever equal to one: settings stored under an old id are not silently given to a new server.
  */
 
-import { redactUrl } from '../protocol/url-secrets.js';
+import { redactUrl } from '../protocol/index.js';
 
 /** The id of the server at `url`: scheme, host, port, path and query (secrets masked). */
 export function serverIdForUrl(url: URL): string {

@@ -3,8 +3,7 @@
  * `x-mcp-header` rules (a tool that breaks them MUST be excluded on HTTP).
  */
 
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import { isJsonObject, type JsonObject, type Tool } from '../protocol/index.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 

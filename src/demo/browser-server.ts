@@ -8,7 +8,7 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { acceptWorkerClients } from '../transport/worker-server.js';
+import { acceptWorkerClients } from '../transport/index.js';
 import { registerDemoApp } from './counter-app.mjs';
 import { registerDemoTools } from './tools.mjs';
 

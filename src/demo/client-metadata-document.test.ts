@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build, type Rolldown } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuthEvent } from '../auth/session.js';
+import type { AuthEvent } from '../auth/index.js';
 import { clearEraCache, connect, type McpClient } from '../index.js';
 import { type AuthorizationServer, startAuthorizationServer } from './authorization-server.mjs';
 import { protectedServerHandler } from './protected-endpoint.mjs';
@@ -138,7 +138,7 @@ describe("the demo site's Client ID Metadata Document", () => {
 
     const redirectUri = String((document.redirect_uris as string[])[0]);
     const events: AuthEvent[] = [];
-    const { createOAuthFetch } = await import('../auth/oauth-fetch.js');
+    const { createOAuthFetch } = await import('../auth/index.js');
     client = await connect({
       url: resource,
       fetch: createOAuthFetch({

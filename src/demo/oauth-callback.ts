@@ -4,7 +4,7 @@
  * It imports the callback code alone, not the OAuth layer: this page must load fast and do nothing
  * else with the code.
  */
-import { completeSignIn } from '../auth/callback-page.js';
+import { completeSignIn } from '../auth/index.js';
 
 const status = document.getElementById('status');
 const query = new URLSearchParams(location.search);

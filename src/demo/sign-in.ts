@@ -5,7 +5,7 @@
  * On plain http (npm start on 127.0.0.1) authorization servers accept no such client id, so the
  * demo registers itself (Dynamic Client Registration), the specification's fallback.
  */
-import type { SignInOptions } from '../client/options.js';
+import type { SignInOptions } from '../client/index.js';
 
 /** 'served' (dev server), the document's URL (a build given TOOLGATE_SITE_URL), or '' (none). */
 const metadataDocument =

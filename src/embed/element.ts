@@ -8,10 +8,10 @@
  * `ready` property resolves to the controller once mounted.
  */
 
-import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
+import type { OtlpExport, OtlpExportOptions } from '../audit/index.js';
 
-import type { Controller } from '../session/controller.js';
-import type { PanelShape } from '../ui/panel.js';
+import type { Controller } from '../session/index.js';
+import type { PanelShape } from '../ui/index.js';
 import { type Mounted, type MountOptions, mount } from './mount.js';
 
 export class ToolgatePanelElement extends HTMLElement {

@@ -1,11 +1,9 @@
 /** mount(): the panel in any element, inside a shadow root so host CSS and ours never meet. */
 
 import { h, render } from 'preact';
-import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
-import { type Controller, type ControllerOptions, createController } from '../session/controller.js';
-import { prefetchViews } from '../ui/lazy.js';
-import { Panel, type PanelShape } from '../ui/panel.js';
-import { panelStyles } from '../ui/styles.js';
+import type { OtlpExport, OtlpExportOptions } from '../audit/index.js';
+import { type Controller, type ControllerOptions, createController } from '../session/index.js';
+import { Panel, type PanelShape, panelStyles, prefetchViews } from '../ui/index.js';
 
 export interface MountOptions extends ControllerOptions {
   /** 'panel' (default): servers, tools, activity, log. 'overlay': only the confirm step. */

@@ -6,7 +6,7 @@
  * and skills/ describe their actions and hand them here.
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/index.js';
 import type { AuditSink, Caller, Decision, FinalRecord } from './types.js';
 
 /** One action, as its records say it. */

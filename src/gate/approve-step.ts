@@ -5,9 +5,7 @@
  * call nobody answers. What comes out is exactly what will be sent.
  */
 
-import { untilAborted } from '../protocol/abort.js';
-import { RequestCancelledError } from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { type JsonObject, RequestCancelledError, untilAborted } from '../protocol/index.js';
 import { type CallContext, refuse } from './call-context.js';
 import type { Decided, ResolvedTool } from './check-steps.js';
 import { DeniedError, UncheckedArgumentsError } from './errors.js';

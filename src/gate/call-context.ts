@@ -5,7 +5,7 @@
  * every step records and reports them the same way.
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/index.js';
 import type { ToolPins } from './pins.js';
 import type { GateEvent, GateOptions } from './pipeline.js';
 import { describeError } from './steps.js';

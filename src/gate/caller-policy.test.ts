@@ -4,7 +4,7 @@
  * host's own calls. Each test here failed on the policy before callers were part of decisions.
  */
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import { pinTool } from './pins.js';
 import { createPolicy } from './policy.js';
 import type { PolicyDefaults } from './policy-types.js';

@@ -3,8 +3,7 @@
  * (and the call's trace context before it), validate the arguments, decide by policy.
  */
 
-import type { CatalogEntry } from '../client/catalog.js';
-import type { McpClient } from '../client/client.js';
+import type { CatalogEntry, McpClient } from '../client/index.js';
 import { type CallContext, refuse } from './call-context.js';
 import { AmbiguousToolError, UncheckedArgumentsError } from './errors.js';
 import type { ToolPins } from './pins.js';

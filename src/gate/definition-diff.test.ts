@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import { describeChange, diffDefinitions } from './definition-diff.js';
 import { createToolPins, hashDefinition } from './pins.js';
 

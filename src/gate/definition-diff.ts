@@ -8,8 +8,7 @@
  * but every changed word in full. Output is deterministic (keys sorted).
  */
 
-import { isJsonObject } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import { isJsonObject, type Tool } from '../protocol/index.js';
 import { formatFieldPath, revealInvisible } from './poisoning.js';
 import type { DefinitionChange, DefinitionDiffLine, PinnedTool } from './types.js';
 

@@ -1,6 +1,6 @@
 /** Why the gate stopped a call before or instead of sending it. Each message names server and tool. */
 
-import { ToolgateError } from '../protocol/errors.js';
+import { ToolgateError } from '../protocol/index.js';
 import type { SchemaIssue } from './types.js';
 
 /** The arguments do not match the tool's input schema; nothing was sent. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import { createFirstSeenBook } from './first-seen.js';
 import { createToolPins } from './pins.js';
 import { memorySettingsStore } from './settings-store.js';

@@ -11,8 +11,7 @@
  * `seen-ack:<server>\0<tool>\0<hash>` says a change to that definition was shown and answered.
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import type { JsonObject, Tool } from '../protocol/index.js';
 import { describeChange } from './definition-diff.js';
 import { definitionOf, hashDefinitionSync } from './pins.js';
 import type { SettingsStore } from './settings-store.js';

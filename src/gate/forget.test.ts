@@ -1,6 +1,6 @@
 /** Forgetting a server's or a caller's settings (forget.ts), on a real policy over memory settings. */
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import { forgetCallerGrants, forgetServer } from './forget.js';
 import { pinTool } from './pins.js';
 import { createPolicy } from './policy.js';

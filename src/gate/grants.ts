@@ -9,7 +9,7 @@
  * person's own: the narrowest reading, so an old approval never starts covering a site or an app.
  */
 
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import { callerIdentity, callerKey, parseCaller } from './caller.js';
 import type { Grant } from './policy-types.js';
 import { newRecordId, type SettingsStore } from './settings-store.js';

@@ -4,8 +4,12 @@
  * arguments) or stop (denials).
  */
 
-import { RequestCancelledError, RequestTimeoutError, ToolgateError } from '../protocol/errors.js';
-import type { ContentBlock } from '../protocol/types.js';
+import {
+  type ContentBlock,
+  RequestCancelledError,
+  RequestTimeoutError,
+  ToolgateError,
+} from '../protocol/index.js';
 import { DeniedError, InvalidArgumentsError } from './errors.js';
 import type { GateResult } from './pipeline.js';
 

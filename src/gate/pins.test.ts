@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256Hex } from '../protocol/canonical-json.js';
-import type { Tool } from '../protocol/types.js';
+import { canonicalJson, sha256Hex, type Tool } from '../protocol/index.js';
 import { createToolPins, definitionOf, hashDefinition, pinTool, sha256HexSync } from './pins.js';
 
 function readFile(): Tool {

@@ -15,9 +15,7 @@
  * - unknown top-level fields: not part of the definition any revision specifies.
  */
 
-import { canonicalJson } from '../protocol/canonical-json.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import { canonicalJson, type JsonObject, type Tool } from '../protocol/index.js';
 import type { PinnedTool } from './types.js';
 
 /** The fields a definition hash covers, in the order a diff presents them. */

@@ -10,11 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ScriptedTransport } from '../../test/support/scripted-transport.js';
-import { McpClient } from '../client/client.js';
-import { RpcEngine } from '../protocol/engine.js';
-import { ErrorCode } from '../protocol/errors.js';
-import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import { McpClient } from '../client/index.js';
+import { ErrorCode, type JsonObject, type JsonRpcRequest, RpcEngine, type Tool } from '../protocol/index.js';
 import { createSchemaValidator } from '../schema/index.js';
 import { programmaticApprover } from './approvers.js';
 import {

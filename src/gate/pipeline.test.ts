@@ -4,11 +4,15 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { ScriptedTransport } from '../../test/support/scripted-transport.js';
-import { McpClient } from '../client/client.js';
-import { RpcEngine } from '../protocol/engine.js';
-import { RequestCancelledError, RequestTimeoutError } from '../protocol/errors.js';
-import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import { McpClient } from '../client/index.js';
+import {
+  type JsonObject,
+  type JsonRpcRequest,
+  RequestCancelledError,
+  RequestTimeoutError,
+  RpcEngine,
+  type Tool,
+} from '../protocol/index.js';
 import { createSchemaValidator } from '../schema/index.js';
 import { programmaticApprover } from './approvers.js';
 import { AuditUnavailableError, DeniedError, InvalidArgumentsError } from './errors.js';

@@ -11,10 +11,8 @@
  * against the approved one and the re-send is recorded first, like the first send.
  */
 
-import type { McpClient } from '../client/client.js';
-import { RequestCancelledError } from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CallToolResult } from '../protocol/types.js';
+import type { McpClient } from '../client/index.js';
+import { type CallToolResult, type JsonObject, RequestCancelledError } from '../protocol/index.js';
 import { checkToolOutput, type SchemaValidator } from '../schema/index.js';
 import { approveStep } from './approve-step.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '../protocol/types.js';
+import type { Tool } from '../protocol/index.js';
 import { detectPoisoning, formatFieldPath, revealInvisible } from './poisoning.js';
 
 /** ASCII spelled in invisible Unicode tag characters (the "ASCII smuggling" trick). */

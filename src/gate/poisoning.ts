@@ -34,8 +34,7 @@
  * Offsets in details are UTF-16 indexes, as `String.prototype.slice` counts.
  */
 
-import { isJsonObject } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import { isJsonObject, type Tool } from '../protocol/index.js';
 import type { PoisoningFlag } from './types.js';
 
 type HiddenClass = 'bidi' | 'tag' | 'selector' | 'other';

@@ -4,8 +4,7 @@
  * clone and IndexedDB).
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import type { JsonObject, Tool } from '../protocol/index.js';
 import type {
   Caller,
   Decision,

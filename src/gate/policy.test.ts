@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { Tool } from '../protocol/types.js';
+import type { JsonObject, Tool } from '../protocol/index.js';
 import { pinTool } from './pins.js';
 import { createPolicy } from './policy.js';
 import { RuleValidationError } from './rules.js';

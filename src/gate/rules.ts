@@ -17,8 +17,7 @@
  * compiles) counts in the cautious direction: it holds for deny and ask rules and fails for allow rules.
  */
 
-import { canonicalJson } from '../protocol/canonical-json.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { canonicalJson, type JsonObject } from '../protocol/index.js';
 import { catastrophicShape } from '../schema/index.js';
 import { describeCaller, identityLabel, isOwnCaller, parseCaller } from './caller.js';
 import {

@@ -5,8 +5,7 @@
  * leaves ('refuse', the default, or 'warn') and are reported after it, never swallowed.
  */
 
-import type { ResendReason } from '../protocol/engine.js';
-import type { CallToolResult } from '../protocol/types.js';
+import type { CallToolResult, ResendReason } from '../protocol/index.js';
 import type { Approval } from './approve-step.js';
 import { type CallContext, recordHead, reportAuditFailure } from './call-context.js';
 import type { Decided, ResolvedTool } from './check-steps.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { McpError, RequestCancelledError, RequestTimeoutError } from '../protocol/errors.js';
+import { McpError, RequestCancelledError, RequestTimeoutError } from '../protocol/index.js';
 import { DeniedError, InvalidArgumentsError } from './errors.js';
 import {
   assertNotDenied,

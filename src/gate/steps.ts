@@ -2,16 +2,15 @@
  * The pipeline's steps, each a small function with its own tests. pipeline.ts only wires them.
  */
 
-import type { CatalogEntry } from '../client/catalog.js';
-import type { McpClient } from '../client/client.js';
+import type { CatalogEntry, McpClient } from '../client/index.js';
 import {
+  type CallToolResult,
   ConnectionClosedError,
+  type JsonObject,
   RequestCancelledError,
   RequestTimeoutError,
   ToolgateError,
-} from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CallToolResult } from '../protocol/types.js';
+} from '../protocol/index.js';
 import { DeniedError, InvalidArgumentsError, UnknownToolError } from './errors.js';
 import type {
   ApprovalAnswer,

@@ -7,8 +7,7 @@
  * server's span pointing at a parent no backend ever receives.
  */
 
-import { ToolgateError } from '../protocol/errors.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import { type JsonObject, ToolgateError } from '../protocol/index.js';
 
 /** A context the host hands Toolgate for one call. */
 export interface TraceContext {

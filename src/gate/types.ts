@@ -3,9 +3,14 @@
  * and the two seams other rooms implement (Approver: the widget; AuditSink: the audit log).
  */
 
-import type { ResendReason } from '../protocol/engine.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { CallToolResult, Progress, Tool, ToolAnnotations } from '../protocol/types.js';
+import type {
+  CallToolResult,
+  JsonObject,
+  Progress,
+  ResendReason,
+  Tool,
+  ToolAnnotations,
+} from '../protocol/index.js';
 import type { TraceRequest } from './trace-context.js';
 
 /** Who asked for a call. */
@@ -49,7 +54,7 @@ export interface RecordedTrace {
 /** Per-server trust, chosen by the person. Untrusted is the default. */
 export type TrustLevel = 'untrusted' | 'trusted';
 
-import type { SchemaIssue, ValidationReport, ValidatorEngine } from '../schema/report.js';
+import type { SchemaIssue, ValidationReport, ValidatorEngine } from '../schema/index.js';
 
 export type { SchemaIssue, ValidationReport, ValidatorEngine };
 

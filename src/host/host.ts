@@ -6,21 +6,18 @@
  * a host that mounts <toolgate-panel> and one that drives Toolgate from code share one state.
  */
 
-import { isOfferedToModel } from '../apps/tool-ui.js';
-import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
-import { DeniedError } from '../gate/errors.js';
-import type { GateEvent } from '../gate/pipeline.js';
-import type { TraceContext } from '../gate/trace-context.js';
-import type { Caller } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import { startAuditExport } from '../session/audit-export.js';
+import { isOfferedToModel } from '../apps/index.js';
+import type { OtlpExport, OtlpExportOptions } from '../audit/index.js';
+import { type Caller, DeniedError, type GateEvent, type TraceContext } from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
 import {
   type Controller,
   type ControllerOptions,
   createController,
   type ServerConfig,
   type ServerState,
-} from '../session/controller.js';
+  startAuditExport,
+} from '../session/index.js';
 import type { ServerTool } from './adapters/declarations.js';
 import type { ToolOutcome } from './adapters/outcome.js';
 import { createHostSkills, type HostSkills } from './skills.js';

@@ -1,11 +1,59 @@
 /** The host-app API and the model-format adapters. */
 
-export type { OtlpExport, OtlpExportOptions, OtlpExportStatus } from '../audit/otlp/exporter.js';
-export type { TraceContext } from '../gate/trace-context.js';
-export type { AppHost, AppIdentity, McpAppEvent, McpAppsOptions } from '../session/app-host.js';
-// Deprecated page-wide forms of `apps` / `host.controller.apps` (session/app-host-page.ts).
-export { configureMcpApps, onMcpAppEvent } from '../session/app-host-page.js';
-export * from './adapters/index.js';
+export type { OtlpExport, OtlpExportOptions, OtlpExportStatus } from '../audit/index.js';
+export type { TraceContext } from '../gate/index.js';
+// configureMcpApps and onMcpAppEvent: deprecated page-wide forms of `apps` / `host.controller.apps`.
+export {
+  type AppHost,
+  type AppIdentity,
+  configureMcpApps,
+  type McpAppEvent,
+  type McpAppsOptions,
+  onMcpAppEvent,
+} from '../session/index.js';
+export {
+  ANTHROPIC_TOOL_NAMES,
+  type AnthropicTool,
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultContent,
+  type AnthropicToolUseBlock,
+  createToolNameMap,
+  fromAnthropicToolUse,
+  fromGeminiFunctionCall,
+  fromOpenAIChatToolCall,
+  fromOpenAIResponsesFunctionCall,
+  GEMINI_TOOL_NAMES,
+  type GeminiFunctionCallPart,
+  type GeminiFunctionDeclaration,
+  type GeminiFunctionResponsePart,
+  type GeminiTool,
+  type GeminiToolCall,
+  type ModelToolCall,
+  ModelToolCallError,
+  OPENAI_TOOL_NAMES,
+  type OpenAIChatTool,
+  type OpenAIChatToolCall,
+  type OpenAIChatToolMessage,
+  type OpenAIResponsesFunctionCall,
+  type OpenAIResponsesFunctionCallOutput,
+  type OpenAIResponsesTool,
+  objectParameters,
+  type ServerTool,
+  type ToolNameEntry,
+  type ToolNameMap,
+  type ToolNameRules,
+  type ToolOutcome,
+  type ToolRef,
+  toAnthropicToolResult,
+  toAnthropicTools,
+  toGeminiFunctionResponse,
+  toGeminiSchema,
+  toGeminiTools,
+  toOpenAIChatToolMessage,
+  toOpenAIChatTools,
+  toOpenAIResponsesOutput,
+  toOpenAIResponsesTools,
+} from './adapters/index.js';
 export {
   createToolgateHost,
   type HostEvent,

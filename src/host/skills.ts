@@ -9,10 +9,9 @@
  * Methods never throw: like `run()`, failures come back as `{ error }` with a sentence for the model.
  */
 
-import type { Caller } from '../gate/types.js';
-import type { Controller } from '../session/controller.js';
-import type { LoadedSkill, SkillsHub } from '../skills/hub.js';
-import type { SkillRecord } from '../skills/registry.js';
+import type { Caller } from '../gate/index.js';
+import type { Controller } from '../session/index.js';
+import type { LoadedSkill, SkillRecord, SkillsHub } from '../skills/index.js';
 
 /** A skill a model may be offered. */
 export interface OfferedSkill {

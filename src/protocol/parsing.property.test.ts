@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScriptedTransport } from '../../test/support/scripted-transport.js';
-import { normalizeCallToolResult } from '../client/client.js';
-import { messageOfEvent, readSse } from '../transport/sse-reader.js';
+import { normalizeCallToolResult } from '../client/index.js';
+import { messageOfEvent, readSse } from '../transport/index.js';
 import { RpcEngine } from './engine.js';
 import { InvalidResponseError, ToolgateError } from './errors.js';
 import { classifyMessage, isJsonObject, type JsonRpcRequest } from './jsonrpc.js';

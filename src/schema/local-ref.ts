@@ -4,7 +4,7 @@
  * remote refs are never fetched (a tool definition must not make the host load anything).
  */
 
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isJsonObject, type JsonObject } from '../protocol/index.js';
 
 /** The subschema a local `$ref` points to, or undefined when it is remote, broken or not an object. */
 export function resolveLocalRef(root: JsonObject, ref: string): JsonObject | undefined {

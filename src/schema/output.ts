@@ -3,7 +3,7 @@
  * (`isError: true`) are exempt; a declared outputSchema with no structuredContent is a mismatch.
  */
 
-import type { CallToolResult, Tool } from '../protocol/types.js';
+import type { CallToolResult, Tool } from '../protocol/index.js';
 import type { ValidationReport } from './report.js';
 import { type SchemaValidator, sharedSchemaValidator } from './validator.js';
 

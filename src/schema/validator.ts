@@ -6,7 +6,7 @@
  * blocked (one probe per realm, or an EvalError from Ajv itself) everything stays on cfworker.
  */
 
-import { canonicalJson, quickHash } from '../protocol/canonical-json.js';
+import { canonicalJson, quickHash } from '../protocol/index.js';
 import { type AjvInstance, type AjvValidateFunction, createAjv } from './ajv-engine.js';
 import { type CfworkerValidator, createCfworker } from './cfworker-engine.js';
 import { type Dialect, dialectOf } from './dialect.js';

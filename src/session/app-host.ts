@@ -14,8 +14,8 @@
  * and the apps room (above) uses it: types two rooms share live in the lower one.
  */
 
-import type { Caller } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { Caller } from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
 import { checkAppsOptions, type McpAppsOptions } from './app-host-options.js';
 import { pageAppDefaults } from './app-host-page.js';
 

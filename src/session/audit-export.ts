@@ -4,7 +4,7 @@
  * collector is configured, once the log is open (after the first paint).
  */
 
-import type { OtlpExport, OtlpExportOptions } from '../audit/otlp/exporter.js';
+import type { OtlpExport, OtlpExportOptions } from '../audit/index.js';
 import type { Controller } from './controller.js';
 
 export function startAuditExport(

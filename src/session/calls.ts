@@ -5,8 +5,7 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { Gate, GateEvent, GateResult } from '../gate/pipeline.js';
-import type { Caller } from '../gate/types.js';
+import type { Caller, Gate, GateEvent, GateResult } from '../gate/index.js';
 import type { CallRequest } from './controller-types.js';
 import type { FinishedCall, RunningCall } from './types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ToolCatalog } from '../client/catalog.js';
-import type { ListToolsResult } from '../protocol/types.js';
+import { ToolCatalog } from '../client/index.js';
+import type { ListToolsResult } from '../protocol/index.js';
 import { catalogWarnings, NAMED_TOOLS } from './catalog-warnings.js';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' } });

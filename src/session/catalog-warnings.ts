@@ -5,7 +5,7 @@
  * the details; this only words them, bounded, so a hostile catalog cannot flood the panel.
  */
 
-import type { CatalogSnapshot } from '../client/catalog.js';
+import type { CatalogSnapshot } from '../client/index.js';
 
 /** How many tools a sentence names before it says "and N more". */
 export const NAMED_TOOLS = 5;

@@ -4,8 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { signInDeclined } from '../auth/declined.js';
-import { AuthorizationError } from '../auth/errors.js';
+import { AuthorizationError, signInDeclined } from '../auth/index.js';
 import { explainConnectError } from './connect-errors.js';
 
 const neverReached = async () => {

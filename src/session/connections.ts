@@ -5,13 +5,10 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { SignInOptions } from '../auth/connect-auth.js';
-import type { McpClient } from '../client/client.js';
-import { serverIdForUrl, serverLabelForUrl } from '../client/server-id.js';
-import { forgetServer } from '../gate/forget.js';
-import type { Policy } from '../gate/policy-types.js';
-import type { AuditSink, TrustLevel } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { SignInOptions } from '../auth/index.js';
+import { type McpClient, serverIdForUrl, serverLabelForUrl } from '../client/index.js';
+import { type AuditSink, forgetServer, type Policy, type TrustLevel } from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError, explainConnectError } from './connect-errors.js';
 import type { Diagnostics } from './diagnostics.js';

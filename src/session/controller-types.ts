@@ -5,14 +5,19 @@
  */
 
 import type { Signal } from '@preact/signals';
-import type { AuditLog, AuditLogOptions } from '../audit/log.js';
-import type { GateEvent, GateResult } from '../gate/pipeline.js';
-import type { Policy } from '../gate/policy-types.js';
-import type { SettingsStore } from '../gate/settings-store.js';
-import type { TraceRequest } from '../gate/trace-context.js';
-import type { AuditSink, Caller, TrustLevel } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { SkillsHub } from '../skills/hub.js';
+import type { AuditLog, AuditLogOptions } from '../audit/index.js';
+import type {
+  AuditSink,
+  Caller,
+  GateEvent,
+  GateResult,
+  Policy,
+  SettingsStore,
+  TraceRequest,
+  TrustLevel,
+} from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
+import type { SkillsHub } from '../skills/index.js';
 import type { AppHost, McpAppsOptions } from './app-host.js';
 import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Peer, startPeer } from '../../e2e/support/peers.js';
-import { createPolicy } from '../gate/policy.js';
-import { memorySettingsStore } from '../gate/settings-store.js';
+import { createPolicy, memorySettingsStore } from '../gate/index.js';
 import { type Controller, createController } from './controller.js';
 
 let peer: Peer;

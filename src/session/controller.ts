@@ -8,7 +8,7 @@
  */
 
 import { signal } from '@preact/signals';
-import type { Gate } from '../gate/pipeline.js';
+import type { Gate } from '../gate/index.js';
 import { afterFirstPaint } from './after-first-paint.js';
 import { createAppHost } from './app-host.js';
 import { createCalls } from './calls.js';

@@ -5,7 +5,7 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { McpClient } from '../client/client.js';
+import type { McpClient } from '../client/index.js';
 import type { ServerLogEntry, ServerState, TrafficEntry } from './types.js';
 
 export interface Diagnostics {

@@ -6,10 +6,9 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { AuthorizationRequest } from '../auth/authorization-code.js';
-import { signInDeclined } from '../auth/declined.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gate/types.js';
-import type { ElicitRequestParams, ElicitResult } from '../protocol/types.js';
+import { type AuthorizationRequest, signInDeclined } from '../auth/index.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gate/index.js';
+import type { ElicitRequestParams, ElicitResult } from '../protocol/index.js';
 import type { PendingApproval, PendingElicitation, PendingSignIn } from './types.js';
 
 export interface PersonQueue {

@@ -4,9 +4,7 @@
  * data, so the extension's side panel can receive it over its port like any other state.
  */
 
-import { describeCaller } from '../gate/caller.js';
-import type { Policy, PolicyRule, RuleCaller } from '../gate/policy-types.js';
-import type { Caller } from '../gate/types.js';
+import { type Caller, describeCaller, type Policy, type PolicyRule, type RuleCaller } from '../gate/index.js';
 
 export type RememberedItem =
   | {

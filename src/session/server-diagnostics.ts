@@ -5,7 +5,7 @@
  */
 
 import type { Signal } from '@preact/signals';
-import type { McpClient } from '../client/client.js';
+import type { McpClient } from '../client/index.js';
 import type { ServerLogEntry, TrafficEntry } from './controller.js';
 
 /** Messages kept per server for the raw view. */

@@ -4,14 +4,19 @@
  * stays small; the controller imports it as soon as it is created, in parallel with connecting.
  */
 
-import { type AuditLog, type AuditLogOptions, createAuditLog } from '../audit/log.js';
-import type { McpClient } from '../client/client.js';
-import { MemoryAuditSink } from '../gate/memory-audit.js';
-import { createGate, type Gate } from '../gate/pipeline.js';
-import { createPolicy } from '../gate/policy.js';
-import type { Policy } from '../gate/policy-types.js';
-import { idbSettingsStore } from '../gate/settings-store.js';
-import type { Approver, AuditSink, Caller } from '../gate/types.js';
+import { type AuditLog, type AuditLogOptions, createAuditLog } from '../audit/index.js';
+import type { McpClient } from '../client/index.js';
+import {
+  type Approver,
+  type AuditSink,
+  type Caller,
+  createGate,
+  createPolicy,
+  type Gate,
+  idbSettingsStore,
+  MemoryAuditSink,
+  type Policy,
+} from '../gate/index.js';
 import { createSchemaValidator, type SchemaValidator } from '../schema/index.js';
 
 export interface ControllerServices {

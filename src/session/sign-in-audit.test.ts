@@ -8,8 +8,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
 import { followToCallback } from '../../test/support/follow-to-callback.js';
-import { memoryAuthStore } from '../auth/store.js';
-import { MemoryAuditSink } from '../gate/memory-audit.js';
+import { memoryAuthStore } from '../auth/index.js';
+import { MemoryAuditSink } from '../gate/index.js';
 import { clearEraCache, connect, type McpClient, signInOf } from '../index.js';
 import { recordSignIns } from './sign-in-audit.js';
 

@@ -11,10 +11,9 @@
  * in the order the events came; a failed write is reported to `onError`, never to the sign-in.
  */
 
-import type { AuthEvent } from '../auth/session.js';
-import { recordAction } from '../gate/action-record.js';
-import type { AuditSink, Caller, InvocationOutcome } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { AuthEvent } from '../auth/index.js';
+import { type AuditSink, type Caller, type InvocationOutcome, recordAction } from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
 
 export type SignInAction = 'auth/sign-in' | 'auth/refresh' | 'auth/sign-out' | 'auth/sign-in-failed';
 

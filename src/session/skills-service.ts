@@ -6,10 +6,9 @@
  */
 
 import type { ReadonlySignal } from '@preact/signals';
-import type { McpClient } from '../client/client.js';
-import type { SettingsStore } from '../gate/settings-store.js';
-import type { AuditSink } from '../gate/types.js';
-import type { SkillsHub } from '../skills/hub.js';
+import type { McpClient } from '../client/index.js';
+import type { AuditSink, SettingsStore } from '../gate/index.js';
+import type { SkillsHub } from '../skills/index.js';
 
 export interface SkillsServiceOptions {
   /** Where the person's skill approvals persist. Default: the origin's IndexedDB settings. */

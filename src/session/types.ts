@@ -4,12 +4,10 @@
  * connection. Views read them through the controller's signals (see controller-types.ts).
  */
 
-import type { SignInOptions } from '../auth/connect-auth.js';
-import type { GateResult } from '../gate/pipeline.js';
-import type { ApprovalAnswer, ApprovalRequest, Caller, TrustLevel } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { ElicitRequestParams, ElicitResult, Tool } from '../protocol/types.js';
-import type { Transport } from '../transport/transport.js';
+import type { SignInOptions } from '../auth/index.js';
+import type { ApprovalAnswer, ApprovalRequest, Caller, GateResult, TrustLevel } from '../gate/index.js';
+import type { ElicitRequestParams, ElicitResult, JsonObject, Tool } from '../protocol/index.js';
+import type { Transport } from '../transport/index.js';
 import type { ConnectFailureCause } from './connect-errors.js';
 
 export interface ServerConfig {

@@ -9,8 +9,7 @@
  * allow" and are revoked the same way.
  */
 
-import { newRecordId, type SettingsStore } from '../gate/settings-store.js';
-import type { DefinitionDiffLine } from '../gate/types.js';
+import { type DefinitionDiffLine, newRecordId, type SettingsStore } from '../gate/index.js';
 import { isHeldEntry, readSkillEntry } from './entry.js';
 import { diffEntries, manifestDigest } from './manifest.js';
 import { identityKey, type SkillEntry, type SkillIdentity } from './types.js';

@@ -7,9 +7,17 @@
  * approved, changed since approval, a file outside the manifest) is a `denied` refusal.
  */
 
-import { type ActionEnd, type ActionRecord, beginAction, refuseAction } from '../gate/action-record.js';
-import type { AuditSink, Caller, Decision, InvocationOutcome } from '../gate/types.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import {
+  type ActionEnd,
+  type ActionRecord,
+  type AuditSink,
+  beginAction,
+  type Caller,
+  type Decision,
+  type InvocationOutcome,
+  refuseAction,
+} from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
 import { SkillVerificationError } from './verify.js';
 
 export type SkillAction =

@@ -6,7 +6,7 @@
  * per-skill limits, all from the entry alone, before a single file is fetched.
  */
 
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isJsonObject, type JsonObject } from '../protocol/index.js';
 import { parseSkillUri, pathInSkill, skillNameProblem } from './skill-uri.js';
 import { SKILL_LIMITS, type SkillEntry, type SkillFrontmatter, type SkillResource } from './types.js';
 

@@ -4,7 +4,7 @@
  * `frontmatter`, so that what the person approved from the entry is what the model receives.
  */
 
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isJsonObject, type JsonObject } from '../protocol/index.js';
 import { FrontmatterError, parseYamlSubset } from './yaml-subset.js';
 
 export { FrontmatterError } from './yaml-subset.js';

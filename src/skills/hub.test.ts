@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Peer, startPeer } from '../../e2e/support/peers.js';
-import { MemoryAuditSink } from '../gate/memory-audit.js';
-import { memorySettingsStore } from '../gate/settings-store.js';
+import { MemoryAuditSink, memorySettingsStore } from '../gate/index.js';
 import { connect, type McpClient } from '../index.js';
 import { SkillNotApprovedError, SkillsHub } from './hub.js';
 import { SkillVerificationError } from './verify.js';

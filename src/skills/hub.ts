@@ -6,9 +6,8 @@
  * entry held while acting on the skill.
  */
 
-import type { McpClient } from '../client/client.js';
-import type { SettingsStore } from '../gate/settings-store.js';
-import type { AuditSink, Caller, Decision } from '../gate/types.js';
+import type { McpClient } from '../client/index.js';
+import type { AuditSink, Caller, Decision, SettingsStore } from '../gate/index.js';
 import { type ApprovalState, approvalState, SkillApprovalBook } from './approvals.js';
 import { type SkillActivity, SkillAuditTrail } from './audit-trail.js';
 import { isHeldEntry, type ReadEntry } from './entry.js';

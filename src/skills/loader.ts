@@ -5,7 +5,7 @@
  * serves another server's skill).
  */
 
-import type { McpClient } from '../client/client.js';
+import type { McpClient } from '../client/index.js';
 import {
   FrontmatterError,
   frontmatterDifferences,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memorySettingsStore } from '../gate/settings-store.js';
+import { memorySettingsStore } from '../gate/index.js';
 import { approvalState, SkillApprovalBook } from './approvals.js';
 import { diffEntries, manifestDigest } from './manifest.js';
 import type { SkillEntry } from './types.js';

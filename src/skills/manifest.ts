@@ -5,10 +5,8 @@
  * frontmatter field (`allowed-tools` above all).
  */
 
-import { sha256HexSync } from '../gate/pins.js';
-import { revealInvisible } from '../gate/poisoning.js';
-import type { DefinitionDiffLine } from '../gate/types.js';
-import { canonicalJson } from '../protocol/canonical-json.js';
+import { type DefinitionDiffLine, revealInvisible, sha256HexSync } from '../gate/index.js';
+import { canonicalJson } from '../protocol/index.js';
 import { pathInSkill } from './skill-uri.js';
 import type { SkillEntry, SkillResource } from './types.js';
 

@@ -4,7 +4,7 @@
  * SHA-256 digests and sizes) and how Toolgate names one skill across servers.
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/index.js';
 
 /** What every conforming host must accept per skill; Toolgate accepts exactly that much. */
 export const SKILL_LIMITS = {

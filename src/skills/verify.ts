@@ -4,8 +4,7 @@
  * being hashed (the spec makes a size mismatch a failure whether or not the digest is computed).
  */
 
-import { ToolgateError } from '../protocol/errors.js';
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import { isJsonObject, type JsonObject, ToolgateError } from '../protocol/index.js';
 import type { SkillResource } from './types.js';
 
 /** Why a skill or one of its files was not used. */

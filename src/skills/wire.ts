@@ -5,10 +5,15 @@
  * own: each read is one the skill-loading path asked for.
  */
 
-import type { McpClient } from '../client/client.js';
-import { CapabilityMissingError, GuardError, InvalidResponseError } from '../protocol/errors.js';
-import { SKILLS_EXTENSION_ID } from '../protocol/extensions.js';
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.js';
+import type { McpClient } from '../client/index.js';
+import {
+  CapabilityMissingError,
+  GuardError,
+  InvalidResponseError,
+  isJsonObject,
+  type JsonObject,
+  SKILLS_EXTENSION_ID,
+} from '../protocol/index.js';
 import { isHeldEntry, type ReadEntry, type RejectedEntry, readSkillEntry } from './entry.js';
 
 /** Listing stops here (with `complete: false`): a listing may be arbitrarily large. */

@@ -10,7 +10,7 @@
  * fails verification instead of being read differently from what its author meant. Never a guess.
  */
 
-import type { JsonObject } from '../protocol/jsonrpc.js';
+import type { JsonObject } from '../protocol/index.js';
 
 /** The frontmatter is outside the subset or not valid YAML: the skill is not loaded. */
 export class FrontmatterError extends Error {

@@ -1,11 +1,10 @@
 /**
  * The one bounded body reader, on its own: bodies are real web streams (no server needed to see
  * what is read, cancelled and returned). Its users: the HTTP transports (answers and error pages)
- * and auth/json-body.ts (OAuth documents).
+ * and auth/json-body.ts (OAuth documents, tested in auth/json-body.test.ts).
  */
 
 import { describe, expect, it } from 'vitest';
-import { readJsonObject } from '../auth/json-body.js';
 import { discardBody, ERROR_BODY_LIMIT, readBodyWithin, readBoundedText } from './bounded-body.js';
 
 /** A body of `chunks` chunks of `size` bytes of 'a' (endless without a count), reporting what happened. */
@@ -76,13 +75,6 @@ describe('readBodyWithin', () => {
 });
 
 describe('its other users', () => {
-  it('auth refuses an OAuth document over its limit, in KB', async () => {
-    const { body } = stream(1024);
-    await expect(readJsonObject(new Response(body), 4 * 1024)).rejects.toThrow(
-      'the answer is larger than 4 KB',
-    );
-  });
-
   it('discardBody cancels an unread body', async () => {
     const { body, seen } = stream(10);
     await discardBody(new Response(body));

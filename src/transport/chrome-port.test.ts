@@ -5,8 +5,7 @@
  * e2e tests.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { RpcEngine } from '../protocol/engine.js';
-import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
+import { ConnectionClosedError, RpcEngine, TransportError } from '../protocol/index.js';
 import { ChromePortTransport, type ChromeRuntimePort } from './chrome-port.js';
 
 class FakeEvent<Listener extends (...args: never[]) => void> {

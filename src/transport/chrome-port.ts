@@ -5,8 +5,7 @@
  * JSON-RPC survives unchanged.
  */
 
-import { TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
 import { type ConnectionLimits, resolveLimits } from './limits.js';
 import { MessageInbox } from './message-port.js';
 import { MessageSizeCap } from './message-size.js';

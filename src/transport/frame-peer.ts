@@ -6,7 +6,7 @@
  * exactly that origin. Only https: pages, and http: on loopback, are loaded.
  */
 
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import { PostMessageClientTransport } from './post-message.js';
 import type { Transport } from './transport.js';
 

@@ -4,7 +4,7 @@
  * run the same paths against node:http peers.
  */
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import { HttpEndpoint, openRequestLine } from './http-endpoint.js';
 
 const API_KEY = 'key-0123456789abcdef';

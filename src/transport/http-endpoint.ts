@@ -6,9 +6,13 @@
  * Failures are worded through explainFailure, so the wording loads at the first failure only.
  */
 
-import { TransportError } from '../protocol/errors.js';
-import { forwardPersonWait } from '../protocol/person-wait.js';
-import { redactUrl, redactUrlsInText, secretsInUrl } from '../protocol/url-secrets.js';
+import {
+  forwardPersonWait,
+  redactUrl,
+  redactUrlsInText,
+  secretsInUrl,
+  TransportError,
+} from '../protocol/index.js';
 import { readBoundedText } from './bounded-body.js';
 import {
   assertValidHeaders,

@@ -4,9 +4,7 @@
  * configured header values redacted. Loaded at the first failure through explainFailure.
  */
 
-import { TransportError } from '../protocol/errors.js';
-import { isJsonObject } from '../protocol/jsonrpc.js';
-import { redactUrl } from '../protocol/url-secrets.js';
+import { isJsonObject, redactUrl, TransportError } from '../protocol/index.js';
 import { type FailureContext, redact, rpcErrorIn } from './http-failure.js';
 import { MAX_REDIRECTS, type RedirectScope } from './http-fetch.js';
 

@@ -5,7 +5,7 @@
  */
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import {
   assertValidHeaders,
   type FailureContext,
@@ -229,7 +229,7 @@ describe('explainFailure when its wording cannot load', () => {
     });
     const { explainFailure } = await import('./http-failure.js');
     // Fresh modules: the error class is the fresh one too.
-    const fresh = await import('../protocol/errors.js');
+    const fresh = await import('../protocol/index.js');
     const unused = () => {
       throw new Error('the wording is not loaded');
     };

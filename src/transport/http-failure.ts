@@ -9,8 +9,12 @@
  * library's eager bundle.
  */
 
-import { TransportError, type TransportFailureCause } from '../protocol/errors.js';
-import { isJsonObject, type RequestId } from '../protocol/jsonrpc.js';
+import {
+  isJsonObject,
+  type RequestId,
+  TransportError,
+  type TransportFailureCause,
+} from '../protocol/index.js';
 
 /** Shorter values are too likely to be ordinary words to redact them everywhere. */
 const MIN_SECRET_CHARS = 6;

@@ -5,8 +5,8 @@
  * so the "nothing was sent" part uses a fetch that records what it was asked to do.
  */
 import { describe, expect, it } from 'vitest';
-import { connect } from '../client/connect.js';
-import { TransportError } from '../protocol/errors.js';
+import { connect } from '../client/index.js';
+import { TransportError } from '../protocol/index.js';
 import { checkServerUrl, isLoopbackHost } from './http-fetch.js';
 import { HttpSseTransport } from './http-sse.js';
 import { StreamableHttpTransport } from './streamable-http.js';

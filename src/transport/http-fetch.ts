@@ -12,8 +12,7 @@
  *   error saying why (worded in http-failure-messages.ts, loaded at the first refusal).
  */
 
-import { TransportError } from '../protocol/errors.js';
-import { redactUrl } from '../protocol/url-secrets.js';
+import { redactUrl, TransportError } from '../protocol/index.js';
 import { discardBody } from './bounded-body.js';
 import { explainFailure, parseHttpUrl } from './http-failure.js';
 

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import { type HttpSseOptions, HttpSseTransport } from './http-sse.js';
 import { ResponseTooLargeError } from './limits.js';
 

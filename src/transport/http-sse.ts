@@ -4,8 +4,14 @@
  * Read with fetch rather than EventSource, which cannot send Authorization or other headers.
  */
 
-import { ConnectionClosedError, describeDuration, TransportError } from '../protocol/errors.js';
-import { isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import {
+  ConnectionClosedError,
+  describeDuration,
+  isRequest,
+  type JsonRpcMessage,
+  type RequestId,
+  TransportError,
+} from '../protocol/index.js';
 import { discardBody, readBoundedText } from './bounded-body.js';
 import { HttpEndpoint, type HttpEndpointOptions, openRequestLine } from './http-endpoint.js';
 import { assertValidHeaders, type FailureContext, rpcErrorIn } from './http-failure.js';

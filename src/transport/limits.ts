@@ -5,11 +5,9 @@
  * request and says so. connect() takes these per server (`limits`); every field has a default.
  */
 
-import { ToolgateError } from '../protocol/errors.js';
+import { type ConnectionLimits, ToolgateError } from '../protocol/index.js';
 
 const MB = 1024 * 1024;
-
-import type { ConnectionLimits } from '../protocol/transport.js';
 
 export type { ConnectionLimits };
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RpcEngine } from '../protocol/engine.js';
-import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
+import { ConnectionClosedError, RpcEngine, TransportError } from '../protocol/index.js';
 import { ResponseTooLargeError } from './limits.js';
 import { MessageInbox, MessagePortTransport } from './message-port.js';
 

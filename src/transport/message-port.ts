@@ -4,8 +4,7 @@
  * Messages are structured-cloned objects; they reach `onmessage` unvalidated (the engine checks them).
  */
 
-import { TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
 import { type ConnectionLimits, resolveLimits } from './limits.js';
 import { MessageSizeCap } from './message-size.js';
 import { type GoodbyeMessage, isGoodbyeMessage } from './post-message-protocol.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../protocol/errors.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import { type RequestId, TransportError } from '../protocol/index.js';
 import { ResponseTooLargeError } from './limits.js';
 import { estimateMessageBytes, MessageSizeCap } from './message-size.js';
 

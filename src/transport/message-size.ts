@@ -6,8 +6,7 @@
  * 100,000 levels deep) and visits each object once (structured clones may hold cycles).
  */
 
-import { TransportError } from '../protocol/errors.js';
-import { isJsonObject, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import { isJsonObject, type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
 import { DEFAULT_LIMITS, describeBytes, ResponseTooLargeError } from './limits.js';
 import { SentRequests } from './sent-requests.js';
 

@@ -4,7 +4,7 @@
  * answers on the transferred port and hands the application one MessagePortTransport per client.
  */
 
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import { MessagePortTransport } from './message-port.js';
 import {
   exactOrigin,

@@ -5,9 +5,7 @@
  * e2e/post-message.spec.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RpcEngine } from '../protocol/engine.js';
-import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage } from '../protocol/jsonrpc.js';
+import { ConnectionClosedError, type JsonRpcMessage, RpcEngine, TransportError } from '../protocol/index.js';
 import { ResponseTooLargeError } from './limits.js';
 import type { MessagePortTransport } from './message-port.js';
 import { type OpaquePeerFrame, type PeerWindow, PostMessageClientTransport } from './post-message.js';

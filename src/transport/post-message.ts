@@ -6,8 +6,7 @@
  * be reached by other windows at all.
  */
 
-import { TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
 import { type ConnectionLimits, resolveLimits } from './limits.js';
 import { MessagePortTransport, type PortCloseReason } from './message-port.js';
 import {

@@ -4,7 +4,7 @@
  * an unusable answer or a lost channel leaves without theirs, and to name the method in the error.
  */
 
-import { isJsonObject, isRequest, type JsonRpcMessage, type RequestId } from '../protocol/jsonrpc.js';
+import { isJsonObject, isRequest, type JsonRpcMessage, type RequestId } from '../protocol/index.js';
 
 /** More than any engine keeps in flight; past it the oldest are forgotten (their callers timed out long ago). */
 const MAX_REMEMBERED = 10_000;

@@ -3,7 +3,7 @@
  * id is visible ASCII, and a server that forgets sessions gets a bounded number of new ones.
  */
 
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import type { FailureContext } from './http-failure.js';
 
 /** Longest session id Toolgate accepts. The spec sets no number; real ids are UUIDs or tokens far below it. */

@@ -8,7 +8,7 @@
  */
 
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import { DEFAULT_LIMITS } from './limits.js';
 
 export type { EventSourceMessage };

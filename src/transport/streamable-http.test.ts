@@ -8,8 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TransportError } from '../protocol/errors.js';
-import type { JsonRpcMessage, RequestId } from '../protocol/jsonrpc.js';
+import { type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
 import { ResponseTooLargeError } from './limits.js';
 import { readSse } from './sse-reader.js';
 import { encodeHeaderValue, type StreamableHttpOptions, StreamableHttpTransport } from './streamable-http.js';

@@ -13,16 +13,17 @@
  * server that keeps forgetting them (past the bound the transport fails for good and sends nothing).
  */
 
-import { ConnectionClosedError, TransportError } from '../protocol/errors.js';
 import {
+  ConnectionClosedError,
   isJsonObject,
+  isModernVersion,
   isRequest,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
-} from '../protocol/jsonrpc.js';
-import { isModernVersion } from '../protocol/versions.js';
+  TransportError,
+} from '../protocol/index.js';
 import { discardBody, readBodyWithin, readBoundedText } from './bounded-body.js';
 import {
   HttpEndpoint,

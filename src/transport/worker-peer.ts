@@ -5,7 +5,7 @@
  * origin without DOM access. The worker side is acceptWorkerClients() (worker-server.ts).
  */
 
-import { TransportError } from '../protocol/errors.js';
+import { TransportError } from '../protocol/index.js';
 import { MessagePortTransport } from './message-port.js';
 import { connectMessage } from './post-message-protocol.js';
 import type { Transport } from './transport.js';

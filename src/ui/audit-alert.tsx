@@ -5,7 +5,7 @@
 
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { PanelController } from '../session/controller.js';
+import type { PanelController } from '../session/index.js';
 
 export function AuditAlert({ controller, onOpen }: { controller: PanelController; onOpen: () => void }) {
   const full = useSignal(false);

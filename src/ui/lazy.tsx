@@ -7,7 +7,7 @@
 
 import type { ComponentType, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { afterFirstPaint } from '../session/after-first-paint.js';
+import { afterFirstPaint } from '../session/index.js';
 
 type Loader<P> = () => Promise<ComponentType<P>>;
 

@@ -8,9 +8,7 @@
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { afterFirstPaint } from '../session/after-first-paint.js';
-import type { PanelController } from '../session/controller.js';
-import { serverNames } from '../session/server-names.js';
+import { afterFirstPaint, type PanelController, serverNames } from '../session/index.js';
 import { AuditAlert } from './audit-alert.js';
 import { lazyView } from './lazy.js';
 import { createPanelViewState } from './view-state.js';

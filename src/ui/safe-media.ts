@@ -7,7 +7,7 @@
  * URLs, links and downloads (components/media.ts) loads with the views that show results.
  */
 
-import type { Icon } from '../protocol/types.js';
+import type { Icon } from '../protocol/index.js';
 
 /** Raster types only: SVG can carry script and external references. */
 export const ALLOWED_IMAGE_TYPES: ReadonlySet<string> = new Set([

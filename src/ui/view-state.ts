@@ -6,9 +6,9 @@
  */
 
 import { type Signal, signal } from '@preact/signals';
-import type { GateResult } from '../gate/pipeline.js';
-import type { JsonObject } from '../protocol/jsonrpc.js';
-import type { PanelController } from '../session/controller.js';
+import type { GateResult } from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
+import type { PanelController } from '../session/index.js';
 
 /** A call made from a tool's form, as its form shows it. */
 export interface FormCall {

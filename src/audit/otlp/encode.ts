@@ -8,7 +8,7 @@
  * Nothing here redacts: events are exported as the log stored them, after the log's redaction.
  */
 
-import type { Caller, RecordedTrace } from '../../gate/types.js';
+import type { Caller, RecordedTrace } from '../../gate/index.js';
 import type { AnchoredHead, AnchorKey } from '../anchor.js';
 import type { ChainEvent } from '../chain.js';
 

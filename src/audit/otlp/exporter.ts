@@ -11,8 +11,7 @@
  * take over when its page closes. Loaded lazily, only when a collector is configured.
  */
 
-import { redactSecretsInText } from '../../protocol/redaction.js';
-import { redactUrlsInText } from '../../protocol/url-secrets.js';
+import { redactSecretsInText, redactUrlsInText } from '../../protocol/index.js';
 import type { AnchoredHead, AnchorKey } from '../anchor.js';
 import type { ChainEvent } from '../chain.js';
 import type { AuditLog } from '../log.js';

@@ -5,7 +5,7 @@
  * the batch is too large; any other 4xx will not change by sending the same bytes again.
  */
 
-import { redactUrlsInText } from '../../protocol/url-secrets.js';
+import { redactUrlsInText } from '../../protocol/index.js';
 
 export type PostOutcome =
   | { kind: 'accepted'; rejected: number; message?: string }

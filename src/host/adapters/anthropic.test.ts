@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentsError } from '../../gate/errors.js';
-import type { GateResult } from '../../gate/pipeline.js';
-import type { CallToolResult, Tool } from '../../protocol/types.js';
+import { type GateResult, InvalidArgumentsError } from '../../gate/index.js';
+import type { CallToolResult, Tool } from '../../protocol/index.js';
 import {
   type AnthropicToolUseBlock,
   fromAnthropicToolUse,

@@ -4,8 +4,7 @@
  * tool returns reach the model as images and tool errors are flagged rather than described.
  */
 
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import type { ContentBlock, ImageContent } from '../../protocol/types.js';
+import type { ContentBlock, ImageContent, JsonObject } from '../../protocol/index.js';
 import { type ModelToolCall, objectArguments, resolveToolName } from './calls.js';
 import { declarable, type ServerTool } from './declarations.js';
 import type { ToolNameMap } from './names.js';

@@ -5,8 +5,7 @@
  * it to errorForModel and answer the call with it, and the model can correct itself.
  */
 
-import { ToolgateError } from '../../protocol/errors.js';
-import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.js';
+import { isJsonObject, type JsonObject, ToolgateError } from '../../protocol/index.js';
 import type { ToolNameMap, ToolRef } from './names.js';
 
 /** A tool call a model made. */

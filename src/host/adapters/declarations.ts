@@ -3,9 +3,9 @@
  * which description. Only the wire shape differs per API.
  */
 
-import { isOfferedToModel } from '../../apps/tool-ui.js';
-import { qualifyToolName } from '../../client/catalog.js';
-import type { Tool } from '../../protocol/types.js';
+import { isOfferedToModel } from '../../apps/index.js';
+import { qualifyToolName } from '../../client/index.js';
+import type { Tool } from '../../protocol/index.js';
 import type { ToolNameMap } from './names.js';
 
 /** A tool and the server (connection id) it came from. */

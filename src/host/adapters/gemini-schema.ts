@@ -9,8 +9,8 @@
  * tool's real schema before anything is sent.
  */
 
-import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.js';
-import { resolveLocalRef } from '../../schema/local-ref.js';
+import { isJsonObject, type JsonObject } from '../../protocol/index.js';
+import { resolveLocalRef } from '../../schema/index.js';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
 /** The formats Gemini's Schema documents per type; others are dropped rather than risk a rejection. */

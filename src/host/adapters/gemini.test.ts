@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GateResult } from '../../gate/pipeline.js';
-import { RequestTimeoutError } from '../../protocol/errors.js';
-import type { CallToolResult, Tool } from '../../protocol/types.js';
+import type { GateResult } from '../../gate/index.js';
+import { type CallToolResult, RequestTimeoutError, type Tool } from '../../protocol/index.js';
 import { ModelToolCallError } from './calls.js';
 import {
   fromGeminiFunctionCall,

@@ -4,7 +4,7 @@
  * function's output and an `error` key as its failure, which is how tool errors are flagged.
  */
 
-import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { JsonObject } from '../../protocol/index.js';
 import { type ModelToolCall, objectArguments, resolveToolName } from './calls.js';
 import { declarable, type ServerTool } from './declarations.js';
 import { toGeminiSchema } from './gemini-schema.js';

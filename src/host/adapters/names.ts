@@ -7,7 +7,7 @@
  * the same tools again gets the same names, and a name seen in an earlier turn still resolves.
  */
 
-import { qualifyToolName } from '../../client/catalog.js';
+import { qualifyToolName } from '../../client/index.js';
 
 /** What one model API accepts as a tool name. */
 export interface ToolNameRules {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DeniedError } from '../../gate/errors.js';
-import { errorForModel } from '../../gate/model-result.js';
-import type { GateResult } from '../../gate/pipeline.js';
-import type { CallToolResult, Tool } from '../../protocol/types.js';
+import { DeniedError, errorForModel, type GateResult } from '../../gate/index.js';
+import type { CallToolResult, Tool } from '../../protocol/index.js';
 import { ModelToolCallError } from './calls.js';
 import { createToolNameMap, OPENAI_TOOL_NAMES } from './names.js';
 import {

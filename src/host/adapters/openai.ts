@@ -5,7 +5,7 @@
  * has no error flag and no image parts.
  */
 
-import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { JsonObject } from '../../protocol/index.js';
 import { type ModelToolCall, parseJsonArguments, resolveToolName } from './calls.js';
 import { declarable, type ServerTool } from './declarations.js';
 import type { ToolNameMap } from './names.js';

@@ -4,9 +4,8 @@
  * from resultForModel / errorForModel, so every model API tells the model the same thing.
  */
 
-import { errorForModel, type ModelToolResult, resultForModel } from '../../gate/model-result.js';
-import type { GateResult } from '../../gate/pipeline.js';
-import type { ContentBlock } from '../../protocol/types.js';
+import { errorForModel, type GateResult, type ModelToolResult, resultForModel } from '../../gate/index.js';
+import type { ContentBlock } from '../../protocol/index.js';
 
 /** A completed call (tool errors included, as `result.isError`), or the error a call failed with. */
 export type ToolOutcome = GateResult | { error: unknown };

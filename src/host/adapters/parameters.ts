@@ -9,8 +9,8 @@
  * what to fix.
  */
 
-import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.js';
-import { resolveLocalRef } from '../../schema/local-ref.js';
+import { isJsonObject, type JsonObject } from '../../protocol/index.js';
+import { resolveLocalRef } from '../../schema/index.js';
 
 const NOT_AT_ROOT = ['oneOf', 'anyOf', 'allOf', 'enum', 'const', 'not', '$ref'];
 /** Deep enough for real schemas; stops a ref cycle at the root from looping. */

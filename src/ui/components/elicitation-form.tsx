@@ -6,8 +6,7 @@
 
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import type { ElicitRequestParams } from '../../protocol/types.js';
+import type { ElicitRequestParams, JsonObject } from '../../protocol/index.js';
 import { safeHttpUrl } from './media.js';
 import { SchemaForm, withDefaults } from './schema-form.js';
 

@@ -10,7 +10,7 @@
  * is worth a look even where it is legitimate.
  */
 
-import { codeName } from '../../gate/poisoning.js';
+import { codeName } from '../../gate/index.js';
 
 /** One hidden character: where it is (UTF-16 index), what it is, and its visible escape. */
 export interface HiddenCharacter {

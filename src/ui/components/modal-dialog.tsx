@@ -10,7 +10,7 @@
 
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import { armDialog } from '../../session/dialog-arming.js';
+import { armDialog } from '../../session/index.js';
 import { trapFocus } from '../focus-trap.js';
 
 export interface ModalDialogProps {

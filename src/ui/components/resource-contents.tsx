@@ -7,7 +7,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { JsonObject } from '../../protocol/index.js';
 import { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, baseType } from '../safe-media.js';
 import { LongText } from './long-text.js';
 import { base64Bytes, download, fileName, isBase64 } from './media.js';

@@ -6,8 +6,8 @@
  * Server data is untrusted in shape as well as content, so every field is checked before use.
  */
 
-import type { ValidationReport } from '../../gate/types.js';
-import type { CallToolResult, ContentBlock, EmbeddedResource, ResourceLink } from '../../protocol/types.js';
+import type { ValidationReport } from '../../gate/index.js';
+import type { CallToolResult, ContentBlock, EmbeddedResource, ResourceLink } from '../../protocol/index.js';
 import { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, baseType } from '../safe-media.js';
 import { JsonTree } from './json-tree.js';
 import { LongText } from './long-text.js';

@@ -10,9 +10,8 @@
 
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import { DEFAULT_SCHEMA_LIMITS } from '../../schema/limits.js';
-import { resolveLocalRef } from '../../schema/local-ref.js';
+import type { JsonObject } from '../../protocol/index.js';
+import { DEFAULT_SCHEMA_LIMITS, resolveLocalRef } from '../../schema/index.js';
 import { ENUM_SEARCH_THRESHOLD, EnumSearch } from './enum-search.js';
 import { escapeHiddenInJson } from './hidden-characters.js';
 import { StringInput } from './string-input.js';

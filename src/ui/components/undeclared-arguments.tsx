@@ -6,7 +6,7 @@
  */
 
 import type { ComponentChildren } from 'preact';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
+import type { JsonObject } from '../../protocol/index.js';
 import { escapeHidden } from './hidden-characters.js';
 
 export interface ExtraArgument {

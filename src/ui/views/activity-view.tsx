@@ -7,12 +7,17 @@
  */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { uiResourceUriOf } from '../../apps/tool-ui.js';
-import { describeCaller } from '../../gate/caller.js';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import { redactSecrets } from '../../protocol/redaction.js';
-import type { FinishedCall, PanelController, ProgressPoint, RunningCall } from '../../session/controller.js';
-import { type ServerNames, serverNames } from '../../session/server-names.js';
+import { uiResourceUriOf } from '../../apps/index.js';
+import { describeCaller } from '../../gate/index.js';
+import { type JsonObject, redactSecrets } from '../../protocol/index.js';
+import {
+  type FinishedCall,
+  type PanelController,
+  type ProgressPoint,
+  type RunningCall,
+  type ServerNames,
+  serverNames,
+} from '../../session/index.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';

@@ -7,8 +7,8 @@
 
 import { effect, type Signal, signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { type AppsLease, type OpenApps, openAppsOf } from '../../apps/open-apps.js';
-import type { PanelController } from '../../session/controller.js';
+import { type AppsLease, type OpenApps, openAppsOf } from '../../apps/index.js';
+import type { PanelController } from '../../session/index.js';
 import { AppFrame } from './app-frame.js';
 
 /** What the panel needs of its apps: the Apps tab, its panel, Activity's link. */

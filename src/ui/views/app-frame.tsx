@@ -5,8 +5,8 @@
 
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { OpenApp, OpenApps } from '../../apps/open-apps.js';
-import type { PanelController } from '../../session/controller.js';
+import type { OpenApp, OpenApps } from '../../apps/index.js';
+import type { PanelController } from '../../session/index.js';
 import type { AppViewProps } from './app-view.js';
 
 let appView: Promise<ComponentType<AppViewProps>> | undefined;

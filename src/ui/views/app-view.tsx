@@ -8,19 +8,25 @@
 
 import { signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { callToolForApp } from '../../apps/app-calls.js';
-import { AppSession } from '../../apps/app-session.js';
-import { recordAppShown } from '../../apps/audit.js';
-import { buildCsp } from '../../apps/csp.js';
-import { type HostContext, hostContextFor, onThemeChange } from '../../apps/host-context.js';
-import type { AppCallState, OpenApp, OpenApps } from '../../apps/open-apps.js';
-import { loadUiResource, type UiResource } from '../../apps/resource.js';
-import { createSandboxFrame, VIEW_SANDBOX } from '../../apps/sandbox-frame.js';
-import type { AppPermission } from '../../apps/spec.js';
-import { appDocument } from '../../apps/view-prelude.js';
-import type { AppIdentity } from '../../session/app-host.js';
-import type { PanelController } from '../../session/controller.js';
-import { armDialog } from '../../session/dialog-arming.js';
+import {
+  type AppCallState,
+  type AppPermission,
+  AppSession,
+  appDocument,
+  buildCsp,
+  callToolForApp,
+  createSandboxFrame,
+  type HostContext,
+  hostContextFor,
+  loadUiResource,
+  type OpenApp,
+  type OpenApps,
+  onThemeChange,
+  recordAppShown,
+  type UiResource,
+  VIEW_SANDBOX,
+} from '../../apps/index.js';
+import { type AppIdentity, armDialog, type PanelController } from '../../session/index.js';
 
 export interface AppViewProps {
   controller: PanelController;

@@ -14,10 +14,9 @@
 
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { describeCaller } from '../../gate/caller.js';
-import type { ApprovalAnswer, ValidationReport } from '../../gate/types.js';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import type { PendingApproval } from '../../session/controller.js';
+import { type ApprovalAnswer, describeCaller, type ValidationReport } from '../../gate/index.js';
+import type { JsonObject } from '../../protocol/index.js';
+import type { PendingApproval } from '../../session/index.js';
 import { escapeHiddenInJson, hiddenInValue, summarizeHidden } from '../components/hidden-characters.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 import { SchemaForm } from '../components/schema-form.js';

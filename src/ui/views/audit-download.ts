@@ -1,6 +1,6 @@
 /** Saves the audit log as a file (NDJSON or JSON), reporting progress as a fraction. */
 
-import type { AuditLog } from '../../audit/log.js';
+import type { AuditLog } from '../../audit/index.js';
 
 export async function downloadAuditLog(
   log: AuditLog,

@@ -5,9 +5,7 @@
  */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
-import type { AuditLog } from '../../audit/log.js';
-import type { OtlpExport, OtlpExportStatus } from '../../audit/otlp/exporter.js';
-import { whenExporting } from '../../audit/otlp/running.js';
+import { type AuditLog, type OtlpExport, type OtlpExportStatus, whenExporting } from '../../audit/index.js';
 
 export function AuditExportStatus({ log }: { log: AuditLog }) {
   const running = useSignal<OtlpExport | undefined>(undefined);

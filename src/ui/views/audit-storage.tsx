@@ -6,8 +6,7 @@
  */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
-import type { AuditLog } from '../../audit/log.js';
-import type { RetentionPolicy } from '../../audit/retention.js';
+import type { AuditLog, RetentionPolicy } from '../../audit/index.js';
 import { downloadAuditLog } from './audit-download.js';
 
 export function AuditStorage({ log }: { log: AuditLog }) {

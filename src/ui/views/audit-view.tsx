@@ -5,13 +5,23 @@
 
 import { useSignal, useSignalEffect } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { describeAnchorReport } from '../../audit/anchor.js';
-import type { AuditEntry, EntryOutcome } from '../../audit/entry.js';
-import { encodeCursor } from '../../audit/filter.js';
-import { ALL_OUTCOMES, type AuditLog } from '../../audit/log.js';
-import type { AuditPage, AuditQuery } from '../../audit/query.js';
-import type { PanelController, ServerState } from '../../session/controller.js';
-import { type ServerNames, serverIdsNamed, serverNames } from '../../session/server-names.js';
+import {
+  ALL_OUTCOMES,
+  type AuditEntry,
+  type AuditLog,
+  type AuditPage,
+  type AuditQuery,
+  describeAnchorReport,
+  type EntryOutcome,
+  encodeCursor,
+} from '../../audit/index.js';
+import {
+  type PanelController,
+  type ServerNames,
+  type ServerState,
+  serverIdsNamed,
+  serverNames,
+} from '../../session/index.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';
 import { downloadAuditLog } from './audit-download.js';

@@ -5,9 +5,8 @@
  * the gate computes on the definition it is about to call: the new one.
  */
 
-import { revealInvisible } from '../../gate/poisoning.js';
-import type { DefinitionChange, PoisoningFlag } from '../../gate/types.js';
-import type { Tool } from '../../protocol/types.js';
+import { type DefinitionChange, type PoisoningFlag, revealInvisible } from '../../gate/index.js';
+import type { Tool } from '../../protocol/index.js';
 import { ScrollText } from '../components/scroll-text.js';
 
 /** `description, line 7` → `description`: the definition field a diff line is about. */

@@ -4,7 +4,7 @@
  * answered at once: "Decline all" declines every question of that server still waiting.
  */
 
-import type { PendingElicitation } from '../../session/controller.js';
+import type { PendingElicitation } from '../../session/index.js';
 import { ElicitationForm } from '../components/elicitation-form.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 

@@ -5,7 +5,7 @@
  * are shown, then a count.
  */
 
-import type { ServerState } from '../../session/controller.js';
+import type { ServerState } from '../../session/index.js';
 
 /** How many excluded tools are listed before "and N more". */
 const SHOWN = 20;

@@ -5,10 +5,17 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { redactSecrets } from '../../protocol/redaction.js';
-import type { PanelController, ServerLogEntry, ServerState, TrafficEntry } from '../../session/controller.js';
-import { LOG_LEVELS, summarize, TRAFFIC_KEPT } from '../../session/server-diagnostics.js';
-import { serverNames } from '../../session/server-names.js';
+import { redactSecrets } from '../../protocol/index.js';
+import {
+  LOG_LEVELS,
+  type PanelController,
+  type ServerLogEntry,
+  type ServerState,
+  serverNames,
+  summarize,
+  TRAFFIC_KEPT,
+  type TrafficEntry,
+} from '../../session/index.js';
 import { LongText } from '../components/long-text.js';
 
 export function InspectView({ controller }: { controller: PanelController }) {

@@ -8,9 +8,12 @@
 
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import type { PanelController } from '../../session/controller.js';
-import { coveredCallers, type RememberedItem } from '../../session/remembered.js';
-import { serverNames } from '../../session/server-names.js';
+import {
+  coveredCallers,
+  type PanelController,
+  type RememberedItem,
+  serverNames,
+} from '../../session/index.js';
 import { visibleToolName } from '../components/tool-name.js';
 
 function reach(item: RememberedItem): string {

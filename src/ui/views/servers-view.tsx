@@ -4,9 +4,14 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/trust.js';
-import type { PanelController, ServerState } from '../../session/controller.js';
-import { type ServerNames, serverAddress, serverNames } from '../../session/server-names.js';
+import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/index.js';
+import {
+  type PanelController,
+  type ServerNames,
+  type ServerState,
+  serverAddress,
+  serverNames,
+} from '../../session/index.js';
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
 export function parseHeaderLines(text: string): Record<string, string> | string {

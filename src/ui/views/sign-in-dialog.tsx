@@ -7,7 +7,7 @@
  * and comes back, and what becomes of a call that waited.
  */
 
-import type { PendingSignIn } from '../../session/controller.js';
+import type { PendingSignIn } from '../../session/index.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 
 function originOf(issuer: string): string {

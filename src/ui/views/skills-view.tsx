@@ -11,10 +11,9 @@
 
 import { useSignal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
-import { revealInvisible } from '../../gate/poisoning.js';
-import type { PanelController } from '../../session/controller.js';
-import type { SkillsHub } from '../../skills/hub.js';
-import type { ServerSkills, SkillRecord } from '../../skills/registry.js';
+import { revealInvisible } from '../../gate/index.js';
+import type { PanelController } from '../../session/index.js';
+import type { ServerSkills, SkillRecord, SkillsHub } from '../../skills/index.js';
 import { ScrollText } from '../components/scroll-text.js';
 
 const CSS =

@@ -8,11 +8,10 @@
 
 import { useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { toolNameProblem } from '../../client/tool-checks.js';
-import { detectPoisoning, revealInvisible } from '../../gate/poisoning.js';
-import type { JsonObject } from '../../protocol/jsonrpc.js';
-import type { PanelController } from '../../session/controller.js';
-import { serverNames } from '../../session/server-names.js';
+import { toolNameProblem } from '../../client/index.js';
+import { detectPoisoning, revealInvisible } from '../../gate/index.js';
+import type { JsonObject } from '../../protocol/index.js';
+import { type PanelController, serverNames } from '../../session/index.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
 import { SchemaForm, withDefaults } from '../components/schema-form.js';

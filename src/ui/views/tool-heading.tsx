@@ -4,7 +4,7 @@
  * or looks like, the name of another tool (ui/components/title-lookalike.ts).
  */
 
-import type { Tool } from '../../protocol/types.js';
+import type { Tool } from '../../protocol/index.js';
 import { escapeHidden } from '../components/hidden-characters.js';
 import { type NamedTool, titleLookalike } from '../components/title-lookalike.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';

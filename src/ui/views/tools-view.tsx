@@ -5,10 +5,9 @@
 
 import { useComputed, useSignal } from '@preact/signals';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { toolNameProblem } from '../../client/tool-checks.js';
-import type { Tool } from '../../protocol/types.js';
-import type { PanelController, ServerState } from '../../session/controller.js';
-import { serverNames } from '../../session/server-names.js';
+import { toolNameProblem } from '../../client/index.js';
+import type { Tool } from '../../protocol/index.js';
+import { type PanelController, type ServerState, serverNames } from '../../session/index.js';
 import { lazyView } from '../lazy.js';
 import { safeIconSrc } from '../safe-media.js';
 import { createPanelViewState, type PanelViewState } from '../view-state.js';

@@ -1,0 +1,14 @@
+/** The client room's front door: connect(), McpClient and the tool catalog. */
+
+export { type CatalogEntry, type CatalogSnapshot, qualifyToolName, ToolCatalog } from './catalog.js';
+export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client.js';
+export { clearEraCache, connect, signInOf } from './connect.js';
+export type {
+  CallToolOptions,
+  ClientWarning,
+  ConnectOptions,
+  ElicitationHandler,
+  SignInOptions,
+} from './options.js';
+export { serverIdForUrl, serverLabelForUrl } from './server-id.js';
+export { toolNameProblem } from './tool-checks.js';

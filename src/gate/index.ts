@@ -1,0 +1,69 @@
+/** The gate room's front door: the pipeline every tool call takes, its policy, pins and audit records. */
+
+export {
+  type ActionEnd,
+  type ActionRecord,
+  beginAction,
+  recordAction,
+  refuseAction,
+} from './action-record.js';
+export { denyAllApprover, programmaticApprover } from './approvers.js';
+export { describeCaller } from './caller.js';
+export { describeChange, diffDefinitions } from './definition-diff.js';
+export { AuditUnavailableError, DeniedError, InvalidArgumentsError, UnknownToolError } from './errors.js';
+export { forgetCallerGrants, forgetServer } from './forget.js';
+export { MemoryAuditSink } from './memory-audit.js';
+export { errorForModel, type ModelToolResult, resultForModel } from './model-result.js';
+export { createToolPins, definitionOf, hashDefinition, sha256HexSync } from './pins.js';
+export {
+  createGate,
+  DEFAULT_CALL_TIMEOUT_MS,
+  type Gate,
+  type GateEvent,
+  type GateOptions,
+  type GateResult,
+} from './pipeline.js';
+export { codeName, detectPoisoning, revealInvisible } from './poisoning.js';
+export { createPolicy, type PolicyOptions } from './policy.js';
+export type {
+  ArgumentCondition,
+  Grant,
+  Policy,
+  PolicyChange,
+  PolicyRule,
+  RuleCaller,
+  RuleInput,
+  TrustRecord,
+} from './policy-types.js';
+export { RuleValidationError } from './rules.js';
+export { idbSettingsStore, memorySettingsStore, newRecordId, type SettingsStore } from './settings-store.js';
+export type { TraceContext, TraceRequest } from './trace-context.js';
+export { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from './trust.js';
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  AuditSink,
+  Caller,
+  Decision,
+  DecisionReasonCode,
+  DecisionSource,
+  DefinitionChange,
+  DefinitionDiffLine,
+  FinalRecord,
+  InvocationOutcome,
+  InvocationRequest,
+  PendingRecord,
+  PinnedTool,
+  PoisoningFlag,
+  RecordedTrace,
+  RefusalRecord,
+  RememberScope,
+  ResendRecord,
+  SchemaIssue,
+  TrustLevel,
+  ValidationReasonCode,
+  ValidationReport,
+  ValidatorEngine,
+  Verdict,
+} from './types.js';
