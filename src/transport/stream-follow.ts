@@ -7,8 +7,7 @@
  * that answers every request with JSON never needs any of it, so it stays out of the eager bundle.
  */
 
-import { TransportError } from '../protocol/errors.js';
-import type { RequestId } from '../protocol/jsonrpc.js';
+import { type RequestId, TransportError } from '../protocol/index.js';
 import { discardBody } from './bounded-body.js';
 import type { HttpEndpoint } from './http-endpoint.js';
 import type { FailureContext } from './http-failure.js';
