@@ -7,15 +7,12 @@
  * fails when anything of the app's arrives. After each attempt the host page itself reaches the
  * attacker's control path or port: once that arrives, what the app sent before would have too.
  */
-import { readFile } from 'node:fs/promises';
 import { expect, type Frame, type Page, test } from '@playwright/test';
+import { APPS_PAGE_ORIGIN, SANDBOX_URL, serveAppsPage } from './support/apps.js';
 import { type Attacker, startAttacker } from './support/attacker.js';
-import { bundle } from './support/bundle.js';
 import { type Peer, startPeer } from './support/peers.js';
 
-const ORIGIN = 'https://widget.test';
-const SANDBOX_ORIGIN = 'https://apps-sandbox.test';
-const SANDBOX_URL = `${SANDBOX_ORIGIN}/mcp-app-sandbox.html`;
+const ORIGIN = APPS_PAGE_ORIGIN;
 const APP = 'ui://hostile/app.html';
 const MARKUP_APP = 'ui://hostile/markup.html';
 test.use({ permissions: ['local-network-access'] });
@@ -38,21 +35,7 @@ test.beforeEach(() => attacker.reset());
 type Mode = 'sandbox origin' | 'built-in proxy';
 
 async function openPage(page: Page, mode: Mode): Promise<void> {
-  const [script, sandboxPage] = await Promise.all([
-    bundle('e2e/fixtures/apps/page.ts'),
-    readFile('public/mcp-app-sandbox.html', 'utf8'),
-  ]);
-  await page.route(`${SANDBOX_ORIGIN}/**`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: sandboxPage }),
-  );
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Toolgate apps</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveAppsPage(page);
   const query = new URLSearchParams({ server: hostile.url, id: 'hostile' });
   if (mode === 'sandbox origin') query.set('sandbox', SANDBOX_URL);
   await page.goto(`${ORIGIN}/?${query}`);

@@ -9,7 +9,7 @@
  * as soon as its call is sent, gets the call's input, then its result or its cancellation, survives
  * tab switches, and Close tears it down. Screenshots go to test-results/screenshots/.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -17,20 +17,21 @@ import { expect, type Frame, type Page, test } from '@playwright/test';
 import { type RecordingProxy, startRecordingProxy } from '../test/support/recording-proxy.js';
 import { type AppServer, startAppServer } from './support/app-servers.js';
 import {
+  APPS_PAGE_ORIGIN,
   againstCountingServer,
   basicApp as app,
   BASIC_APP,
   basicAppFigure,
   consoleLinesOf,
   denyThenAllowAppCall,
+  SANDBOX_ORIGIN,
+  SANDBOX_URL,
+  serveAppsPage,
   showBasicAppTab,
   tryToReach,
 } from './support/apps.js';
-import { bundle } from './support/bundle.js';
 
-const ORIGIN = 'https://widget.test';
-const SANDBOX_ORIGIN = 'https://apps-sandbox.test';
-const SANDBOX_URL = `${SANDBOX_ORIGIN}/mcp-app-sandbox.html`;
+const ORIGIN = APPS_PAGE_ORIGIN;
 test.use({ permissions: ['local-network-access'] });
 test.describe.configure({ mode: 'serial' });
 
@@ -82,21 +83,7 @@ async function openPage(
   servers: { url: string; id: string }[],
   options: { sandbox?: boolean } = {},
 ): Promise<void> {
-  const [script, sandboxPage] = await Promise.all([
-    bundle('e2e/fixtures/apps/page.ts'),
-    readFile('public/mcp-app-sandbox.html', 'utf8'),
-  ]);
-  await page.route(`${SANDBOX_ORIGIN}/**`, (route) =>
-    route.fulfill({ contentType: 'text/html', body: sandboxPage }),
-  );
-  await page.route(`${ORIGIN}/**`, (route) =>
-    new URL(route.request().url()).pathname === '/page.js'
-      ? route.fulfill({ contentType: 'application/javascript', body: script })
-      : route.fulfill({
-          contentType: 'text/html',
-          body: '<!doctype html><html lang="en"><title>Toolgate apps</title><main><h1>Host app</h1><script type="module" src="/page.js"></script></main></html>',
-        }),
-  );
+  await serveAppsPage(page);
   const query = new URLSearchParams();
   for (const s of servers) {
     query.append('server', s.url);

@@ -2,7 +2,7 @@
  * The manual's examples run: each named block of README.md and docs/ (test/docs/doc-examples.ts)
  * is taken from the Markdown as it is, bundled against the package's entry points (package.json
  * exports -> the build's source entries) and run in Chromium, against a real MCP server (the
- * docs-files peer, reached at the examples' own https://example.com URLs by routing), with the
+ * docs-files peer (modern.mjs --read-file), reached at the examples' own https://example.com URLs by routing), with the
  * names an example leaves to the reader given real values first (e2e/fixtures/doc-examples/
  * world.ts). Each test checks that the example did what its text says; test/docs/examples.test.ts
  * compiles them.

@@ -11,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { DEFAULT_MAX_PAGES } from '../src/client/catalog.js';
 import { untilArmed } from './support/dialogs.js';
-import { serveFixture } from './support/fixture-page.js';
+import { type HostileServer, openHostilePanel } from './support/hostile-panel.js';
 import { type Peer, type PeerEvents, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://hostile-panel.test';
@@ -26,24 +26,8 @@ test.afterAll(async () => {
   await peer?.stop();
 });
 
-const caseUrl = (name: string) => peer.url.replace(/\/mcp\/plain$/, `/mcp/${name}`);
-
-interface Server {
-  case: string;
-  id: string;
-}
-
-async function openPanel(page: Page, servers: Server[], options: { timeoutMs?: number } = {}) {
-  await serveFixture(page, ORIGIN, 'e2e/fixtures/hostile-panel/page.ts', 'Hostile servers');
-  const query = servers.map((s) => `server=${encodeURIComponent(caseUrl(s.case))}&id=${s.id}`);
-  if (options.timeoutMs) query.push(`timeout=${options.timeoutMs}`);
-  await page.goto(`${ORIGIN}/?${query.join('&')}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  for (const s of servers)
-    await expect(page.locator(`[data-server="${s.id}"] .tg-badge`)).toContainText('connected', {
-      timeout: 30_000,
-    });
-}
+const openPanel = (page: Page, servers: HostileServer[], options: { timeoutMs?: number } = {}) =>
+  openHostilePanel(page, peer, { origin: ORIGIN, title: 'Hostile servers' }, servers, options);
 
 async function axe(page: Page, screen: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();

@@ -12,7 +12,7 @@
  *   until the person has answered one that showed it.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { serveFixture } from './support/fixture-page.js';
+import { type HostileServer, openHostilePanel } from './support/hostile-panel.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://hostile-schemas.test';
@@ -33,8 +33,6 @@ test.afterAll(async () => {
   await peer?.stop();
 });
 
-const caseUrl = (name: string) => peer.url.replace(/\/mcp\/plain$/, `/mcp/${name}`);
-
 type Window = {
   toolgate: {
     call(request: object): Promise<unknown>;
@@ -48,16 +46,8 @@ type Window = {
   verifyAudit(): Promise<{ ok: boolean } | undefined>;
 };
 
-async function openPanel(page: Page, servers: { case: string; id: string }[]): Promise<void> {
-  await serveFixture(page, ORIGIN, 'e2e/fixtures/hostile-panel/page.ts', 'Hostile schemas');
-  const query = servers.map((s) => `server=${encodeURIComponent(caseUrl(s.case))}&id=${s.id}`);
-  await page.goto(`${ORIGIN}/?${query.join('&')}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  for (const s of servers)
-    await expect(page.locator(`[data-server="${s.id}"] .tg-badge`)).toContainText('connected', {
-      timeout: 30_000,
-    });
-}
+const openPanel = (page: Page, servers: HostileServer[]) =>
+  openHostilePanel(page, peer, { origin: ORIGIN, title: 'Hostile schemas' }, servers);
 
 /** How many elements the panel's shadow root holds now. */
 function panelElements(page: Page): Promise<number> {

@@ -6,7 +6,7 @@
  * the title; Activity and the audit log show the name too.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { serveFixture } from './support/fixture-page.js';
+import { openHostilePanel } from './support/hostile-panel.js';
 import { type Peer, startPeer } from './support/peers.js';
 
 const ORIGIN = 'https://titles.test';
@@ -22,15 +22,10 @@ test.afterAll(async () => {
   await peer?.stop();
 });
 
-async function openPanel(page: Page): Promise<void> {
-  await serveFixture(page, ORIGIN, 'e2e/fixtures/hostile-panel/page.ts', 'Tool titles');
-  const url = peer.url.replace(/\/mcp\/plain$/, '/mcp/disguised-title');
-  await page.goto(`${ORIGIN}/?server=${encodeURIComponent(url)}&id=${ID}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  await expect(page.locator(`[data-server="${ID}"] .tg-badge`)).toContainText('connected', {
-    timeout: 30_000,
-  });
-}
+const openPanel = (page: Page) =>
+  openHostilePanel(page, peer, { origin: ORIGIN, title: 'Tool titles' }, [
+    { case: 'disguised-title', id: ID },
+  ]);
 
 function call(page: Page, tool: string, word: string): Promise<string> {
   return page.evaluate(

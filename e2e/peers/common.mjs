@@ -14,6 +14,7 @@ export function peerFlags(argv = process.argv.slice(2)) {
       stateless: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       'no-cors': { type: 'boolean', default: false },
+      'read-file': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -22,6 +23,7 @@ export function peerFlags(argv = process.argv.slice(2)) {
     stateless: values.stateless,
     json: values.json,
     cors: !values['no-cors'],
+    readFile: values['read-file'],
   };
 }
 

@@ -7,6 +7,8 @@
  *   --port N    0 = any free port
  *   --json      responseMode 'json' (mid-call progress is dropped, by the SDK's rule)
  *   --no-cors   send no CORS headers
+ *   --read-file also offer `read_file`, which answers with a fixed text naming the path (the tool
+ *               the manual's examples call: e2e/doc-examples.spec.ts)
  *
  * Extra tools: `elicit` asks for a name through an input_required round (modern era only; the
  * stateless legacy fallback cannot carry a server-to-client request), `region` mirrors its `region`
@@ -78,6 +80,15 @@ const handler = createMcpHandler(
       },
     );
     if (context.era === 'modern') registerModernOnlyTools(server);
+    if (flags.readFile)
+      server.registerTool(
+        'read_file',
+        { description: 'Reads a text file', inputSchema: z.object({ path: z.string() }) },
+        async (args) => {
+          recorder.call('read_file', args);
+          return { content: [{ type: 'text', text: `the text of ${args.path}` }] };
+        },
+      );
     for (const name of extraTools)
       server.registerTool(
         name,

@@ -4,9 +4,25 @@
  * it, wait for it to run in the Apps tab, let its button's call be denied then allowed, and try a
  * fetch its CSP does not declare against a real server that counts what reaches it.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Frame, type Page } from '@playwright/test';
+import { serveFixture } from './fixture-page.js';
+
+/** Where the apps' test page is served, and the sandbox proxy on an origin of its own. */
+export const APPS_PAGE_ORIGIN = 'https://widget.test';
+export const SANDBOX_ORIGIN = 'https://apps-sandbox.test';
+export const SANDBOX_URL = `${SANDBOX_ORIGIN}/mcp-app-sandbox.html`;
+
+/** Serves the apps' test page (e2e/fixtures/apps/page.ts) and Toolgate's sandbox proxy page. */
+export async function serveAppsPage(page: Page): Promise<void> {
+  const sandboxPage = await readFile('public/mcp-app-sandbox.html', 'utf8');
+  await page.route(`${SANDBOX_ORIGIN}/**`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: sandboxPage }),
+  );
+  await serveFixture(page, APPS_PAGE_ORIGIN, 'e2e/fixtures/apps/page.ts', 'Toolgate apps');
+}
 
 export const BASIC_APP = 'ui://get-time/mcp-app.html';
 
