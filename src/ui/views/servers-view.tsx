@@ -4,6 +4,7 @@
  */
 
 import { useSignal } from '@preact/signals';
+import { useContext } from 'preact/hooks';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/index.js';
 import {
   type PanelController,
@@ -12,6 +13,7 @@ import {
   serverAddress,
   serverNames,
 } from '../../session/index.js';
+import { ConnectionFixContext } from '../connection-fix.js';
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
 export function parseHeaderLines(text: string): Record<string, string> | string {
@@ -175,9 +177,23 @@ function NotSignedIn({
   );
 }
 
+/** What a failure's card advises: a host's own fix first (connection-fix.ts), then the widget's. */
+function FailureAdvice({ server }: { server: ServerState }) {
+  const ownFix = useContext(ConnectionFixContext)?.(server);
+  return (
+    <>
+      {ownFix && <div class="tg-host-fix">{ownFix}</div>}
+      <p class="tg-wrap">
+        {ownFix ? 'Other fix: ' : ''}
+        {server.error}
+      </p>
+    </>
+  );
+}
+
 /**
  * Failed connections, first thing in the view whatever the length of the list: what happened, what
- * to do, and Retry next to it.
+ * to do, and Retry next to it; one card per failure.
  */
 function ConnectionProblems({
   failed,
@@ -212,7 +228,7 @@ function ConnectionProblems({
                       ? ' · not answering'
                       : ''}
                 </p>
-                <p class="tg-wrap">{server.error}</p>
+                <FailureAdvice server={server} />
                 {server.errorDetail && server.errorDetail !== server.error && (
                   <details>
                     <summary>Technical details</summary>
