@@ -75,12 +75,10 @@ async function allow(remote: RemoteController, origin: string, granted: readonly
 
 function AllowOrigin({
   remote,
-  server,
   refused,
   granted,
 }: {
   remote: RemoteController;
-  server: ServerState;
   refused: Refused;
   granted: readonly string[];
 }) {
@@ -134,7 +132,7 @@ export function serverAccessFix(remote: RemoteController, granted: readonly stri
     const refused = refusedOriginOf(server, remote.refusedAuthOrigins.value);
     if (!refused) return undefined;
     if (granted.includes(refused.origin) && !outcomes.value[refused.origin]) return undefined;
-    return <AllowOrigin remote={remote} server={server} refused={refused} granted={granted} />;
+    return <AllowOrigin remote={remote} refused={refused} granted={granted} />;
   };
 }
 
