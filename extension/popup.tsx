@@ -121,7 +121,7 @@ function Popup({ connection, state }: { connection: PopupConnection; state: Popu
                     <button
                       type="button"
                       class="tg-primary"
-                      aria-label={`Review ${title} in the side panel`}
+                      aria-label={`Review in side panel: ${title}`}
                       onClick={open}
                     >
                       Review in side panel
