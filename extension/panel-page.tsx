@@ -9,7 +9,7 @@
 import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { createAuditLog } from '../src/audit/index.js';
-import { ConnectionFixContext, Panel, panelStyles, prefetchViews } from '../src/ui/index.js';
+import { Panel, panelStyles, prefetchViews } from '../src/ui/index.js';
 import { watchDismissedNotices } from './notices.js';
 import { createRemoteController, type RemoteController } from './remote/remote-controller.js';
 import { PANEL_PORT } from './remote/wire.js';
@@ -41,24 +41,23 @@ function ExtensionPanel({ remote }: { remote: RemoteController }) {
       {active && (
         <ActiveSiteBar key={active} origin={active} turnedOn={turnedOn.value} dismissed={dismissed.value} />
       )}
-      <ConnectionFixContext.Provider value={serverAccessFix(remote, serverOrigins.value)}>
-        <Panel
-          controller={remote}
-          extraTabs={[
-            {
-              id: 'sites',
-              label: 'Sites',
-              render: () => (
-                <>
-                  <SitesView remote={remote} turnedOn={turnedOn.value} activeOrigin={active} />
-                  <ServerAccessList granted={serverOrigins.value} />
-                </>
-              ),
-            },
-          ]}
-          extraDialog={consent && <ConsentDialog key={consent.id} consent={consent} remote={remote} />}
-        />
-      </ConnectionFixContext.Provider>
+      <Panel
+        controller={remote}
+        extraTabs={[
+          {
+            id: 'sites',
+            label: 'Sites',
+            render: () => (
+              <>
+                <SitesView remote={remote} turnedOn={turnedOn.value} activeOrigin={active} />
+                <ServerAccessList granted={serverOrigins.value} />
+              </>
+            ),
+          },
+        ]}
+        connectionFix={serverAccessFix(remote, serverOrigins)}
+        extraDialog={consent && <ConsentDialog key={consent.id} consent={consent} remote={remote} />}
+      />
     </>
   );
 }

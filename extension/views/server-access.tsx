@@ -1,6 +1,6 @@
 /**
  * Servers that refuse CORS, in the side panel: the extension's own fix, shown first in the failed
- * server's one card in the Servers view (src/ui's ConnectionFixContext). A server that failed
+ * server's one card in the Servers view (the Panel's connectionFix). A server that failed
  * because its CORS settings shut the extension out gets "Allow Toolgate to reach <origin>" (Chrome
  * asks the person; the click must reach chrome.permissions.request before anything is awaited),
  * after which every server of that origin is retried. A server whose authorization server refuses
@@ -8,7 +8,7 @@
  * sign-in is retried. The Sites tab lists the origins granted so, each with a way back.
  */
 
-import { signal, useSignal } from '@preact/signals';
+import { type ReadonlySignal, signal, useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import type { ServerState } from '../../src/session/index.js';
 import type { ConnectionFix } from '../../src/ui/index.js';
@@ -124,11 +124,16 @@ function AllowOrigin({
 }
 
 /**
- * The extension's fix for a failed server, for the Servers view's card (src/ui's
- * ConnectionFixContext): the offer to reach its origin, or what the last offer came to.
+ * The extension's fix for a failed server, for the Servers view's card (the Panel's
+ * connectionFix): the offer to reach its origin, or what the last offer came to.
  */
-export function serverAccessFix(remote: RemoteController, granted: readonly string[]): ConnectionFix {
+export function serverAccessFix(
+  remote: RemoteController,
+  grantedOrigins: ReadonlySignal<readonly string[]>,
+): ConnectionFix {
+  // Signals read here, inside the card's render, so the card follows them.
   return (server): ComponentChildren | undefined => {
+    const granted = grantedOrigins.value;
     const refused = refusedOriginOf(server, remote.refusedAuthOrigins.value);
     if (!refused) return undefined;
     if (granted.includes(refused.origin) && !outcomes.value[refused.origin]) return undefined;
