@@ -178,8 +178,11 @@ test('the popup: each server with its state, a site’s call waiting with Deny, 
   await expect(waiting).toContainText(`Asked by the web site ${siteOrigin(0)}`);
   await expect(waiting.getByRole('button', { name: /^Review in side panel: add$/ })).toBeVisible();
   await popup.screenshot({ path: 'test-results/screenshots/extension-popup.png' });
-  const axe = await new AxeBuilder({ page: popup }).analyze();
-  expect(axe.violations.map((v) => `${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await popup.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page: popup }).analyze();
+    expect(axe.violations.map((v) => `${colorScheme}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+  }
 
   // Deny from the popup: the site hears it, the panel's dialog goes, and nothing waits any more.
   await waiting.getByRole('button', { name: /^Deny / }).click();
