@@ -159,8 +159,13 @@ test('the side panel connects to an SDK server and server-everything, lists tool
   // The popup shows the same worker state, and offers the side panel.
   const popup = await extension.context.newPage();
   await popup.goto(`chrome-extension://${extension.extensionId}/popup.html`);
-  await expect(popup.getByRole('button', { name: 'Open in the side panel' })).toBeVisible();
-  await expect(popup.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2);
+  await expect(popup.getByRole('button', { name: 'Open side panel' })).toBeVisible();
+  await expect(
+    popup
+      .getByRole('list', { name: 'Servers' })
+      .getByRole('listitem')
+      .filter({ hasText: /Connected · \d+ tools/ }),
+  ).toHaveCount(2);
   await popup.close();
 
   // The audit log is the service worker's, read by the panel from the same extension database.

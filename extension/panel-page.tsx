@@ -1,26 +1,32 @@
 /**
- * The side panel and the popup: the full widget, showing the service worker's controller, with the
- * extension's own "Sites" tab, the site-consent dialog, and (when the tab the person is on is a site
- * that is not turned on) a one-click "Let … use your tools".
+ * The side panel: the full widget, showing the service worker's controller, with the extension's
+ * own "Sites" tab, the site-consent dialog, its own fix first in a failed server's card (reach a
+ * server that refuses CORS), and (when the tab the person is on is a site that is not turned on) a
+ * one-click "Let … use your tools" in a notice the person can dismiss. The popup is its own page
+ * (popup.tsx).
  */
 
 import { signal } from '@preact/signals';
 import { render } from 'preact';
 import { createAuditLog } from '../src/audit/index.js';
 import { Panel, panelStyles, prefetchViews } from '../src/ui/index.js';
+import { watchDismissedNotices } from './notices.js';
 import { createRemoteController, type RemoteController } from './remote/remote-controller.js';
 import { PANEL_PORT } from './remote/wire.js';
 import { watchServerOrigins } from './server-access.js';
 import { activeTabOrigin, watchTurnedOnSites } from './site-switch.js';
 import { ConsentDialog } from './views/consent-dialog.js';
-import { ServerAccessBar, ServerAccessList } from './views/server-access.js';
+import { ServerAccessList, serverAccessFix } from './views/server-access.js';
 import { SitesView } from './views/sites-view.js';
+import { extensionStyles } from './views/styles.js';
 import { ActiveSiteBar } from './views/turn-on-site.js';
 
 const turnedOn = signal<string[]>([]);
 const activeOrigin = signal<string | undefined>(undefined);
 /** Origins the person let Toolgate reach as servers that send no CORS headers. */
 const serverOrigins = signal<string[]>([]);
+/** Notices the person closed (notices.ts); undefined until read. */
+const dismissed = signal<string[] | undefined>(undefined);
 
 function ExtensionPanel({ remote }: { remote: RemoteController }) {
   const consent = remote.consents.value[0];
@@ -32,8 +38,9 @@ function ExtensionPanel({ remote }: { remote: RemoteController }) {
           Reconnecting to Toolgate’s background worker…
         </p>
       )}
-      {active && <ActiveSiteBar key={active} origin={active} turnedOn={turnedOn.value} />}
-      <ServerAccessBar remote={remote} granted={serverOrigins.value} />
+      {active && (
+        <ActiveSiteBar key={active} origin={active} turnedOn={turnedOn.value} dismissed={dismissed.value} />
+      )}
       <Panel
         controller={remote}
         extraTabs={[
@@ -48,6 +55,7 @@ function ExtensionPanel({ remote }: { remote: RemoteController }) {
             ),
           },
         ]}
+        connectionFix={serverAccessFix(remote, serverOrigins)}
         extraDialog={consent && <ConsentDialog key={consent.id} consent={consent} remote={remote} />}
       />
     </>
@@ -57,7 +65,7 @@ function ExtensionPanel({ remote }: { remote: RemoteController }) {
 const host = document.getElementById('toolgate')!;
 const root = host.attachShadow({ mode: 'open' });
 const style = document.createElement('style');
-style.textContent = panelStyles;
+style.textContent = panelStyles + extensionStyles;
 const container = document.createElement('div');
 root.replaceChildren(style, container);
 
@@ -74,21 +82,12 @@ watchTurnedOnSites((origins) => {
 watchServerOrigins((origins) => {
   serverOrigins.value = origins;
 });
+watchDismissedNotices((ids) => {
+  dismissed.value = ids;
+});
 void activeTabOrigin().then((origin) => {
   activeOrigin.value = origin;
 });
 render(<ExtensionPanel remote={remote} />, container);
 prefetchViews();
 addEventListener('pagehide', () => remote.close());
-
-// The popup offers the side panel, which stays open while the person browses.
-const openSidePanel = document.getElementById('open-side-panel');
-if (openSidePanel) {
-  let windowId: number | undefined;
-  void chrome.windows.getCurrent().then((current) => {
-    windowId = current.id;
-  });
-  openSidePanel.addEventListener('click', () => {
-    if (windowId !== undefined) void chrome.sidePanel.open({ windowId }).then(() => window.close());
-  });
-}

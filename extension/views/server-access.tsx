@@ -1,14 +1,17 @@
 /**
- * Servers that refuse CORS, in the side panel: above the panel, each server that failed because
- * its CORS settings shut the extension out gets "Allow Toolgate to reach <origin>" (Chrome asks
- * the person; the click must reach chrome.permissions.request before anything is awaited), after
- * which the server is retried. An authorization server that refuses CORS while a server signs in
- * (sign-in/auth-origins.ts) gets the same offer for its own origin, and the sign-in is retried.
- * The Sites tab lists the origins granted so, each with a way back.
+ * Servers that refuse CORS, in the side panel: the extension's own fix, shown first in the failed
+ * server's one card in the Servers view (the Panel's connectionFix). A server that failed
+ * because its CORS settings shut the extension out gets "Allow Toolgate to reach <origin>" (Chrome
+ * asks the person; the click must reach chrome.permissions.request before anything is awaited),
+ * after which every server of that origin is retried. A server whose authorization server refuses
+ * CORS while it signs in (sign-in/auth-origins.ts) gets the same offer for that origin, and the
+ * sign-in is retried. The Sites tab lists the origins granted so, each with a way back.
  */
 
-import { useSignal } from '@preact/signals';
+import { type ReadonlySignal, signal, useSignal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
 import type { ServerState } from '../../src/session/index.js';
+import type { ConnectionFix } from '../../src/ui/index.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import { allowServerOrigin, revokeServerOrigin } from '../server-access.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
@@ -27,107 +30,115 @@ function originOf(url: string | undefined): string | undefined {
   }
 }
 
-/** An origin to offer, the servers it stopped, and whether it is their authorization server. */
+/** The origin to offer for a failed server, and whether it is its authorization server's. */
 interface Refused {
   origin: string;
-  servers: ServerState[];
   signingIn: boolean;
 }
 
-/** The origins of servers (or of their authorization servers) that refused CORS, not granted yet. */
-function refusedOrigins(
-  servers: readonly ServerState[],
+/** What shut this server out that the extension can get past: its own origin, or its sign-in's. */
+function refusedOriginOf(
+  server: ServerState,
   refusedAuth: readonly RefusedAuthOrigin[],
-  granted: readonly string[],
-): Refused[] {
-  const byOrigin = new Map<string, Refused>();
-  for (const server of servers) {
-    const origin = originOf(server.config.url);
-    if (server.state !== 'failed' || server.errorCause !== 'cors' || !origin || granted.includes(origin))
-      continue;
-    const entry = byOrigin.get(origin) ?? { origin, servers: [], signingIn: false };
-    byOrigin.set(origin, { ...entry, servers: [...entry.servers, server] });
-  }
-  for (const { origin, serverIds } of refusedAuth) {
-    if (granted.includes(origin) || byOrigin.has(origin)) continue;
-    // Only servers still failed: one that connected since (or was removed) needs nothing.
-    const stopped = servers.filter((server) => serverIds.includes(server.id) && server.state === 'failed');
-    if (stopped.length > 0) byOrigin.set(origin, { origin, servers: stopped, signingIn: true });
-  }
-  return [...byOrigin.values()];
+): Refused | undefined {
+  if (server.state !== 'failed') return undefined;
+  const own = originOf(server.config.url);
+  if (server.errorCause === 'cors' && own) return { origin: own, signingIn: false };
+  const auth = refusedAuth.find(({ serverIds }) => serverIds.includes(server.id));
+  return auth && { origin: auth.origin, signingIn: true };
 }
 
-const labels = (servers: readonly ServerState[]) => servers.map((server) => server.label).join(', ');
+/** What the person's last "Allow" for an origin came to; kept while its servers reconnect. */
+const outcomes = signal<Readonly<Record<string, Outcome>>>({});
 
-export interface ServerAccessProps {
+async function allow(remote: RemoteController, origin: string, granted: readonly string[]): Promise<Outcome> {
+  try {
+    if (!(await allowServerOrigin(origin, granted)))
+      return { ok: false, text: `Toolgate still cannot reach ${origin}: Chrome’s permission was not given.` };
+    // Every server this origin stopped, not only the card's: one grant covers them all.
+    const auth = remote.refusedAuthOrigins.value.find((entry) => entry.origin === origin);
+    const stopped = remote.servers.value.filter(
+      (server) =>
+        server.state === 'failed' &&
+        (originOf(server.config.url) === origin || auth?.serverIds.includes(server.id)),
+    );
+    // Not awaited: a retried sign-in waits for the person's "Sign in", and this says what changed now.
+    for (const server of stopped) void remote.retry(server.id).catch(() => undefined);
+    return {
+      ok: true,
+      text: `Toolgate may now reach ${origin} without its CORS headers; connecting again. Take it back in the Sites tab.`,
+    };
+  } catch (error) {
+    return { ok: false, text: (error as Error).message };
+  }
+}
+
+function AllowOrigin({
+  remote,
+  refused,
+  granted,
+}: {
   remote: RemoteController;
-  /** Origins granted to reach servers (server-access.ts watches the record). */
+  refused: Refused;
   granted: readonly string[];
-}
-
-/** Above the panel: one "Allow" per origin whose servers refused the extension on CORS. */
-export function ServerAccessBar({ remote, granted }: ServerAccessProps) {
-  const outcome = useSignal<Outcome | undefined>(undefined);
-  const refused = refusedOrigins(remote.servers.value, remote.refusedAuthOrigins.value, granted);
-  if (refused.length === 0 && !outcome.value) return null;
-
-  const allow = async (origin: string, servers: ServerState[]): Promise<Outcome> => {
-    try {
-      if (!(await allowServerOrigin(origin, granted)))
-        return {
-          ok: false,
-          text: `Toolgate still cannot reach ${origin}: Chrome’s permission was not given.`,
-        };
-      // Not awaited: a retried sign-in waits for the person's "Sign in", and this says what changed now.
-      for (const server of servers) void remote.retry(server.id).catch(() => undefined);
-      return {
-        ok: true,
-        text: `Toolgate may now reach ${origin} without its CORS headers. Take it back in the Sites tab.`,
-      };
-    } catch (error) {
-      return { ok: false, text: (error as Error).message };
-    }
-  };
-
+}) {
+  const { origin, signingIn } = refused;
+  const outcome = outcomes.value[origin];
+  const offer = !granted.includes(origin);
   return (
-    <section class="tg-active-site" aria-label="Servers Toolgate cannot reach">
-      {refused.map(({ origin, servers, signingIn }) => (
-        <div key={origin} class="tg-warning">
-          {signingIn ? (
-            <p>
-              Signing in to {labels(servers)} goes through the authorization server at <code>{origin}</code>,
-              which does not let browser code read its answers (no CORS headers for Toolgate). As an
-              extension, Toolgate can reach it anyway if you allow it; Chrome asks you to confirm, Toolgate
-              puts nothing on that site’s pages, and the sign-in starts again.
-            </p>
-          ) : (
-            <p>
-              {labels(servers)} {servers.length === 1 ? 'does' : 'do'} not let browser code read{' '}
-              {servers.length === 1 ? 'its' : 'their'} answers (no CORS headers for Toolgate). As an
-              extension, Toolgate can reach <code>{origin}</code> anyway if you allow it; Chrome asks you to
-              confirm, and Toolgate puts nothing on that site’s pages.
-            </p>
-          )}
-          <button
-            type="button"
-            class="tg-allow"
-            onClick={() =>
-              void allow(origin, servers).then((result) => {
-                outcome.value = result;
-              })
-            }
-          >
-            Allow Toolgate to reach {origin}
-          </button>
-        </div>
-      ))}
-      {outcome.value && (
-        <p class={outcome.value.ok ? 'tg-ok' : 'tg-error'} role="status">
-          {outcome.value.text}
+    <>
+      {offer &&
+        (signingIn ? (
+          <p class="tg-wrap">
+            Signing in goes through the authorization server at <code>{origin}</code>, which does not let
+            browser code read its answers. As an extension, Toolgate can reach it anyway if you allow it:
+            Chrome asks you to confirm, Toolgate puts nothing on that site’s pages, and the sign-in starts
+            again.
+          </p>
+        ) : (
+          <p class="tg-wrap">
+            As an extension, Toolgate can reach <code>{origin}</code> anyway if you allow it: Chrome asks you
+            to confirm, and Toolgate puts nothing on that site’s pages.
+          </p>
+        ))}
+      {offer && (
+        <button
+          type="button"
+          class="tg-allow"
+          onClick={() =>
+            void allow(remote, origin, granted).then((result) => {
+              outcomes.value = { ...outcomes.value, [origin]: result };
+            })
+          }
+        >
+          Allow Toolgate to reach {origin}
+        </button>
+      )}
+      {outcome && (
+        <p class={outcome.ok ? 'tg-ok' : 'tg-error'} role="status">
+          {outcome.text}
         </p>
       )}
-    </section>
+    </>
   );
+}
+
+/**
+ * The extension's fix for a failed server, for the Servers view's card (the Panel's
+ * connectionFix): the offer to reach its origin, or what the last offer came to.
+ */
+export function serverAccessFix(
+  remote: RemoteController,
+  grantedOrigins: ReadonlySignal<readonly string[]>,
+): ConnectionFix {
+  // Signals read here, inside the card's render, so the card follows them.
+  return (server): ComponentChildren | undefined => {
+    const granted = grantedOrigins.value;
+    const refused = refusedOriginOf(server, remote.refusedAuthOrigins.value);
+    if (!refused) return undefined;
+    if (granted.includes(refused.origin) && !outcomes.value[refused.origin]) return undefined;
+    return <AllowOrigin remote={remote} refused={refused} granted={granted} />;
+  };
 }
 
 /** In the Sites tab: the origins Toolgate may reach as servers, each revocable. */

@@ -5,24 +5,11 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { parseSiteAddress } from '../site-patterns.js';
-import { turnOnSite } from '../site-switch.js';
 import { InsecureOriginNote } from './insecure-origin-note.js';
-
-/** Turns the origin on; resolves with a sentence for the person, whatever Chrome answered. */
-async function turnOn(origin: string): Promise<{ ok: boolean; text: string }> {
-  try {
-    return (await turnOnSite(origin))
-      ? {
-          ok: true,
-          text: `Toolgate is on for ${origin}. Its pages can now ask for your tools; open ones get the page API without a reload.`,
-        }
-      : { ok: false, text: `Toolgate was not turned on for ${origin}: Chrome’s permission was not given.` };
-  } catch (error) {
-    return { ok: false, text: (error as Error).message };
-  }
-}
+import { Notice } from './notice.js';
+import { TurnOnButton, turnOn } from './turn-on-button.js';
 
 /** The form in the Sites tab: any address, prefilled with the tab the person is looking at. */
 export function TurnOnSiteForm({ suggested }: { suggested?: string | undefined }) {
@@ -79,33 +66,26 @@ export function TurnOnSiteForm({ suggested }: { suggested?: string | undefined }
   );
 }
 
-/** Above the panel, when the tab the person is on is a site that is not turned on: one click. */
-export function ActiveSiteBar({ origin, turnedOn }: { origin: string; turnedOn: readonly string[] }) {
-  const outcome = useSignal<{ ok: boolean; text: string } | undefined>(undefined);
-  if (turnedOn.includes(origin) && !outcome.value) return null;
+/**
+ * Above the side panel, when the tab the person is on is a site that is not turned on: one click,
+ * in a notice the person can dismiss for that site.
+ */
+export function ActiveSiteBar({
+  origin,
+  turnedOn,
+  dismissed,
+}: {
+  origin: string;
+  turnedOn: readonly string[];
+  dismissed: readonly string[] | undefined;
+}) {
+  // Once offered, the notice stays (with what the click came to) until the person closes it.
+  const offered = useRef(false);
+  if (!turnedOn.includes(origin)) offered.current = true;
+  if (!offered.current) return null;
   return (
-    <section class="tg-active-site" aria-label="This site">
-      {!turnedOn.includes(origin) && (
-        <>
-          <InsecureOriginNote origin={origin} />
-          <button
-            type="button"
-            class="tg-allow"
-            onClick={() =>
-              void turnOn(origin).then((result) => {
-                outcome.value = result;
-              })
-            }
-          >
-            Let {origin} use your tools
-          </button>
-        </>
-      )}
-      {outcome.value && (
-        <p class={outcome.value.ok ? 'tg-ok' : 'tg-error'} role="status">
-          {outcome.value.text}
-        </p>
-      )}
-    </section>
+    <Notice id={`turn-on-site:${origin}`} label={`Turning Toolgate on for ${origin}`} dismissed={dismissed}>
+      <TurnOnButton origin={origin} turnedOn={turnedOn} />
+    </Notice>
   );
 }

@@ -10,6 +10,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { afterFirstPaint, type PanelController, serverNames } from '../session/index.js';
 import { AuditAlert } from './audit-alert.js';
+import type { ConnectionFix } from './connection-fix.js';
 import { lazyView } from './lazy.js';
 import { createPanelViewState } from './view-state.js';
 import type { PanelApps } from './views/app-area.js';
@@ -53,6 +54,8 @@ export interface PanelProps {
   extraTabs?: readonly PanelTab[];
   /** Shown above the panel's own dialogs (the extension's site consent). */
   extraDialog?: ComponentChildren;
+  /** The host's own fix for a failed connection, first in its card (connection-fix.ts). */
+  connectionFix?: ConnectionFix;
 }
 
 /** Every listed tool with its server's label: the approval dialog flags a title that is another's name. */
@@ -63,7 +66,13 @@ function everyTool(servers: PanelController['servers']['value']) {
   );
 }
 
-export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog }: PanelProps) {
+export function Panel({
+  controller,
+  shape = 'panel',
+  extraTabs = [],
+  extraDialog,
+  connectionFix,
+}: PanelProps) {
   const tab = useSignal<string>('servers');
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
   const views = useMemo(createPanelViewState, []);
@@ -200,7 +209,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
           aria-labelledby={`tg-tab-${tab.value}`}
           class="tg-tabpanel"
         >
-          {tab.value === 'servers' && <ServersView controller={controller} />}
+          {tab.value === 'servers' && <ServersView controller={controller} connectionFix={connectionFix} />}
           {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
           {tab.value === 'skills' && <SkillsView controller={controller} />}
           {tab.value === 'activity' && <ActivityView controller={controller} onShowApp={app?.showApp} />}

@@ -12,6 +12,7 @@ import {
   serverAddress,
   serverNames,
 } from '../../session/index.js';
+import type { ConnectionFix } from '../connection-fix.js';
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
 export function parseHeaderLines(text: string): Record<string, string> | string {
@@ -25,7 +26,13 @@ export function parseHeaderLines(text: string): Record<string, string> | string 
   return headers;
 }
 
-export function ServersView({ controller }: { controller: PanelController }) {
+export function ServersView({
+  controller,
+  connectionFix,
+}: {
+  controller: PanelController;
+  connectionFix?: ConnectionFix | undefined;
+}) {
   const url = useSignal('');
   const kind = useSignal<'http' | 'page'>('http');
   const headers = useSignal('');
@@ -78,7 +85,7 @@ export function ServersView({ controller }: { controller: PanelController }) {
   return (
     <section class="tg-view" aria-labelledby="tg-servers-heading">
       <h2 id="tg-servers-heading">Servers</h2>
-      <ConnectionProblems failed={failed} names={names} controller={controller} />
+      <ConnectionProblems failed={failed} names={names} controller={controller} fix={connectionFix} />
       {notSignedIn.length > 0 && <NotSignedIn servers={notSignedIn} names={names} controller={controller} />}
       <form class="tg-add-server" onSubmit={add}>
         {framesAllowed && (
@@ -175,18 +182,34 @@ function NotSignedIn({
   );
 }
 
+/** What a failure's card advises: a host's own fix first (connection-fix.ts), then the widget's. */
+function FailureAdvice({ server, fix }: { server: ServerState; fix: ConnectionFix | undefined }) {
+  const ownFix = fix?.(server);
+  return (
+    <>
+      {ownFix && <div class="tg-host-fix">{ownFix}</div>}
+      <p class="tg-wrap">
+        {ownFix ? 'Other fix: ' : ''}
+        {server.error}
+      </p>
+    </>
+  );
+}
+
 /**
  * Failed connections, first thing in the view whatever the length of the list: what happened, what
- * to do, and Retry next to it.
+ * to do, and Retry next to it; one card per failure.
  */
 function ConnectionProblems({
   failed,
   names,
   controller,
+  fix,
 }: {
   failed: readonly ServerState[];
   names: ServerNames;
   controller: PanelController;
+  fix: ConnectionFix | undefined;
 }) {
   return (
     <div role="alert" class="tg-connect-problems-region">
@@ -212,7 +235,7 @@ function ConnectionProblems({
                       ? ' · not answering'
                       : ''}
                 </p>
-                <p class="tg-wrap">{server.error}</p>
+                <FailureAdvice server={server} fix={fix} />
                 {server.errorDetail && server.errorDetail !== server.error && (
                   <details>
                     <summary>Technical details</summary>
