@@ -126,6 +126,7 @@ export function createCalls(options: CallsOptions): Calls {
         signal: abort.signal,
         timeoutMs,
         ...(trace ? { trace } : {}),
+        ...(request.startedFrom === 'form' ? { startedFrom: 'form' as const } : {}),
       });
       done({ ok: true, result });
       return result;

@@ -36,6 +36,7 @@ export interface ServicesOptions {
   auditName?: string;
   policy?: Policy;
   approvalTimeoutMs?: number;
+  confirmOwnCalls?: 'when-needed' | 'always';
   trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
   schemaEngine?: 'auto' | 'cfworker';
   anchoring?: AuditLogOptions['anchoring'];
@@ -84,6 +85,7 @@ export async function createServices(
     serverLabel: (serverId) => serverLabel(serverId) ?? serverId,
     acceptUncheckedArguments,
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    ...(options.confirmOwnCalls ? { confirmOwnCalls: options.confirmOwnCalls } : {}),
   });
   return { gate, policy, auditLog, validator, clients: servers, audit };
 }
