@@ -156,14 +156,24 @@ describe('one consent per intent', () => {
     ]);
   });
 
-  it.each<[string, Partial<InvocationRequest>]>([
-    ['the person in code (no form)', { startedFrom: undefined }],
-    ['the host app claiming a form', { caller: { kind: 'host', label: 'model' } }],
-    ['a site claiming a form', { caller: { kind: 'site', label: 'https://a.example' } }],
-    ['an MCP App claiming a form', { caller: { kind: 'mcp-app', label: 'ui://app', server: 'srv' } }],
-  ])('shows the full dialog to a call from %s', async (_, extra) => {
+  const { startedFrom: _form, ...inCode } = fromForm('echo', { message: 'hi' });
+  it.each<[string, InvocationRequest]>([
+    ['the person in code (no form)', inCode],
+    [
+      'the host app claiming a form',
+      fromForm('echo', { message: 'hi' }, { caller: { kind: 'host', label: 'model' } }),
+    ],
+    [
+      'a site claiming a form',
+      fromForm('echo', { message: 'hi' }, { caller: { kind: 'site', label: 'https://a.example' } }),
+    ],
+    [
+      'an MCP App claiming a form',
+      fromForm('echo', { message: 'hi' }, { caller: { kind: 'mcp-app', label: 'ui://app', server: 'srv' } }),
+    ],
+  ])('shows the full dialog to a call from %s', async (_, request) => {
     const { gate, approvals } = await setup();
-    await gate.call(fromForm('echo', { message: 'hi' }, extra));
+    await gate.call(request);
     expect(approvals).toHaveLength(1);
     expect(approvals[0]!.ownCall).toBeUndefined();
   });
