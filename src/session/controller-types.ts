@@ -9,6 +9,7 @@ import type { AuditLog, AuditLogOptions } from '../audit/index.js';
 import type {
   AuditSink,
   Caller,
+  ConfirmOwnCalls,
   GateEvent,
   GateResult,
   Policy,
@@ -69,7 +70,7 @@ export interface ControllerOptions {
    * that click; a destructive tool, or a rule of theirs that asks, gets one compact confirmation.
    * 'always': the full approval dialog for every call, the person's own included.
    */
-  confirmOwnCalls?: 'when-needed' | 'always';
+  confirmOwnCalls?: ConfirmOwnCalls;
   /**
    * Callers whose calls to a trusted server's read-only tools run without asking. Default: the person
    * and the host app. Sites and MCP Apps are asked unless the person allowed them.

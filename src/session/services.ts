@@ -10,6 +10,7 @@ import {
   type Approver,
   type AuditSink,
   type Caller,
+  type ConfirmOwnCalls,
   createGate,
   createPolicy,
   type Gate,
@@ -36,7 +37,7 @@ export interface ServicesOptions {
   auditName?: string;
   policy?: Policy;
   approvalTimeoutMs?: number;
-  confirmOwnCalls?: 'when-needed' | 'always';
+  confirmOwnCalls?: ConfirmOwnCalls;
   trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
   schemaEngine?: 'auto' | 'cfworker';
   anchoring?: AuditLogOptions['anchoring'];
