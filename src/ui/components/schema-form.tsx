@@ -17,6 +17,7 @@ import { useContext, useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/index.js';
 import { DEFAULT_SCHEMA_LIMITS, resolveLocalRef, type SchemaIssue } from '../../schema/index.js';
 import { ENUM_SEARCH_THRESHOLD, EnumSearch } from './enum-search.js';
+import { type FormIssues, groupIssues, itemPath, keyPath, messagesAt } from './form-issues.js';
 import { escapeHiddenInJson } from './hidden-characters.js';
 import { StringInput } from './string-input.js';
 import { extraArguments, UndeclaredArguments } from './undeclared-arguments.js';
@@ -234,36 +235,7 @@ function initialValue(resolved: Resolved): unknown {
   }
 }
 
-/**
- * A field's path as the validator writes issue paths (schema/issues.ts renderPath): `a.b[2]["odd
- * key"]`, the root ''. Fields and issues meet on it.
- */
-const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
-const keyPath = (parent: string, key: string) =>
-  IDENTIFIER.test(key) ? (parent === '' ? key : `${parent}.${key}`) : `${parent}[${JSON.stringify(key)}]`;
-const itemPath = (parent: string, index: number) => `${parent}[${index}]`;
-const issuePath = (path: string) => (path === '(root)' ? '' : path);
-
-/** The issues of the whole form, and which fields show theirs. */
-interface FormIssues {
-  byPath: ReadonlyMap<string, readonly string[]>;
-  /** Every field shows its issues (the person pressed Call), not only those they edited. */
-  all: boolean;
-  touched: Set<string>;
-}
 const IssuesContext = createContext<FormIssues>({ byPath: new Map(), all: false, touched: new Set() });
-
-/** The messages one field shows: its own, and (a leaf, e.g. a JSON field) those of what it holds. */
-function messagesAt(issues: FormIssues, path: string, leaf: boolean): string[] {
-  if (!issues.all && !issues.touched.has(path)) return [];
-  const out: string[] = [];
-  for (const [at, messages] of issues.byPath) {
-    if (at === path) out.push(...messages);
-    else if (leaf && (path === '' || at.startsWith(`${path}.`) || at.startsWith(`${path}[`)))
-      out.push(...messages.map((message) => `${at.slice(path.length).replace(/^\./, '')} ${message}`));
-  }
-  return out;
-}
 
 /** Ids may not contain spaces, and distinct keys must not collide: anything but [A-Za-z0-9] is escaped. */
 const idPart = (key: string) => key.replace(/[^A-Za-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`);
@@ -286,13 +258,10 @@ export function SchemaForm({
   showAllIssues?: boolean;
 }) {
   const touched = useRef(new Set<string>());
-  const byPath = new Map<string, string[]>();
-  for (const issue of issues ?? []) {
-    const at = issuePath(issue.path);
-    byPath.set(at, [...(byPath.get(at) ?? []), issue.message]);
-  }
   return (
-    <IssuesContext.Provider value={{ byPath, all: showAllIssues, touched: touched.current }}>
+    <IssuesContext.Provider
+      value={{ byPath: groupIssues(issues ?? []), all: showAllIssues, touched: touched.current }}
+    >
       <FormBody schema={schema} value={value} onChange={onChange} idPrefix={idPrefix} />
     </IssuesContext.Provider>
   );
