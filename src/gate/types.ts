@@ -47,7 +47,7 @@ export interface InvocationRequest {
    * person as caller: that press approves the call, unless the tool is destructive or the policy
    * asks (then one compact confirmation), or the gate's `confirmOwnCalls` is 'always' (own-call.ts).
    */
-  startedFrom?: 'form';
+  startedFrom?: 'form' | undefined;
 }
 
 /** The trace a call carried, as the audit log records it (so exported records correlate). */

@@ -126,7 +126,7 @@ export function createCalls(options: CallsOptions): Calls {
         signal: abort.signal,
         timeoutMs,
         ...(trace ? { trace } : {}),
-        ...(request.startedFrom === 'form' ? { startedFrom: 'form' as const } : {}),
+        startedFrom: request.startedFrom,
       });
       done({ ok: true, result });
       return result;

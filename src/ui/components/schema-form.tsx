@@ -12,8 +12,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { createContext } from 'preact';
-import { useContext, useRef } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/index.js';
 import { DEFAULT_SCHEMA_LIMITS, resolveLocalRef, type SchemaIssue } from '../../schema/index.js';
 import { ENUM_SEARCH_THRESHOLD, EnumSearch } from './enum-search.js';
@@ -235,8 +234,6 @@ function initialValue(resolved: Resolved): unknown {
   }
 }
 
-const IssuesContext = createContext<FormIssues>({ byPath: new Map(), all: false, touched: new Set() });
-
 /** Ids may not contain spaces, and distinct keys must not collide: anything but [A-Za-z0-9] is escaped. */
 const idPart = (key: string) => key.replace(/[^A-Za-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`);
 
@@ -259,11 +256,14 @@ export function SchemaForm({
 }) {
   const touched = useRef(new Set<string>());
   return (
-    <IssuesContext.Provider
-      value={{ byPath: groupIssues(issues ?? []), all: showAllIssues, touched: touched.current }}
-    >
-      <FormBody schema={schema} value={value} onChange={onChange} idPrefix={idPrefix} />
-    </IssuesContext.Provider>
+    <FormBody
+      schema={schema}
+      value={value}
+      onChange={onChange}
+      idPrefix={idPrefix}
+      // Threaded as a prop, not a context: createContext would weigh on the panel's first screen.
+      issues={{ byPath: groupIssues(issues ?? []), all: showAllIssues, touched: touched.current }}
+    />
   );
 }
 
@@ -272,22 +272,32 @@ function FormBody({
   value,
   onChange,
   idPrefix,
+  issues,
 }: {
   schema: JsonObject;
   value: JsonObject;
   onChange: (next: JsonObject) => void;
   idPrefix: string;
+  issues: FormIssues;
 }) {
   const root = resolve(schema, { root: schema, refs: new Set() });
   const id = idPrefix.replace(/\s+/g, '_');
-  const issues = useContext(IssuesContext);
   const emit = (next: unknown) => onChange(isObject(next) ? next : {});
   const kind = kindOf(root.schema);
   if (kind === 'object' || kind === 'choice') {
     const Body = kind === 'object' ? ObjectFields : Choice;
     return (
       <div class="tg-form">
-        <Body r={root} value={value} onChange={emit} id={id} label="Arguments" required={true} path="" />
+        <Body
+          r={root}
+          value={value}
+          onChange={emit}
+          id={id}
+          label="Arguments"
+          required={true}
+          path=""
+          issues={issues}
+        />
       </div>
     );
   }
@@ -306,6 +316,7 @@ function FormBody({
           label="Arguments"
           required={true}
           path=""
+          issues={issues}
         />
       </div>
     );
@@ -353,9 +364,10 @@ interface FieldProps {
   required: boolean;
   /** Where the value sits in the arguments, as issue paths read (see keyPath). */
   path: string;
+  issues: FormIssues;
 }
 
-function ObjectFields({ r, value, onChange, id, path }: FieldProps) {
+function ObjectFields({ r, value, onChange, id, path, issues }: FieldProps) {
   const properties = isObject(r.schema.properties) ? r.schema.properties : {};
   const required = requiredSet(r.schema);
   const current = isObject(value) ? value : {};
@@ -372,6 +384,7 @@ function ObjectFields({ r, value, onChange, id, path }: FieldProps) {
             required={required.has(key)}
             id={`${id}-${idPart(key)}`}
             path={keyPath(path, key)}
+            issues={issues}
             value={current[key]}
             onChange={(next) => {
               // Emptied fields are removed rather than sent as "" or null.
@@ -393,6 +406,7 @@ function ObjectFields({ r, value, onChange, id, path }: FieldProps) {
               required={false}
               id={fieldId}
               path={keyPath(path, extra.key)}
+              issues={issues}
               value={current[extra.key]}
               onChange={(next) => {
                 const { [extra.key]: _old, ...rest } = current;
@@ -411,8 +425,7 @@ function ObjectFields({ r, value, onChange, id, path }: FieldProps) {
 }
 
 function Field(outer: FieldProps) {
-  const { r, id, label, required, value, path } = outer;
-  const issues = useContext(IssuesContext);
+  const { r, id, label, required, value, path, issues } = outer;
   // An edit marks the field (and, through its parents' handlers, each enclosing one) as touched.
   const onChange = (next: unknown) => {
     issues.touched.add(path);
@@ -577,7 +590,7 @@ function NumberInput({ r, value, onChange, id, required, describedBy, invalid }:
   );
 }
 
-function ArrayItems({ r, value, onChange, id, label, path }: FieldProps) {
+function ArrayItems({ r, value, onChange, id, label, path, issues }: FieldProps) {
   const items: unknown[] = Array.isArray(value) ? value : [];
   const item = resolve(r.schema.items, r.ctx);
   // Stable keys, so a removed item's local state (a JSON draft, a chosen branch) does not slide onto its neighbour.
@@ -597,6 +610,7 @@ function ArrayItems({ r, value, onChange, id, label, path }: FieldProps) {
               value={entry}
               id={`${id}-${index}`}
               path={itemPath(path, index)}
+              issues={issues}
               label={`Item ${index + 1}`}
               required={false}
               onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))}
@@ -662,7 +676,7 @@ function branchLabel(schema: Schema, index: number): string {
   return typeOf(schema) ?? `Option ${index + 1}`;
 }
 
-function Choice({ r, value, onChange, id, label, path }: FieldProps) {
+function Choice({ r, value, onChange, id, label, path, issues }: FieldProps) {
   const branches = (choicesOf(r.schema) ?? []).map((branch) => resolve(branch, r.ctx));
   // The branch the current value belongs to, so proposed arguments open on the right form.
   const guess =
@@ -706,6 +720,7 @@ function Choice({ r, value, onChange, id, label, path }: FieldProps) {
             label={label}
             required={false}
             path={path}
+            issues={issues}
           />
         ) : (
           <Field
@@ -716,6 +731,7 @@ function Choice({ r, value, onChange, id, label, path }: FieldProps) {
             label={branchLabel(branch.schema, index)}
             required={false}
             path={path}
+            issues={issues}
           />
         ))}
     </>
