@@ -65,10 +65,13 @@ export function ToolDetail({
   /** Checks `value` against the schema; only the latest check's report lands. */
   const check = async (value: JsonObject): Promise<ValidationReport | undefined> => {
     const round = ++validationRound.current;
-    // A validator that fails leaves the check to the gate, which refuses what it cannot check.
-    const next = await sharedSchemaValidator()
-      .validate(schema, value)
-      .catch(() => undefined);
+    let next: ValidationReport | undefined;
+    try {
+      next = await sharedSchemaValidator().validate(schema, value);
+    } catch {
+      // A validator that fails leaves the check to the gate, which refuses what it cannot check.
+      next = undefined;
+    }
     if (round === validationRound.current) report.value = next;
     return next;
   };
