@@ -70,9 +70,7 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toContainText('Demo server (npm start)');
-  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  // The person's own click on Call is the approval: no dialog.
   await page.getByRole('tab', { name: /Activity/ }).click();
   // The progress bar moves before the result arrives.
   await expect(page.locator('progress[value]').first()).toHaveAttribute('value', /[1-3]/);
@@ -84,7 +82,6 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await page.getByRole('tab', { name: /Activity/ }).click();
   // Shown as the tool's own error (isError), with its text, in this call's entry.
   const failed = page.locator('.tg-finished-call').first().locator('.tg-result.tg-tool-error');
@@ -126,9 +123,8 @@ test("npm start: the demo's counter app opens, and its button's call is asked un
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
 
-  // The person's own call: the panel shows its app at once, in the Apps tab.
+  // The person's own call (no dialog: their click approved it): the panel shows its app at once, in the Apps tab.
   await expect(page.getByRole('tab', { name: /^Apps/ })).toHaveAttribute('aria-selected', 'true');
   const figure = page.locator(`figure[data-app="${COUNTER_APP}"]`);
   await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });

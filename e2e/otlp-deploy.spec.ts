@@ -58,7 +58,7 @@ async function openPanel(page: Page): Promise<void> {
   await expect(page.locator('[data-server="sdk"]')).toContainText('connected', { timeout: 20_000 });
 }
 
-/** A person calls echo from the Tools tab and allows it once. */
+/** A person calls echo from the Tools tab (their click on Call is the approval). */
 async function callEcho(page: Page, message: string): Promise<void> {
   await page.getByRole('tab', { name: 'Tools' }).click();
   await page.getByLabel('Search tools').fill('echo');
@@ -71,7 +71,6 @@ async function callEcho(page: Page, message: string): Promise<void> {
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   // Until the result is back (and recorded): the call's final event is the one a flush waits for.
   await expect(page.locator('.tg-try')).toContainText(`Echo: ${message}`);

@@ -55,7 +55,7 @@ test('the demo works from a static host with its in-browser server only', async 
   await page.getByRole('tab', { name: 'Tools' }).click();
   await expect(page.locator('.tg-view [role=status]').first()).toHaveText('12 tools');
 
-  // Progress and result, after approval.
+  // Progress and result, on the person's click (no dialog for their own call).
   await openTool(page, 'Countdown');
   await page.locator('.tg-try').getByLabel(/steps/).fill('5');
   await page
@@ -63,7 +63,6 @@ test('the demo works from a static host with its in-browser server only', async 
     .getByLabel(/delayMs/)
     .fill('200');
   await callOpenTool(page);
-  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await page.getByRole('tab', { name: /Activity/ }).click();
   await expect(page.locator('progress[value]').first()).toHaveAttribute('value', /[1-4]/);
   await expect(page.locator('.tg-finished-call').first()).toContainText('Counted down 5 steps.', {
@@ -73,7 +72,6 @@ test('the demo works from a static host with its in-browser server only', async 
   // An image result, rendered from its data URL.
   await openTool(page, 'Image');
   await callOpenTool(page);
-  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await page.getByRole('tab', { name: /Activity/ }).click();
   await expect(page.locator('.tg-finished-call img').first()).toHaveJSProperty('complete', true);
   expect(
@@ -86,17 +84,17 @@ test('the demo works from a static host with its in-browser server only', async 
   // Elicitation: the server's question, answered with its defaults.
   await openTool(page, 'Greet');
   await callOpenTool(page);
-  await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   const question = page.getByRole('dialog');
   await expect(question).toContainText('What should the demo call you?');
   await question.getByRole('button', { name: /^(Accept|Send|Submit)/ }).click();
   await page.getByRole('tab', { name: /Activity/ }).click();
   await expect(page.locator('.tg-finished-call').first()).toContainText('Hello, friend!');
 
-  // A destructive claim, denied: the audit log has all four calls.
+  // A destructive claim: one compact confirmation, denied; the audit log has all four calls.
   await openTool(page, 'Delete file');
   await page.locator('.tg-try').getByLabel(/path/).fill('/etc/hosts');
   await callOpenTool(page);
+  await expect(page.getByRole('dialog')).toContainText('path = /etc/hosts');
   await page.getByRole('dialog').getByRole('button', { name: 'Deny' }).click();
   await page.getByRole('tab', { name: 'Audit log' }).click();
   await expect(page.locator('.tg-log-table tbody tr')).toHaveCount(4);

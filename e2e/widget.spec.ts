@@ -52,7 +52,7 @@ async function callFromToolsTab(page: Page, tool: string): Promise<void> {
     .click();
 }
 
-test('connect, list, call with approval after editing the arguments; deny with a reason', async ({
+test("connect, list, call from the form on the person's click; approve a model's call after editing it; deny with a reason", async ({
   page,
 }) => {
   await openPanel(page, [
@@ -71,7 +71,14 @@ test('connect, list, call with approval after editing the arguments; deny with a
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
+  // The person's own click on Call is their approval: the result comes back with no dialog.
+  await expect(page.locator('.tg-try')).toContainText('Echo: first draft');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
+  // A call the host's model proposes is asked about, and the person edits it before allowing it.
+  const edited = page.evaluate(
+    `window.toolgate.call({ serverId: 'sdk', toolName: 'echo', arguments: { message: 'from the model' }, caller: { kind: 'host', label: 'the assistant' } }).then((r) => r.result.content[0].text)`,
+  );
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Allow');
   await axe(page, 'approval');
@@ -84,6 +91,7 @@ test('connect, list, call with approval after editing the arguments; deny with a
   await expect(dialog.getByRole('status')).toContainText('(edited)');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(dialog).toHaveCount(0);
+  expect(await edited).toBe('Echo: edited by a person');
 
   await page.getByRole('tab', { name: /Activity/ }).click();
   await expect(page.locator('.tg-finished-call').first()).toContainText('Echo: edited by a person');
@@ -94,19 +102,16 @@ test('connect, list, call with approval after editing the arguments; deny with a
   await axe(page, 'activity');
   await shot(page, 'activity');
 
-  await callFromToolsTab(page, 'add');
-  await page.locator('.tg-try').getByLabel('a (required)').fill('1');
-  await page.locator('.tg-try').getByLabel('b (required)').fill('2');
-  await page
-    .locator('.tg-try')
-    .getByRole('button', { name: /^Call / })
-    .click();
+  // Denied with a reason: the reason goes back to the caller that asked.
+  const denied = page.evaluate(
+    `window.toolgate.call({ serverId: 'sdk', toolName: 'add', arguments: { a: 1, b: 2 }, caller: { kind: 'host', label: 'the assistant' } }).then(() => 'sent', (e) => e.message)`,
+  );
   await page
     .getByRole('dialog')
     .getByLabel(/Reason if you deny/)
     .fill('not today');
   await page.getByRole('dialog').getByRole('button', { name: 'Deny' }).click();
-  await expect(page.locator('.tg-try [role=status]')).toContainText('not today');
+  expect(await denied).toContain('not today');
   expect((await sdk.events()).calls.map((c) => c.tool)).not.toContain('add');
 });
 

@@ -20,7 +20,8 @@ export interface PanelServer {
 export async function openWidget(
   page: Page,
   servers: PanelServer[],
-  options: { failing?: readonly string[] } = {},
+  /** `failing`: servers expected to fail; `query`: more of the page's query (`confirmOwnCalls=always`). */
+  options: { failing?: readonly string[]; query?: string } = {},
 ): Promise<void> {
   await serveFixture(page, WIDGET_ORIGIN, 'e2e/fixtures/widget/page.ts', 'Toolgate widget');
   const query = servers
@@ -29,7 +30,7 @@ export async function openWidget(
         `server=${encodeURIComponent(s.url)}&id=${encodeURIComponent(s.id)}&label=${encodeURIComponent(s.label ?? '')}`,
     )
     .join('&');
-  await page.goto(`${WIDGET_ORIGIN}/?${query}`);
+  await page.goto(`${WIDGET_ORIGIN}/?${query}${options.query ? `&${options.query}` : ''}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
   for (const s of servers)
     await expect(page.locator(`[data-server="${s.id}"] .tg-badge`)).toContainText(

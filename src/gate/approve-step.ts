@@ -9,9 +9,10 @@ import { type JsonObject, RequestCancelledError, untilAborted } from '../protoco
 import { type CallContext, refuse } from './call-context.js';
 import type { Decided, ResolvedTool } from './check-steps.js';
 import { DeniedError, UncheckedArgumentsError } from './errors.js';
+import { APPROVED_BY_CLICK, ownCallConsent, personStartedDecision } from './own-call.js';
 import { detectPoisoning } from './poisoning.js';
 import { assertValid, settleApproval } from './steps.js';
-import type { ApprovalAnswer, ValidationReport } from './types.js';
+import type { ApprovalAnswer, Decision, ValidationReport } from './types.js';
 
 /** How long a call waits for a person before the gate denies it: a model's loop must not hang forever. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
@@ -21,6 +22,8 @@ export interface Approval {
   arguments: JsonObject;
   approvedBy?: string;
   approvedAt?: number;
+  /** The decision to record instead of the policy's: set when the person's own click approved it. */
+  decision?: Decision;
 }
 
 /** Step 4: the arguments that will be sent, approved by a person when the policy asks. */
@@ -40,6 +43,28 @@ export async function approveStep(
     decided.definitionChange ??
     (await options.policy.changeSinceFirstSeen?.(pinned, entry.firstListed ?? entry.tool));
   const unchecked = validation.status === 'skipped';
+  const poisoning = detectPoisoning(entry.tool);
+  // One consent per intent: the person's own click on the form's Call button may be all it takes.
+  const consent = ownCallConsent({
+    request: call.request,
+    decision: decided.decision,
+    validation,
+    entry,
+    definitionChange,
+    poisoning,
+    confirmOwnCalls: options.confirmOwnCalls,
+  });
+  if (consent.kind === 'click') {
+    const decision = personStartedDecision(toolName);
+    // Every later record of the call (a refusal before it leaves) carries the decision that held.
+    call.decision = decision;
+    return {
+      arguments: structuredClone(call.proposed),
+      approvedBy: APPROVED_BY_CLICK,
+      approvedAt: call.gate.now(),
+      decision,
+    };
+  }
   call.gate.emit({ type: 'awaiting-approval', invocationId: call.invocationId });
   const answer = await waitForAnswer(call, (signal, deadline) =>
     options.approver.approve({
@@ -59,11 +84,12 @@ export async function approveStep(
       decision: decided.decision,
       ...(definitionChange ? { definitionChange } : {}),
       ...(entry.warnings.length > 0 ? { listingWarnings: [...entry.warnings] } : {}),
-      poisoning: detectPoisoning(entry.tool),
+      poisoning,
       validate: (args) => options.validator.validate(entry.tool.inputSchema, args),
       signal,
       ...(deadline !== undefined ? { deadline } : {}),
       requiresAcknowledgement: unchecked,
+      ...(consent.kind === 'confirm' ? { ownCall: { destructive: consent.destructive } } : {}),
     }),
   );
   // Answered (allow or deny) with the change on screen: the person has seen this definition.

@@ -14,6 +14,7 @@ export { AuditUnavailableError, DeniedError, InvalidArgumentsError, UnknownToolE
 export { forgetCallerGrants, forgetServer } from './forget.js';
 export { MemoryAuditSink } from './memory-audit.js';
 export { errorForModel, type ModelToolResult, resultForModel } from './model-result.js';
+export type { ConfirmOwnCalls } from './own-call.js';
 export { createToolPins, definitionOf, hashDefinition, sha256HexSync } from './pins.js';
 export {
   createGate,

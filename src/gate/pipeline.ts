@@ -24,6 +24,7 @@ import {
 } from './call-context.js';
 import { decideStep, resolveStep, traceStep, validateStep } from './check-steps.js';
 import { DeniedError } from './errors.js';
+import type { ConfirmOwnCalls } from './own-call.js';
 import { createToolPins, type ToolPins } from './pins.js';
 import type { Policy } from './policy.js';
 import { recordFinal, recordPending, sendStep } from './send-step.js';
@@ -51,6 +52,12 @@ export interface GateOptions {
   acceptUncheckedArguments?: (serverId: string) => boolean;
   /** How long a call waits for approval before it is denied (ms; default 10 minutes; 0: no limit). */
   approvalTimeoutMs?: number;
+  /**
+   * A call the person starts with the Call button of a tool's form (`startedFrom: 'form'`) is
+   * approved by that click ('when-needed', the default): only a destructive tool, or a policy that
+   * asks, gets one compact confirmation. 'always': the full approval dialog for every call.
+   */
+  confirmOwnCalls?: ConfirmOwnCalls;
   now?: () => number;
   newInvocationId?: () => string;
 }
@@ -122,7 +129,8 @@ export function createGate(options: GateOptions): Gate {
       const validation = await validateStep(context, tool); // 2 validate
       const decided = await decideStep(context, tool, validation); // 3 decide
       const approval = await approveStep(context, tool, validation, decided); // 4 approve
-      await recordPending(context, tool, decided, approval); // 5 record
+      const decision = approval.decision ?? decided.decision;
+      await recordPending(context, tool, { ...decided, decision }, approval); // 5 record
       const sent = await sendStep(context, tool, approval); // 6 send
       const outputValidation = await checkToolOutput(tool.entry.tool, sent.result, options.validator); // 7 check
       await recordFinal(context, sent, outputValidation); // 8 record
@@ -133,7 +141,7 @@ export function createGate(options: GateOptions): Gate {
         result: sent.result,
         ...(outputValidation ? { outputValidation } : {}),
         arguments: approval.arguments,
-        decision: decided.decision,
+        decision,
         warnings: context.warnings,
       };
       gate.emit({ type: 'finished', invocationId: context.invocationId, result });

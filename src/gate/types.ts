@@ -42,6 +42,12 @@ export interface InvocationRequest {
   approvalTimeoutMs?: number;
   /** W3C trace context for the call's `_meta`: the host's own, or 'start' for a new trace. */
   trace?: TraceRequest;
+  /**
+   * 'form': the person pressed the Call button of the tool's own form. Honoured only with the
+   * person as caller: that press approves the call, unless the tool is destructive or the policy
+   * asks (then one compact confirmation), or the gate's `confirmOwnCalls` is 'always' (own-call.ts).
+   */
+  startedFrom?: 'form' | undefined;
 }
 
 /** The trace a call carried, as the audit log records it (so exported records correlate). */
@@ -107,7 +113,9 @@ export type DecisionReasonCode =
   | 'app-shown'
   | 'sign-in'
   | 'person-action'
-  | 'not-approved';
+  | 'not-approved'
+  // The person's own click on a tool form's Call button approved the call (own-call.ts).
+  | 'person-started';
 
 /** The code of a decision the validation floor made: the arguments could not be checked. */
 export type ValidationReasonCode = 'arguments-unchecked';
@@ -155,6 +163,12 @@ export interface ApprovalRequest {
    * counts only with `acknowledgedUnchecked: true`, the person's explicit "I checked them myself".
    */
   requiresAcknowledgement: boolean;
+  /**
+   * Set when this is the person's own call from a tool's form that still needs one confirmation
+   * (the tool is destructive, or the policy asks): show a compact confirmation, Deny first when
+   * `destructive`. Absent: the full approval dialog.
+   */
+  ownCall?: { destructive: boolean };
 }
 
 /** The approver's answer. Edited arguments replace the proposed ones after re-validation. */

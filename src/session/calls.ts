@@ -126,6 +126,7 @@ export function createCalls(options: CallsOptions): Calls {
         signal: abort.signal,
         timeoutMs,
         ...(trace ? { trace } : {}),
+        startedFrom: request.startedFrom,
       });
       done({ ok: true, result });
       return result;

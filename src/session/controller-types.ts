@@ -9,6 +9,7 @@ import type { AuditLog, AuditLogOptions } from '../audit/index.js';
 import type {
   AuditSink,
   Caller,
+  ConfirmOwnCalls,
   GateEvent,
   GateResult,
   Policy,
@@ -46,6 +47,11 @@ export interface CallRequest {
   onRequested?: (invocationId: string) => void;
   /** W3C trace context for the call's `_meta`: the host's own, or 'start' for a new trace. */
   trace?: TraceRequest;
+  /**
+   * 'form': the person pressed the Call button of the tool's form, which approves the call (with
+   * the person as caller only; see `confirmOwnCalls`). The panel's form sets it; nothing else should.
+   */
+  startedFrom?: 'form';
 }
 
 export interface ControllerOptions {
@@ -59,6 +65,12 @@ export interface ControllerOptions {
   defaultTimeoutMs?: number;
   /** How long a call waits for approval before it is denied (ms; default 10 minutes; 0: no limit). */
   approvalTimeoutMs?: number;
+  /**
+   * 'when-needed' (default): a call the person starts with a tool form's Call button is approved by
+   * that click; a destructive tool, or a rule of theirs that asks, gets one compact confirmation.
+   * 'always': the full approval dialog for every call, the person's own included.
+   */
+  confirmOwnCalls?: ConfirmOwnCalls;
   /**
    * Callers whose calls to a trusted server's read-only tools run without asking. Default: the person
    * and the host app. Sites and MCP Apps are asked unless the person allowed them.

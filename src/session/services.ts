@@ -10,6 +10,7 @@ import {
   type Approver,
   type AuditSink,
   type Caller,
+  type ConfirmOwnCalls,
   createGate,
   createPolicy,
   type Gate,
@@ -36,6 +37,7 @@ export interface ServicesOptions {
   auditName?: string;
   policy?: Policy;
   approvalTimeoutMs?: number;
+  confirmOwnCalls?: ConfirmOwnCalls;
   trustedReadOnlyCallers?: ReadonlyArray<Caller['kind']>;
   schemaEngine?: 'auto' | 'cfworker';
   anchoring?: AuditLogOptions['anchoring'];
@@ -84,6 +86,7 @@ export async function createServices(
     serverLabel: (serverId) => serverLabel(serverId) ?? serverId,
     acceptUncheckedArguments,
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    ...(options.confirmOwnCalls ? { confirmOwnCalls: options.confirmOwnCalls } : {}),
   });
   return { gate, policy, auditLog, validator, clients: servers, audit };
 }

@@ -63,7 +63,14 @@ export function callFromForm(
   };
   state.formCalls.value = { ...state.formCalls.value, [key]: { serverId, toolName, startedAt } };
   controller
-    .call({ serverId, toolName, arguments: args, onRequested: (invocationId) => set({ invocationId }) })
+    .call({
+      serverId,
+      toolName,
+      arguments: args,
+      // The person's click on the form's Call button: the gate takes it as their approval.
+      startedFrom: 'form',
+      onRequested: (invocationId) => set({ invocationId }),
+    })
     .then(
       (result) => set({ finishedAt: Date.now(), outcome: { ok: true, result } }),
       (error: unknown) =>

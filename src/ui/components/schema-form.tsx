@@ -6,13 +6,17 @@
  * Properties the schema does not declare are listed in their own flagged section (`undeclared-arguments`);
  * strings keep every character the person did not edit (`string-input`), and JSON fields show
  * hidden characters as escapes. Controlled: every edit produces a new value; props are never mutated.
+ * Given the validator's issues (`issues`), each field shows its own message (aria-invalid, and the
+ * message in its aria-describedby) once the person has edited it, or for every field once
+ * `showAllIssues` is set (they pressed Call); a field shown as JSON also carries the issues inside it.
  */
 
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import type { JsonObject } from '../../protocol/index.js';
-import { DEFAULT_SCHEMA_LIMITS, resolveLocalRef } from '../../schema/index.js';
+import { DEFAULT_SCHEMA_LIMITS, resolveLocalRef, type SchemaIssue } from '../../schema/index.js';
 import { ENUM_SEARCH_THRESHOLD, EnumSearch } from './enum-search.js';
+import { type FormIssues, groupIssues, itemPath, keyPath, messagesAt } from './form-issues.js';
 import { escapeHiddenInJson } from './hidden-characters.js';
 import { StringInput } from './string-input.js';
 import { extraArguments, UndeclaredArguments } from './undeclared-arguments.js';
@@ -238,11 +242,43 @@ export function SchemaForm({
   value,
   onChange,
   idPrefix,
+  issues,
+  showAllIssues = false,
 }: {
   schema: JsonObject;
   value: JsonObject;
   onChange: (next: JsonObject) => void;
   idPrefix: string;
+  /** What the validator found wrong with `value`: each field shows its own. */
+  issues?: readonly SchemaIssue[];
+  /** Show every field's issues, not only those of fields the person edited. */
+  showAllIssues?: boolean;
+}) {
+  const touched = useRef(new Set<string>());
+  return (
+    <FormBody
+      schema={schema}
+      value={value}
+      onChange={onChange}
+      idPrefix={idPrefix}
+      // Threaded as a prop, not a context: createContext would weigh on the panel's first screen.
+      issues={{ byPath: groupIssues(issues ?? []), all: showAllIssues, touched: touched.current }}
+    />
+  );
+}
+
+function FormBody({
+  schema,
+  value,
+  onChange,
+  idPrefix,
+  issues,
+}: {
+  schema: JsonObject;
+  value: JsonObject;
+  onChange: (next: JsonObject) => void;
+  idPrefix: string;
+  issues: FormIssues;
 }) {
   const root = resolve(schema, { root: schema, refs: new Set() });
   const id = idPrefix.replace(/\s+/g, '_');
@@ -252,7 +288,16 @@ export function SchemaForm({
     const Body = kind === 'object' ? ObjectFields : Choice;
     return (
       <div class="tg-form">
-        <Body r={root} value={value} onChange={emit} id={id} label="Arguments" required={true} />
+        <Body
+          r={root}
+          value={value}
+          onChange={emit}
+          id={id}
+          label="Arguments"
+          required={true}
+          path=""
+          issues={issues}
+        />
       </div>
     );
   }
@@ -263,17 +308,52 @@ export function SchemaForm({
     if (Object.keys(value).length === 0) return <p class="tg-muted">No fields to fill in.</p>;
     return (
       <div class="tg-form">
-        <ObjectFields r={root} value={value} onChange={emit} id={id} label="Arguments" required={true} />
+        <ObjectFields
+          r={root}
+          value={value}
+          onChange={emit}
+          id={id}
+          label="Arguments"
+          required={true}
+          path=""
+          issues={issues}
+        />
       </div>
     );
   }
+  const messages = messagesAt(issues, '', true);
+  const errorId = `${id}-issues`;
   return (
     <div class="tg-form tg-field">
       <label for={id}>Arguments (a JSON object)</label>
-      <JsonField id={id} value={value} onChange={emit} describedBy={undefined} required={false} objectOnly />
+      <JsonField
+        id={id}
+        value={value}
+        onChange={(next) => {
+          issues.touched.add('');
+          emit(next);
+        }}
+        describedBy={messages.length > 0 ? errorId : undefined}
+        invalid={messages.length > 0}
+        required={false}
+        objectOnly
+      />
+      <FieldIssues id={errorId} messages={messages} />
     </div>
   );
 }
+
+/** A field's messages, where its aria-describedby points. */
+function FieldIssues({ id, messages }: { id: string; messages: readonly string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <p id={id} class="tg-error tg-field-issue">
+      {messages.map((message) => capitalize(message)).join('; ')}.
+    </p>
+  );
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 interface FieldProps {
   r: Resolved;
@@ -282,9 +362,12 @@ interface FieldProps {
   id: string;
   label: string;
   required: boolean;
+  /** Where the value sits in the arguments, as issue paths read (see keyPath). */
+  path: string;
+  issues: FormIssues;
 }
 
-function ObjectFields({ r, value, onChange, id }: FieldProps) {
+function ObjectFields({ r, value, onChange, id, path, issues }: FieldProps) {
   const properties = isObject(r.schema.properties) ? r.schema.properties : {};
   const required = requiredSet(r.schema);
   const current = isObject(value) ? value : {};
@@ -300,6 +383,8 @@ function ObjectFields({ r, value, onChange, id }: FieldProps) {
             label={typeof child.schema.title === 'string' ? child.schema.title : key}
             required={required.has(key)}
             id={`${id}-${idPart(key)}`}
+            path={keyPath(path, key)}
+            issues={issues}
             value={current[key]}
             onChange={(next) => {
               // Emptied fields are removed rather than sent as "" or null.
@@ -320,6 +405,8 @@ function ObjectFields({ r, value, onChange, id }: FieldProps) {
               label={label}
               required={false}
               id={fieldId}
+              path={keyPath(path, extra.key)}
+              issues={issues}
               value={current[extra.key]}
               onChange={(next) => {
                 const { [extra.key]: _old, ...rest } = current;
@@ -337,28 +424,45 @@ function ObjectFields({ r, value, onChange, id }: FieldProps) {
   );
 }
 
-function Field(props: FieldProps) {
-  const { r, id, label, required, value, onChange } = props;
+function Field(outer: FieldProps) {
+  const { r, id, label, required, value, path, issues } = outer;
+  // An edit marks the field (and, through its parents' handlers, each enclosing one) as touched.
+  const onChange = (next: unknown) => {
+    issues.touched.add(path);
+    outer.onChange(next);
+  };
+  const props: FieldProps = { ...outer, onChange };
   const natural = kindOf(r.schema);
   const kind = fits(natural, r.schema, value) ? natural : 'json';
+  const composite = kind === 'object' || kind === 'array' || kind === 'choice';
+  const messages = messagesAt(issues, path, !composite);
+  const invalid = messages.length > 0;
+  const errorId = `${id}-issues`;
+  const issueText = <FieldIssues id={errorId} messages={messages} />;
   const help =
     typeof r.schema.description === 'string' && r.schema.description !== '' ? r.schema.description : '';
-  const helpId = help ? `${id}-help` : undefined;
+  const helpId =
+    [help ? `${id}-help` : undefined, invalid ? errorId : undefined].filter(Boolean).join(' ') || undefined;
   const helpText = help && (
-    <p id={helpId} class="tg-help">
+    <p id={`${id}-help`} class="tg-help">
       {help}
     </p>
   );
   const mark = required && <span class="tg-required"> (required)</span>;
-  if (kind === 'object' || kind === 'array' || kind === 'choice') {
+  if (composite) {
     const Body = kind === 'object' ? ObjectFields : kind === 'array' ? ArrayItems : Choice;
     return (
-      <fieldset class={`tg-fieldset tg-${kind}`} aria-describedby={helpId}>
+      <fieldset
+        class={`tg-fieldset tg-${kind}`}
+        aria-describedby={helpId}
+        aria-invalid={invalid || undefined}
+      >
         <legend>
           {label}
           {mark}
         </legend>
         {helpText}
+        {issueText}
         <Body {...props} />
       </fieldset>
     );
@@ -371,6 +475,7 @@ function Field(props: FieldProps) {
           type="checkbox"
           checked={value === true}
           aria-describedby={helpId}
+          aria-invalid={invalid || undefined}
           onChange={(event) => onChange(event.currentTarget.checked)}
         />
         <label for={id}>
@@ -378,6 +483,7 @@ function Field(props: FieldProps) {
           {mark}
         </label>
         {helpText}
+        {issueText}
       </div>
     );
   }
@@ -389,7 +495,7 @@ function Field(props: FieldProps) {
         {kind === 'json' && <span class="tg-muted"> (JSON)</span>}
       </label>
       {kind === 'enum' ? (
-        <EnumSelect {...props} describedBy={helpId} />
+        <EnumSelect {...props} describedBy={helpId} invalid={invalid} />
       ) : kind === 'string' ? (
         <StringInput
           id={id}
@@ -397,22 +503,31 @@ function Field(props: FieldProps) {
           onChange={onChange}
           required={required}
           describedBy={helpId}
+          invalid={invalid}
           maxLength={typeof r.schema.maxLength === 'number' ? r.schema.maxLength : undefined}
           format={typeof r.schema.format === 'string' ? r.schema.format : undefined}
         />
       ) : kind === 'number' || kind === 'integer' ? (
-        <NumberInput {...props} describedBy={helpId} />
+        <NumberInput {...props} describedBy={helpId} invalid={invalid} />
       ) : (
-        <JsonField id={id} value={value} onChange={onChange} describedBy={helpId} required={required} />
+        <JsonField
+          id={id}
+          value={value}
+          onChange={onChange}
+          describedBy={helpId}
+          invalid={invalid}
+          required={required}
+        />
       )}
       {helpText}
+      {issueText}
     </div>
   );
 }
 
-type ControlProps = FieldProps & { describedBy: string | undefined };
+type ControlProps = FieldProps & { describedBy: string | undefined; invalid: boolean };
 
-function EnumSelect({ r, value, onChange, id, required, describedBy }: ControlProps) {
+function EnumSelect({ r, value, onChange, id, required, describedBy, invalid }: ControlProps) {
   const options = enumOptions(r.schema) ?? [];
   const index = optionIndex(options, value);
   // Thousands of <option>s would freeze the form: search them instead.
@@ -431,6 +546,7 @@ function EnumSelect({ r, value, onChange, id, required, describedBy }: ControlPr
     <select
       id={id}
       aria-describedby={describedBy}
+      aria-invalid={invalid || undefined}
       aria-required={required || undefined}
       value={index === -1 ? '' : String(index)}
       onChange={(event) => {
@@ -448,7 +564,7 @@ function EnumSelect({ r, value, onChange, id, required, describedBy }: ControlPr
   );
 }
 
-function NumberInput({ r, value, onChange, id, required, describedBy }: ControlProps) {
+function NumberInput({ r, value, onChange, id, required, describedBy, invalid }: ControlProps) {
   // What was typed: "1.0" or "1e3" must survive a re-render even though they parse to 1 and 1000.
   const draft = useSignal('');
   const parse = (raw: string) => (raw.trim() === '' ? undefined : Number(raw));
@@ -459,6 +575,7 @@ function NumberInput({ r, value, onChange, id, required, describedBy }: ControlP
       id={id}
       type="number"
       aria-describedby={describedBy}
+      aria-invalid={invalid || undefined}
       aria-required={required || undefined}
       step={kindOf(r.schema) === 'integer' ? 1 : 'any'}
       min={typeof minimum === 'number' ? minimum : undefined}
@@ -473,7 +590,7 @@ function NumberInput({ r, value, onChange, id, required, describedBy }: ControlP
   );
 }
 
-function ArrayItems({ r, value, onChange, id, label }: FieldProps) {
+function ArrayItems({ r, value, onChange, id, label, path, issues }: FieldProps) {
   const items: unknown[] = Array.isArray(value) ? value : [];
   const item = resolve(r.schema.items, r.ctx);
   // Stable keys, so a removed item's local state (a JSON draft, a chosen branch) does not slide onto its neighbour.
@@ -492,6 +609,8 @@ function ArrayItems({ r, value, onChange, id, label }: FieldProps) {
               r={item}
               value={entry}
               id={`${id}-${index}`}
+              path={itemPath(path, index)}
+              issues={issues}
               label={`Item ${index + 1}`}
               required={false}
               onChange={(next) => onChange(items.map((old, i) => (i === index ? next : old)))}
@@ -557,7 +676,7 @@ function branchLabel(schema: Schema, index: number): string {
   return typeOf(schema) ?? `Option ${index + 1}`;
 }
 
-function Choice({ r, value, onChange, id, label }: FieldProps) {
+function Choice({ r, value, onChange, id, label, path, issues }: FieldProps) {
   const branches = (choicesOf(r.schema) ?? []).map((branch) => resolve(branch, r.ctx));
   // The branch the current value belongs to, so proposed arguments open on the right form.
   const guess =
@@ -600,6 +719,8 @@ function Choice({ r, value, onChange, id, label }: FieldProps) {
             id={branchId}
             label={label}
             required={false}
+            path={path}
+            issues={issues}
           />
         ) : (
           <Field
@@ -609,6 +730,8 @@ function Choice({ r, value, onChange, id, label }: FieldProps) {
             id={branchId}
             label={branchLabel(branch.schema, index)}
             required={false}
+            path={path}
+            issues={issues}
           />
         ))}
     </>
@@ -625,6 +748,7 @@ function JsonField({
   value,
   onChange,
   describedBy,
+  invalid = false,
   required,
   objectOnly = false,
 }: {
@@ -632,6 +756,8 @@ function JsonField({
   value: unknown;
   onChange: (next: unknown) => void;
   describedBy: string | undefined;
+  /** The validator found something wrong with the value (the message is in `describedBy`). */
+  invalid?: boolean;
   required: boolean;
   objectOnly?: boolean;
 }) {
@@ -651,7 +777,7 @@ function JsonField({
         rows={Math.min(10, text.split('\n').length + 1)}
         spellcheck={false}
         aria-describedby={[describedBy, problem ? errorId : undefined].filter(Boolean).join(' ') || undefined}
-        aria-invalid={problem ? true : undefined}
+        aria-invalid={problem || invalid ? true : undefined}
         aria-required={required || undefined}
         value={text}
         onInput={(event) => {
@@ -665,7 +791,7 @@ function JsonField({
         }}
       />
       {problem && (
-        <p id={errorId} class="tg-error">
+        <p id={errorId} class="tg-error tg-json-problem">
           {problem}
         </p>
       )}

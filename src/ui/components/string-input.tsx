@@ -29,6 +29,8 @@ export interface StringInputProps {
   onChange: (next: string | undefined) => void;
   required: boolean;
   describedBy: string | undefined;
+  /** The validator found something wrong with the value (the message is in `describedBy`). */
+  invalid?: boolean;
   maxLength?: number | undefined;
   format?: string | undefined;
 }
@@ -41,6 +43,7 @@ export function StringInput({
   onChange,
   required,
   describedBy,
+  invalid,
   maxLength,
   format,
 }: StringInputProps) {
@@ -65,6 +68,7 @@ export function StringInput({
     'aria-describedby':
       [describedBy, noteId, readOnly ? readOnlyId : undefined].filter(Boolean).join(' ') || undefined,
     'aria-required': required || undefined,
+    'aria-invalid': invalid || undefined,
     maxLength,
     readOnly,
     spellcheck: false,

@@ -24,21 +24,32 @@ import type { NamedTool } from '../components/title-lookalike.js';
 import { ApprovalCountdown } from './approval-countdown.js';
 import { DefinitionChangeView } from './definition-change-view.js';
 import { ListingWarnings } from './listing-warnings.js';
+import { OwnCallConfirmation } from './own-call-confirmation.js';
 import { ToolHeading } from './tool-heading.js';
 
 /** The arguments as JSON text, hidden characters written as escapes (parses back to the same value). */
 const asJsonText = (value: JsonObject) => escapeHiddenInJson(JSON.stringify(value, null, 2));
 
-export function ApprovalDialog({
-  pending,
-  queued,
-  tools = [],
-}: {
+interface ApprovalDialogProps {
   pending: PendingApproval;
   queued: number;
   /** Every tool of every connected server, to flag a title that is another tool's name. */
   tools?: readonly NamedTool[];
-}) {
+}
+
+/**
+ * The person's own call from a tool's form that still needs a yes gets one compact confirmation
+ * (the gate marks it `ownCall`); every other call gets the full dialog.
+ */
+export function ApprovalDialog(props: ApprovalDialogProps) {
+  return props.pending.request.ownCall ? (
+    <OwnCallConfirmation pending={props.pending} queued={props.queued} />
+  ) : (
+    <FullApprovalDialog {...props} />
+  );
+}
+
+function FullApprovalDialog({ pending, queued, tools = [] }: ApprovalDialogProps) {
   const { request } = pending;
   const args = useSignal<JsonObject>(request.arguments);
   const rawText = useSignal(asJsonText(request.arguments));

@@ -4,6 +4,12 @@
  * under it, then annotations marked "claimed" unless the server is trusted, an on/off switch and the
  * schemas. The form comes first because calling is what people open a tool for; the heading takes
  * focus when the tool is picked, so the form is one Tab away.
+ *
+ * The form is checked against the tool's schema as the person types (each field marked with its
+ * message); Call with something to fix sends nothing and records nothing: it shows every problem
+ * and focuses the first. The press on Call is the person's approval of the call (the gate's
+ * one-consent rule, gate/own-call.ts). Ctrl/Cmd+Enter anywhere in the form presses Call; a plain
+ * Enter in a field does not, so a stray key never runs a tool.
  */
 
 import { useSignal } from '@preact/signals';
@@ -11,6 +17,7 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { toolNameProblem } from '../../client/index.js';
 import { detectPoisoning, revealInvisible } from '../../gate/index.js';
 import type { JsonObject } from '../../protocol/index.js';
+import { type SchemaIssue, sharedSchemaValidator, type ValidationReport } from '../../schema/index.js';
 import { type PanelController, serverNames } from '../../session/index.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
@@ -43,6 +50,41 @@ export function ToolDetail({
   const twins = server.tools.filter((other) => other.name === tool.name).length;
   const serverName = serverNames(controller.servers.value)(server.id);
   const formCall = views.formCalls.value[row.key];
+  const schema = tool.inputSchema as JsonObject;
+  const report = useSignal<ValidationReport | undefined>(undefined);
+  const showAllIssues = useSignal(false);
+  /** Bumped when Call found problems: the first marked field takes focus once they are shown. */
+  const focusProblem = useSignal(0);
+  const validationRound = useRef(0);
+  const form = useRef<HTMLFormElement>(null);
+  const callable = enabled && server.state === 'connected';
+  const issues: readonly SchemaIssue[] = report.value?.status === 'invalid' ? report.value.issues : [];
+  const problemCount = new Set(issues.map((issue) => issue.path)).size;
+  const statusId = `tg-try-status-${server.id}-${tool.name}`.replace(/\s+/g, '_');
+
+  /** Checks `value` against the schema; only the latest check's report lands. */
+  const check = async (value: JsonObject): Promise<ValidationReport | undefined> => {
+    const round = ++validationRound.current;
+    let next: ValidationReport | undefined;
+    try {
+      next = await sharedSchemaValidator().validate(schema, value);
+    } catch {
+      // A validator that fails leaves the check to the gate, which refuses what it cannot check.
+      next = undefined;
+    }
+    if (round === validationRound.current) report.value = next;
+    return next;
+  };
+
+  useEffect(() => {
+    void check(args.value);
+  }, []);
+
+  useEffect(() => {
+    if (focusProblem.value === 0) return;
+    const first = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    (first ?? form.current?.querySelector<HTMLElement>(`#${CSS.escape(statusId)}`))?.focus();
+  }, [focusProblem.value]);
 
   useEffect(() => {
     // Picked just now (not shown again on returning to the tab): bring it into view and focus it.
@@ -52,9 +94,21 @@ export function ToolDetail({
     heading.current?.focus({ preventScroll: true });
   }, []);
 
-  const run = (event: Event) => {
+  const run = async (event: Event) => {
     event.preventDefault();
-    callFromForm(views, controller, row.key, server.id, tool.name, args.value);
+    if (!callable) return;
+    const value = args.value;
+    // Checked again now: the report on screen may be one keystroke behind what will be sent.
+    const checked = await check(value);
+    // JSON still being typed is not in the value yet: the call waits for it too.
+    const unparsed = form.current?.querySelector('.tg-json-problem') != null;
+    if (checked?.status === 'invalid' || unparsed) {
+      // Nothing leaves, so nothing is recorded: the person fixes the form first.
+      showAllIssues.value = true;
+      focusProblem.value++;
+      return;
+    }
+    callFromForm(views, controller, row.key, server.id, tool.name, value);
   };
 
   return (
@@ -96,20 +150,55 @@ export function ToolDetail({
           {expanded.value ? 'Show less' : 'Show the whole description'}
         </button>
       )}
-      <form class="tg-try" onSubmit={run}>
+      <form
+        ref={form}
+        class="tg-try"
+        onSubmit={(event) => void run(event)}
+        onKeyDown={(event) => {
+          if (event.key !== 'Enter' || event.isComposing) return;
+          const target = event.target as HTMLElement;
+          if (event.ctrlKey || event.metaKey) {
+            event.preventDefault();
+            form.current?.requestSubmit();
+          } else if (target.tagName === 'INPUT' && (target as HTMLInputElement).type !== 'checkbox')
+            // A plain Enter in a field would submit the form: the call runs only on purpose.
+            event.preventDefault();
+        }}
+      >
         <h4>Call it</h4>
         <SchemaForm
-          schema={tool.inputSchema as JsonObject}
+          schema={schema}
           value={args.value}
           idPrefix={`tg-try-${server.id}-${tool.name}`}
+          issues={issues}
+          showAllIssues={showAllIssues.value}
           onChange={(next) => {
             args.value = next;
             views.drafts.set(row.key, next);
+            void check(next);
           }}
         />
-        <button type="submit" disabled={!enabled || server.state !== 'connected'}>
+        <button
+          type="submit"
+          disabled={!callable}
+          aria-disabled={callable && problemCount > 0 ? 'true' : undefined}
+          aria-describedby={callable && problemCount > 0 ? statusId : undefined}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+        >
           Call {tool.title ?? tool.name}
         </button>
+        {callable && problemCount > 0 && (
+          <p id={statusId} class="tg-muted tg-try-waiting" tabIndex={-1}>
+            Fix {problemCount} field{problemCount === 1 ? '' : 's'} to call
+            {issues.some((issue) => issue.path === '(root)')
+              ? `: ${issues
+                  .filter((issue) => issue.path === '(root)')
+                  .map((issue) => `the arguments ${issue.message}`)
+                  .join('; ')}`
+              : ''}
+            .
+          </p>
+        )}
         {!enabled && <p class="tg-muted">Switched off: turn it on below to call it.</p>}
         {enabled && server.state !== 'connected' && (
           <p class="tg-muted">{serverName} is not connected: see the Servers tab.</p>
