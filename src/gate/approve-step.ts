@@ -19,6 +19,8 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
 /** What the approval settled: the arguments to send, and who approved them when. */
 export interface Approval {
   arguments: JsonObject;
+  /** The caller's proposal, kept when the approver edited it (the result shows what changed). */
+  proposed?: JsonObject;
   approvedBy?: string;
   approvedAt?: number;
 }
@@ -98,6 +100,7 @@ export async function approveStep(
   }
   const approval: Approval = {
     arguments: approved.arguments,
+    ...(approved.edited ? { proposed: call.proposed } : {}),
     ...(approved.decidedBy ? { approvedBy: approved.decidedBy } : {}),
     approvedAt: call.gate.now(),
   };
