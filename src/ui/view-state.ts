@@ -18,7 +18,7 @@ export interface FormCall {
   toolName: string;
   startedAt: number;
   finishedAt?: number;
-  outcome?: { ok: true; result: GateResult } | { ok: false; error: string; kind?: string | undefined };
+  outcome?: { ok: true; result: GateResult } | { ok: false; error: string };
 }
 
 export interface PanelViewState {
@@ -69,11 +69,7 @@ export function callFromForm(
       (error: unknown) =>
         set({
           finishedAt: Date.now(),
-          outcome: {
-            ok: false,
-            error: error instanceof Error ? error.message : String(error),
-            kind: (error as { kind?: string })?.kind,
-          },
+          outcome: { ok: false, error: error instanceof Error ? error.message : String(error) },
         }),
     );
 }

@@ -187,6 +187,11 @@ function CallOutcome({
   }, [state.phase]);
   const outcome = call.outcome;
   const totalMs = call.finishedAt !== undefined ? call.finishedAt - call.startedAt : undefined;
+  // A failed call: how it failed (its kind) and its time at the server, from the controller's record.
+  const failure =
+    outcome?.ok === false && call.invocationId
+      ? controller.finished.value.find((item) => item.invocationId === call.invocationId)
+      : undefined;
   return (
     <div ref={box} class="tg-call-outcome" data-phase={state.phase}>
       <p role="status" class="tg-call-phase">
@@ -204,8 +209,10 @@ function CallOutcome({
         {outcome?.ok === false && (
           <>
             <ResultSummary
-              kind={resultKind({ errorKind: outcome.kind })}
-              serverMs={failedServerTime(call, controller)}
+              kind={resultKind({
+                errorKind: failure?.outcome.ok === false ? failure.outcome.kind : undefined,
+              })}
+              serverMs={failure?.sentAt !== undefined ? failure.finishedAt - failure.sentAt : undefined}
               totalMs={totalMs}
             />
             . {outcome.error}
@@ -234,11 +241,4 @@ function CallOutcome({
       )}
     </div>
   );
-}
-
-/** A call that failed after it was sent: its time at the server, from the controller's record of it. */
-function failedServerTime(call: FormCall, controller: PanelController): number | undefined {
-  if (!call.invocationId) return undefined;
-  const record = controller.finished.value.find((item) => item.invocationId === call.invocationId);
-  return record?.sentAt !== undefined ? record.finishedAt - record.sentAt : undefined;
 }
