@@ -217,14 +217,14 @@ test('arguments edited in approval: the result says so, lists the changes, and C
   await expect(dialog.getByRole('status')).toContainText('(edited)');
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(dialog).toHaveCount(0);
-  expect((await sdk.events()).calls).toContainEqual({
-    tool: 'echo',
-    arguments: { message: 'edited by a person' },
-  });
 
   await openTab(page, /Activity/);
   const call = page.locator('.tg-finished-call').first();
   await expect(call).toContainText('Echo: edited by a person');
+  expect((await sdk.events()).calls).toContainEqual({
+    tool: 'echo',
+    arguments: { message: 'edited by a person' },
+  });
   await expect(call).toContainText('Sent with arguments edited in approval');
   await expect(call.getByRole('list', { name: 'Changes made in approval' })).toHaveText(
     'message: "from the host" → "edited by a person"',

@@ -5,9 +5,12 @@
  * text is shown selected in a read-only box instead, so Ctrl+C (⌘C) still copies it.
  */
 
-import { useSignal } from '@preact/signals';
+import { signal, useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+
+/** The button pressed last: only its "Copied" is shown, since the clipboard holds only its text. */
+const lastPressed = signal<object | undefined>(undefined);
 
 /** How long "Copied" stays: long enough to read, short enough not to describe an older copy. */
 const CONFIRMATION_MS = 4000;
@@ -40,6 +43,8 @@ export function CopyButton({
   const state = useSignal<'idle' | 'copied' | 'refused'>('idle');
   const refusedText = useSignal('');
   const box = useRef<HTMLTextAreaElement>(null);
+  const self = useMemo(() => ({}), []);
+  const current = lastPressed.value === self;
   useEffect(() => {
     if (state.value === 'refused') box.current?.select();
     if (state.value !== 'copied') return;
@@ -51,6 +56,7 @@ export function CopyButton({
   const copy = async () => {
     const value = text();
     state.value = 'idle';
+    lastPressed.value = self;
     if (await writeClipboard(value)) state.value = 'copied';
     else {
       refusedText.value = value;
@@ -64,9 +70,9 @@ export function CopyButton({
       </button>
       {/* aria-live, not role=status: a result holds many of these, and they are not the call's status. */}
       <span class="tg-copy-note" aria-live="polite">
-        {state.value === 'copied' ? 'Copied' : state.value === 'refused' ? REFUSED : ''}
+        {!current ? '' : state.value === 'copied' ? 'Copied' : state.value === 'refused' ? REFUSED : ''}
       </span>
-      {state.value === 'refused' && (
+      {current && state.value === 'refused' && (
         <textarea
           ref={box}
           class="tg-copy-fallback"
