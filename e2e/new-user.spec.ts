@@ -64,7 +64,7 @@ test('the Tools form follows its call to its result, shown in place, and keeps t
   await shot(page, 'new-user-running');
   await axe(page, 'tools form running');
   // The result lands under the form, not only in Activity.
-  await expect(phase).toContainText('Done (');
+  await expect(phase).toContainText('Succeeded');
   await expect(form(page).locator('.tg-result')).toContainText('done after 4 steps');
   expect((await sdk.events()).calls).toContainEqual({ tool: 'slow', arguments: { steps: 4, delayMs: 400 } });
   await shot(page, 'new-user-result-in-place');

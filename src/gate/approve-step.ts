@@ -20,6 +20,8 @@ export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
 /** What the approval settled: the arguments to send, and who approved them when. */
 export interface Approval {
   arguments: JsonObject;
+  /** The caller's proposal, kept when the approver edited it (the result shows what changed). */
+  proposed?: JsonObject;
   approvedBy?: string;
   approvedAt?: number;
   /** The decision to record instead of the policy's: set when the person's own click approved it. */
@@ -124,6 +126,7 @@ export async function approveStep(
   }
   const approval: Approval = {
     arguments: approved.arguments,
+    ...(approved.edited ? { proposed: call.proposed } : {}),
     ...(approved.decidedBy ? { approvedBy: approved.decidedBy } : {}),
     approvedAt: call.gate.now(),
   };

@@ -45,6 +45,7 @@ interface Setup {
   approve?: (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
   audit?: AuditSink;
   onAuditFailure?: 'refuse' | 'warn';
+  now?: () => number;
 }
 
 async function setup(options: Setup = {}) {
@@ -80,6 +81,7 @@ async function setup(options: Setup = {}) {
         : { action: 'allow', remember: 'once', decidedBy: 'test' };
     }),
     ...(options.onAuditFailure ? { onAuditFailure: options.onAuditFailure } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const sentCalls = () => transport.sentWith('tools/call') as JsonRpcRequest[];
   return { gate, policy, audit, approvals, transport, sentCalls };
@@ -129,6 +131,24 @@ describe('the gate pipeline', () => {
     });
     expect(entry.pending!.definitionHash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(resultForModel(outcome)).toEqual({ isError: false, text: 'ok', structured: { temp: 21 } });
+    expect(outcome.proposedArguments).toBeUndefined();
+  });
+
+  it("times the server apart from the person's approval: from the request leaving to its answer", async () => {
+    let clock = 1_000;
+    const { gate } = await setup({
+      now: () => clock,
+      approve: () => {
+        clock += 5_000; // the person takes five seconds
+        return { action: 'allow', remember: 'once' };
+      },
+      answer: () => {
+        clock += 120; // the server takes 120 ms
+        return undefined;
+      },
+    });
+    const outcome = await gate.call(call({ city: 'Oslo' }));
+    expect(outcome.timings).toEqual({ sentAt: 6_000, receivedAt: 6_120 });
   });
 
   it('stops invalid arguments before anything is sent, with readable paths', async () => {
@@ -174,6 +194,9 @@ describe('the gate pipeline', () => {
     });
     const outcome = await gate.call(call({ city: 'Oslo' }));
     expect(sentCalls()[0]!.params!.arguments).toEqual({ city: 'Bergen', days: 2 });
+    // The result says what was proposed and what was sent, so the panel can show the edit.
+    expect(outcome.proposedArguments).toEqual({ city: 'Oslo' });
+    expect(outcome.arguments).toEqual({ city: 'Bergen', days: 2 });
     expect((audit as MemoryAuditSink).get(outcome.invocationId)!.pending).toMatchObject({
       proposedArguments: { city: 'Oslo' },
       arguments: { city: 'Bergen', days: 2 },

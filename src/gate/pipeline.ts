@@ -72,6 +72,13 @@ export interface GateResult {
   outputValidation?: ValidationReport;
   /** The arguments that were sent (after any edit). */
   arguments: JsonObject;
+  /** The caller's arguments, present when the approver edited them before the call was sent. */
+  proposedArguments?: JsonObject;
+  /**
+   * When the request left and its response came back (the gate's clock): the server's time,
+   * network included, apart from any wait for the person's approval before it.
+   */
+  timings?: { sentAt: number; receivedAt: number };
   decision: Decision;
   /** Things the caller should show, e.g. an audit write that failed after the call. */
   warnings: string[];
@@ -141,6 +148,8 @@ export function createGate(options: GateOptions): Gate {
         result: sent.result,
         ...(outputValidation ? { outputValidation } : {}),
         arguments: approval.arguments,
+        ...(approval.proposed ? { proposedArguments: approval.proposed } : {}),
+        timings: { sentAt: sent.sentAt, receivedAt: sent.receivedAt },
         decision,
         warnings: context.warnings,
       };

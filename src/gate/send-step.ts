@@ -46,10 +46,14 @@ export async function recordPending(
   }
 }
 
-/** What the send brought back, and when it left (the final record's duration starts there). */
+/**
+ * What the send brought back, when it left (the final record's duration starts there) and when the
+ * response arrived: the server's time, network included, without the person's approval wait.
+ */
 export interface Sent {
   result: CallToolResult;
   sentAt: number;
+  receivedAt: number;
 }
 
 /**
@@ -95,7 +99,7 @@ export async function sendStep(call: CallContext, tool: ResolvedTool, approval: 
         request.onprogress?.(progress);
       },
     });
-    return { result, sentAt };
+    return { result, sentAt, receivedAt: gate.now() };
   } catch (error) {
     const finishedAt = gate.now();
     try {

@@ -212,7 +212,14 @@ export function Panel({
           {tab.value === 'servers' && <ServersView controller={controller} connectionFix={connectionFix} />}
           {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
           {tab.value === 'skills' && <SkillsView controller={controller} />}
-          {tab.value === 'activity' && <ActivityView controller={controller} onShowApp={app?.showApp} />}
+          {tab.value === 'activity' && (
+            <ActivityView
+              controller={controller}
+              onShowApp={app?.showApp}
+              views={views}
+              onOpenTools={() => select('tools')}
+            />
+          )}
           {tab.value === 'log' && <AuditView controller={controller} />}
           {tab.value === 'remembered' && <RememberedView controller={controller} />}
           {tab.value === 'inspect' && <InspectView controller={controller} />}

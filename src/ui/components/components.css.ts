@@ -84,4 +84,18 @@ export const componentStyles = `
 .tg-level-high .tg-badge{border-color:var(--tg-danger);color:var(--tg-danger)}
 .tg-traffic summary{cursor:pointer;font-family:var(--tg-mono,ui-monospace,monospace)}
 .tg-traffic .tg-received summary>span:first-child{color:var(--tg-ok)}.tg-traffic .tg-sent summary>span:first-child{color:var(--tg-accent)}
+.tg-mark{font-weight:600}.tg-mark-ok{color:var(--tg-ok)}.tg-mark-error{color:var(--tg-danger)}.tg-mark-neutral{color:var(--tg-muted)}
+.tg-call-result{display:flex;flex-direction:column;gap:var(--tg-s1,4px)}
+.tg-result-bar{display:flex;flex-wrap:wrap;align-items:center;gap:var(--tg-s1,4px) var(--tg-s2,8px)}
+.tg-segmented{display:inline-flex;border:0;margin:0;padding:0;min-width:0}
+.tg-segmented button{border-radius:0}.tg-segmented button:first-of-type{border-radius:var(--tg-radius,6px) 0 0 var(--tg-radius,6px)}.tg-segmented button:last-of-type{border-radius:0 var(--tg-radius,6px) var(--tg-radius,6px) 0;border-left:0}
+.tg-segmented button[aria-pressed=true]{background:var(--tg-accent);color:var(--tg-bg);border-color:var(--tg-accent)}
+.tg-copy{display:inline-flex;flex-wrap:wrap;align-items:center;gap:var(--tg-s1,4px)}
+.tg-copy-note:empty{display:none}.tg-copy-note{font-size:12px;color:var(--tg-muted)}
+.tg-copy-fallback{flex-basis:100%;font-family:var(--tg-mono,ui-monospace,monospace);font-size:12px}
+.tg-json-leaf{display:flex;align-items:flex-start;gap:var(--tg-s1,4px)}.tg-json-leaf>span:first-child{flex:1;min-width:0}
+.tg-json-branch{position:relative}.tg-json-branch>.tg-copy{position:absolute;top:0;right:0}.tg-json-branch>details>summary{padding-right:4em}
+.tg-json .tg-copy-button{font-size:11px;padding:0 4px;color:var(--tg-muted)}.tg-json .tg-copy-button:hover,.tg-json .tg-copy-button:focus-visible{color:var(--tg-fg)}
+.tg-json-branch>.tg-copy .tg-copy-note,.tg-json-branch>.tg-copy .tg-copy-fallback{background:var(--tg-bg,#fff)}
+.tg-edited{border-left:4px solid var(--tg-accent);padding-left:var(--tg-s2,8px)}.tg-edited h4{margin:2px 0}.tg-edited .tg-diff{margin:2px 0;padding-left:18px}
 `;

@@ -5,9 +5,15 @@
  * Bounded whatever the server sends: a closed node renders no children (so a result nested 10,000
  * levels deep costs one node per level the person opens, never a recursion through all of them),
  * a node shows its first children with "show more", and long strings are cut until asked for.
+ *
+ * Every node has a Copy button named by its path ("Copy value of items[0].name"): strings are copied
+ * as their text, anything else as JSON indented by two spaces. The button sits beside the node's
+ * <summary>, not inside it, so pressing it never opens or closes the node.
  */
 
 import { useSignal } from '@preact/signals';
+import { CopyButton } from './copy-button.js';
+import { childPath } from './json-path.js';
 
 /** Strings longer than this are cut until asked for: a megabyte of base64 should not freeze the page. */
 const LONG = 500;
@@ -17,35 +23,63 @@ export const CHILDREN_PAGE = 200;
 export function JsonTree({
   value,
   label,
+  path = '',
   collapsedDepth = 2,
 }: {
   value: unknown;
   label?: string;
+  /** The path of the whole value, which the copy buttons' names start with (e.g. "structuredContent"). */
+  path?: string;
   collapsedDepth?: number;
 }) {
   return (
     <div class="tg-json">
-      <Node value={value} name={label} depth={0} collapsedDepth={collapsedDepth} ancestors={[]} />
+      <Node value={value} name={label} path={path} depth={0} collapsedDepth={collapsedDepth} ancestors={[]} />
     </div>
+  );
+}
+
+/** The text a node's Copy button copies. */
+function copyTextOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    // Circular or a bigint: not JSON, but still something to paste.
+    return String(value);
+  }
+}
+
+function NodeCopy({ value, path }: { value: unknown; path: string }) {
+  return (
+    <CopyButton
+      text={() => copyTextOf(value)}
+      label={path ? `Copy value of ${path}` : 'Copy the whole value'}
+    />
   );
 }
 
 interface NodeProps {
   value: unknown;
   name: string | undefined;
+  /** Where the node is in the whole value ('' for the root). */
+  path: string;
   depth: number;
   collapsedDepth: number;
   /** Objects above this one: a value built in code (not parsed JSON) may be circular. */
   ancestors: readonly object[];
 }
 
-function Node({ value, name, depth, collapsedDepth, ancestors }: NodeProps) {
+function Node({ value, name, path, depth, collapsedDepth, ancestors }: NodeProps) {
   const key = name !== undefined ? <span class="tg-json-key">{name}: </span> : null;
   if (value === null || typeof value !== 'object') {
     return (
       <div class="tg-json-leaf">
-        {key}
-        <Leaf value={value} />
+        <span>
+          {key}
+          <Leaf value={value} />
+        </span>
+        <NodeCopy value={value} path={path} />
       </div>
     );
   }
@@ -61,6 +95,7 @@ function Node({ value, name, depth, collapsedDepth, ancestors }: NodeProps) {
     <Branch
       value={value}
       keyLabel={key}
+      path={path}
       depth={depth}
       collapsedDepth={collapsedDepth}
       ancestors={ancestors}
@@ -71,6 +106,7 @@ function Node({ value, name, depth, collapsedDepth, ancestors }: NodeProps) {
 function Branch({
   value,
   keyLabel,
+  path,
   depth,
   collapsedDepth,
   ancestors,
@@ -83,35 +119,40 @@ function Branch({
     ? `[${size} ${size === 1 ? 'item' : 'items'}]`
     : `{${size} ${size === 1 ? 'key' : 'keys'}}`;
   return (
-    <details
-      class="tg-json-node"
-      open={open.value}
-      onToggle={(event) => {
-        open.value = (event.currentTarget as HTMLDetailsElement).open;
-      }}
-    >
-      <summary>
-        {keyLabel}
-        <span class="tg-json-count">{count}</span>
-      </summary>
-      {open.value ? (
-        <Children
-          value={value}
-          limit={shown.value}
-          depth={depth}
-          collapsedDepth={collapsedDepth}
-          ancestors={ancestors}
-          onMore={() => {
-            shown.value += CHILDREN_PAGE;
-          }}
-        />
-      ) : null}
-    </details>
+    <div class="tg-json-branch">
+      <NodeCopy value={value} path={path} />
+      <details
+        class="tg-json-node"
+        open={open.value}
+        onToggle={(event) => {
+          open.value = (event.currentTarget as HTMLDetailsElement).open;
+        }}
+      >
+        <summary>
+          {keyLabel}
+          <span class="tg-json-count">{count}</span>
+        </summary>
+        {open.value ? (
+          <Children
+            value={value}
+            path={path}
+            limit={shown.value}
+            depth={depth}
+            collapsedDepth={collapsedDepth}
+            ancestors={ancestors}
+            onMore={() => {
+              shown.value += CHILDREN_PAGE;
+            }}
+          />
+        ) : null}
+      </details>
+    </div>
   );
 }
 
 function Children({
   value,
+  path,
   limit,
   depth,
   collapsedDepth,
@@ -123,6 +164,7 @@ function Children({
     : Object.entries(value).slice(0, limit);
   const size = Array.isArray(value) ? value.length : Object.keys(value).length;
   const below = [...ancestors, value];
+  const isArray = Array.isArray(value);
   return (
     <ul class="tg-json-children">
       {entries.map(([childKey, child]) => (
@@ -130,6 +172,7 @@ function Children({
           <Node
             value={child}
             name={childKey}
+            path={childPath(path, childKey, isArray)}
             depth={depth + 1}
             collapsedDepth={collapsedDepth}
             ancestors={below}

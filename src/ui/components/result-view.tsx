@@ -72,11 +72,50 @@ export function ResultView({
         <section class="tg-structured">
           <h4>Structured content</h4>
           <Verdict report={outputValidation} />
-          <JsonTree value={result.structuredContent} />
+          <JsonTree value={result.structuredContent} path="structuredContent" />
         </section>
       )}
     </div>
   );
+}
+
+/** Text parsed as JSON at most this long: a bigger body is shown as sent rather than parsed on render. */
+const PRETTY_LIMIT = 1_000_000;
+
+/**
+ * JSON sent as text (an object or an array, as tools often answer) indented by two spaces, so it
+ * reads as a structure rather than one long line; any other text exactly as sent. Only whitespace
+ * may change: JSON whose parse would alter what is shown (a number beyond double precision, `1.0`,
+ * an escaped character) is left as sent.
+ */
+export function prettyJson(text: string): string {
+  const start = text.trimStart()[0];
+  if ((start !== '{' && start !== '[') || text.length > PRETTY_LIMIT) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return JSON.stringify(parsed) === withoutWhitespace(text) ? JSON.stringify(parsed, null, 2) : text;
+}
+
+/** JSON text without the whitespace between its tokens (strings kept as they are). */
+function withoutWhitespace(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const char = json[i] as string;
+    if (inString) {
+      out += char;
+      if (char === '\\') out += json[++i] ?? '';
+      else if (char === '"') inString = false;
+    } else if (char === '"') {
+      inString = true;
+      out += char;
+    } else if (char !== ' ' && char !== '\n' && char !== '\r' && char !== '\t') out += char;
+  }
+  return out;
 }
 
 /** Priority runs 0..1; a block without one sits in the middle rather than above "least important". */
@@ -107,7 +146,7 @@ function Verdict({ report }: { report: ValidationReport | undefined }) {
 function Block({ block, read }: { block: ContentBlock; read: ResourceReader | undefined }) {
   switch (block.type) {
     case 'text':
-      return <LongText text={String(block.text ?? '')} />;
+      return <LongText text={prettyJson(String(block.text ?? ''))} />;
     case 'image': {
       const type = baseType(block.mimeType);
       // The data URL is built from our own allow-listed type string, never the server's.

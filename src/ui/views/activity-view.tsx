@@ -18,17 +18,23 @@ import {
   type ServerNames,
   serverNames,
 } from '../../session/index.js';
+import { CallResult } from '../components/call-result.js';
 import { JsonTree } from '../components/json-tree.js';
-import { ResultView } from '../components/result-view.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';
+import type { PanelViewState } from '../view-state.js';
 
 export function ActivityView({
   controller,
   onShowApp,
+  views,
+  onOpenTools,
 }: {
   controller: PanelController;
   /** Shows the call's MCP App (absent where the panel shows no apps). */
   onShowApp?: ((invocationId: string) => void) | undefined;
+  /** The Tools tab's remembered forms, and the way there: "Copy to form" fills one and opens it. */
+  views?: PanelViewState | undefined;
+  onOpenTools?: (() => void) | undefined;
 }) {
   const running = controller.running.value;
   const finished = controller.finished.value;
@@ -41,6 +47,18 @@ export function ActivityView({
       ?.tools.find((candidate) => candidate.name === call.toolName);
     return tool && uiResourceUriOf(tool) ? () => onShowApp(call.invocationId) : undefined;
   };
+  /** Puts arguments into the tool's form and opens it there, as if the person had typed them. */
+  const copyToForm =
+    views && onOpenTools
+      ? (call: FinishedCall) => (sent: JsonObject) => {
+          const key = `${call.serverId}/${call.toolName}`;
+          views.drafts.set(key, sent);
+          views.toolQuery.value = '';
+          views.selectedTool.value = key;
+          views.focusToolDetail.value = true;
+          onOpenTools();
+        }
+      : undefined;
   return (
     <section class="tg-view" aria-labelledby="tg-activity-heading">
       <h2 id="tg-activity-heading">Activity</h2>
@@ -76,6 +94,7 @@ export function ActivityView({
               names={names}
               controller={controller}
               onShowApp={call.outcome.ok ? showAppFor(call) : undefined}
+              onCopyToForm={copyToForm?.(call)}
             />
           ))}
         </ul>
@@ -98,11 +117,13 @@ function FinishedRow({
   names,
   controller,
   onShowApp,
+  onCopyToForm,
 }: {
   call: FinishedCall;
   names: ServerNames;
   controller: PanelController;
   onShowApp: (() => void) | undefined;
+  onCopyToForm: ((sent: JsonObject) => void) | undefined;
 }) {
   const server = names(call.serverId);
   const outcome = call.outcome;
@@ -135,12 +156,10 @@ function FinishedRow({
       )}
       {outcome.ok ? (
         <>
-          <ResultView
-            result={outcome.result.result}
+          <CallResult
+            result={outcome.result}
             source={{ server, tool: call.toolName }}
-            {...(outcome.result.outputValidation
-              ? { outputValidation: outcome.result.outputValidation }
-              : {})}
+            onCopyToForm={onCopyToForm}
             {...(controller.readResource
               ? { readResource: (uri: string) => controller.readResource!(call.serverId, uri) }
               : {})}

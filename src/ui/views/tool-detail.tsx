@@ -19,8 +19,8 @@ import { detectPoisoning, revealInvisible } from '../../gate/index.js';
 import type { JsonObject } from '../../protocol/index.js';
 import { type SchemaIssue, sharedSchemaValidator, type ValidationReport } from '../../schema/index.js';
 import { type PanelController, serverNames } from '../../session/index.js';
+import { CallResult, ResultSummary, resultKind, serverTimeOf } from '../components/call-result.js';
 import { JsonTree } from '../components/json-tree.js';
-import { ResultView } from '../components/result-view.js';
 import { SchemaForm, withDefaults } from '../components/schema-form.js';
 import { callFromForm, type FormCall, type PanelViewState, phaseOf } from '../view-state.js';
 import type { Row } from './tools-view.js';
@@ -203,7 +203,17 @@ export function ToolDetail({
         {enabled && server.state !== 'connected' && (
           <p class="tg-muted">{serverName} is not connected: see the Servers tab.</p>
         )}
-        {formCall && <CallOutcome call={formCall} controller={controller} serverName={serverName} />}
+        {formCall && (
+          <CallOutcome
+            call={formCall}
+            controller={controller}
+            serverName={serverName}
+            onCopyToForm={(sent) => {
+              args.value = sent;
+              views.drafts.set(row.key, sent);
+            }}
+          />
+        )}
       </form>
       {annotations.length > 0 && (
         <ul class="tg-badges" aria-label="Annotations">
@@ -243,15 +253,20 @@ export function ToolDetail({
   );
 }
 
-/** The form's last call: where it is (approval, running with progress), then its result in place. */
+/**
+ * The form's last call: where it is (approval, running with progress), then how it ended, with the
+ * server's time apart from the total since the Call button was pressed, and its result in place.
+ */
 function CallOutcome({
   call,
   controller,
   serverName,
+  onCopyToForm,
 }: {
   call: FormCall;
   controller: PanelController;
   serverName: string;
+  onCopyToForm: (sent: JsonObject) => void;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const state = phaseOf(call, controller);
@@ -260,6 +275,12 @@ function CallOutcome({
     if (state.phase === 'done') box.current?.scrollIntoView({ block: 'nearest' });
   }, [state.phase]);
   const outcome = call.outcome;
+  const totalMs = call.finishedAt !== undefined ? call.finishedAt - call.startedAt : undefined;
+  // A failed call: how it failed (its kind) and its time at the server, from the controller's record.
+  const failure =
+    outcome?.ok === false && call.invocationId
+      ? controller.finished.value.find((item) => item.invocationId === call.invocationId)
+      : undefined;
   return (
     <div ref={box} class="tg-call-outcome" data-phase={state.phase}>
       <p role="status" class="tg-call-phase">
@@ -267,9 +288,25 @@ function CallOutcome({
         {state.phase === 'approval' && 'Waiting for approval: answer the dialog.'}
         {state.phase === 'running' &&
           `Approved; running on ${serverName}${state.progress?.message ? `: ${state.progress.message}` : '…'}`}
-        {outcome?.ok === true &&
-          `Done (${seconds((call.finishedAt ?? call.startedAt) - call.startedAt)}). The result:`}
-        {outcome?.ok === false && outcome.error}
+        {outcome?.ok === true && (
+          <ResultSummary
+            kind={resultKind(outcome.result)}
+            serverMs={serverTimeOf(outcome.result)}
+            totalMs={totalMs}
+          />
+        )}
+        {outcome?.ok === false && (
+          <>
+            <ResultSummary
+              kind={resultKind({
+                errorKind: failure?.outcome.ok === false ? failure.outcome.kind : undefined,
+              })}
+              serverMs={failure?.sentAt !== undefined ? failure.finishedAt - failure.sentAt : undefined}
+              totalMs={totalMs}
+            />
+            . {outcome.error}
+          </>
+        )}
       </p>
       {state.phase === 'running' &&
         (state.progress?.total !== undefined ? (
@@ -282,10 +319,10 @@ function CallOutcome({
           <progress aria-label={`${call.toolName} progress`} />
         ))}
       {outcome?.ok === true && (
-        <ResultView
-          result={outcome.result.result}
+        <CallResult
+          result={outcome.result}
           source={{ server: serverName, tool: call.toolName }}
-          {...(outcome.result.outputValidation ? { outputValidation: outcome.result.outputValidation } : {})}
+          onCopyToForm={onCopyToForm}
           {...(controller.readResource
             ? { readResource: (uri: string) => controller.readResource!(call.serverId, uri) }
             : {})}
@@ -294,6 +331,3 @@ function CallOutcome({
     </div>
   );
 }
-
-const seconds = (ms: number) =>
-  ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
