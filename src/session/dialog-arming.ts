@@ -16,24 +16,7 @@
  * (ui/components/modal-dialog.tsx) and an MCP App's link and permission questions (apps/).
  */
 
-/** About the moment browsers' permission prompts wait before they take input. */
-export const DEFAULT_ARMING_DELAY_MS = 700;
-
-export interface DialogArmingOptions {
-  /** How long (ms) a newly shown dialog ignores clicks and acting keys. Default 700. */
-  armingDelayMs?: number;
-}
-
-let armingDelayMs = DEFAULT_ARMING_DELAY_MS;
-
-/** Sets how long newly shown dialogs on this page ignore input (call before a dialog is shown). */
-export function configureDialogArming(options: DialogArmingOptions): void {
-  const delay = options.armingDelayMs;
-  if (delay === undefined) return;
-  if (!Number.isFinite(delay) || delay < 0)
-    throw new TypeError(`armingDelayMs must be a number of milliseconds ≥ 0, not ${delay}`);
-  armingDelayMs = delay;
-}
+import { currentArmingDelayMs } from './dialog-arming-settings.js';
 
 /** The controls that read as disabled while the dialog arms (what a click or a key could act on). */
 const CONTROLS =
@@ -70,7 +53,7 @@ function ignore(event: Event): void {
  * Guards `dialog` from the moment it is shown; returns the release (call when it goes). Call it
  * before the browser can deliver input to the dialog (a layout effect), so no event slips in first.
  */
-export function armDialog(dialog: HTMLElement, delayMs = armingDelayMs): () => void {
+export function armDialog(dialog: HTMLElement, delayMs = currentArmingDelayMs()): () => void {
   let armed = false;
   /** Where the current pointer press began, if it began inside the armed dialog. */
   let pressed: Element | undefined;

@@ -29,7 +29,8 @@ export {
   type ServerState,
   type TrafficEntry,
 } from './controller.js';
-export { armDialog, configureDialogArming, type DialogArmingOptions } from './dialog-arming.js';
+export { armDialog } from './dialog-arming.js';
+export { configureDialogArming, type DialogArmingOptions } from './dialog-arming-settings.js';
 export { coveredCallers, type RememberedItem } from './remembered.js';
 export { LOG_KEPT, LOG_LEVELS, summarize, TRAFFIC_KEPT } from './server-diagnostics.js';
 export { type ServerNames, serverAddress, serverIdsNamed, serverNames } from './server-names.js';
