@@ -116,7 +116,7 @@ describe('recordSignIns', () => {
     expect(entry?.refusal?.toolName).toBe('auth/sign-in-declined');
     expect(entry?.refusal?.outcome).toBe('denied');
     expect(entry?.refusal?.caller).toEqual({ kind: 'person' });
-    expect(entry?.refusal?.decision.verdict).toBe('deny');
+    expect(entry?.refusal?.decision?.verdict).toBe('deny');
     expect(entry?.refusal?.reason).toBe('You chose not to sign in (Not now)');
     expect(JSON.stringify(entry)).not.toContain('sign-in-failed');
   });

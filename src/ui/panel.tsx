@@ -53,6 +53,8 @@ export interface PanelProps {
   extraTabs?: readonly PanelTab[];
   /** Shown above the panel's own dialogs (the extension's site consent). */
   extraDialog?: ComponentChildren;
+  /** The tab shown first (default 'servers'). */
+  startTab?: string;
 }
 
 /** Every listed tool with its server's label: the approval dialog flags a title that is another's name. */
@@ -63,8 +65,14 @@ function everyTool(servers: PanelController['servers']['value']) {
   );
 }
 
-export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog }: PanelProps) {
-  const tab = useSignal<string>('servers');
+export function Panel({
+  controller,
+  shape = 'panel',
+  extraTabs = [],
+  extraDialog,
+  startTab = 'servers',
+}: PanelProps) {
+  const tab = useSignal<string>(startTab);
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
   const views = useMemo(createPanelViewState, []);
   // MCP Apps: their store and tab come after the first paint, so the first screen never pays for them.
@@ -98,7 +106,8 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
     ...extraTabs,
   ];
   const extra = extraTabs.find((t) => t.id === tab.value);
-  const signIn = controller.signIns?.value[0];
+  // A sign-in waiting on its server's card opens no dialog until the person asks (servers-view.tsx).
+  const signIn = controller.signIns?.value.find((item) => !item.onCard);
   const approval = controller.approvals.value[0];
   const elicitation = controller.elicitations.value[0];
   const running = controller.running.value.length;

@@ -18,6 +18,7 @@ import {
   type ServerNames,
   serverNames,
 } from '../../session/index.js';
+import { escapeHidden } from '../components/hidden-characters.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';
@@ -34,6 +35,14 @@ export function ActivityView({
   const finished = controller.finished.value;
   const names = serverNames(controller.servers.value);
   /** The "Show app" action for a call whose tool links an app, unless an app made the call. */
+  /** The tool's title, when its server gives one that differs from its name (shown first). */
+  const titleOf = (serverId: string, toolName: string) => {
+    const title = controller.servers.value
+      .find((server) => server.id === serverId)
+      ?.tools.find((tool) => tool.name === toolName)
+      ?.title?.trim();
+    return title && title !== toolName ? title : undefined;
+  };
   const showAppFor = (call: RunningCall | FinishedCall) => {
     if (!onShowApp || call.caller?.kind === 'mcp-app') return undefined;
     const tool = controller.servers.value
@@ -57,6 +66,7 @@ export function ActivityView({
               key={call.invocationId}
               call={call}
               names={names}
+              title={titleOf(call.serverId, call.toolName)}
               asking={controller.approvals.value.some(
                 (item) => item.request.invocationId === call.invocationId,
               )}
@@ -74,6 +84,7 @@ export function ActivityView({
               key={call.invocationId}
               call={call}
               names={names}
+              title={titleOf(call.serverId, call.toolName)}
               controller={controller}
               onShowApp={call.outcome.ok ? showAppFor(call) : undefined}
             />
@@ -93,14 +104,43 @@ const VERDICTS: Record<string, string> = {
   'unchecked-arguments': 'refused',
 };
 
+/**
+ * How a call that did not succeed ended, in the person's words: who stopped it and when, instead of
+ * the gate's sentence for the caller ("The person denied …", "tools/call was cancelled").
+ */
+function plainFailure(call: FinishedCall): string {
+  const outcome = call.outcome;
+  if (outcome.ok) return '';
+  const after = call.startedAt !== undefined ? ` after ${duration(call.finishedAt - call.startedAt)}` : '';
+  if (outcome.cancelledInPanel) return `Cancelled by you${after}.`;
+  if (outcome.kind === 'cancelled')
+    return `Cancelled by ${call.caller ? describeCaller(call.caller) : 'its caller'}${after}.`;
+  if (outcome.kind === 'denied' && outcome.by === 'person')
+    return `You denied this call${outcome.reason ? ` (your reason: ${outcome.reason})` : ''}; nothing was sent.`;
+  if (outcome.kind === 'denied' && outcome.by === 'policy')
+    return `Denied by your rules${outcome.reason ? `: ${outcome.reason}` : ''}; nothing was sent.`;
+  return outcome.error;
+}
+
+/** A tool as Activity heads it: the server's title first when it has one, the real name beside it. */
+function ToolTitled({ name, title }: { name: string; title: string | undefined }) {
+  return (
+    <>
+      {title && <span class="tg-tool-title">{escapeHidden(title)}</span>} <ToolName name={name} />
+    </>
+  );
+}
+
 function FinishedRow({
   call,
   names,
+  title,
   controller,
   onShowApp,
 }: {
   call: FinishedCall;
   names: ServerNames;
+  title: string | undefined;
   controller: PanelController;
   onShowApp: (() => void) | undefined;
 }) {
@@ -110,14 +150,16 @@ function FinishedRow({
     ? outcome.result.result.isError === true
       ? 'tool error'
       : 'success'
-    : (VERDICTS[outcome.kind] ?? 'failed');
+    : outcome.cancelledInPanel
+      ? 'cancelled'
+      : (VERDICTS[outcome.kind] ?? 'failed');
   return (
     <li
       class={`tg-finished-call tg-verdict-${verdict.replace(' ', '-')}`}
       data-invocation={call.invocationId}
     >
       <h3 class="tg-wrap">
-        <ToolName name={call.toolName} /> <span class="tg-muted">on {server}</span>{' '}
+        <ToolTitled name={call.toolName} title={title} /> <span class="tg-muted">on {server}</span>{' '}
         <span class={`tg-badge ${verdict === 'success' ? 'tg-badge-ok' : 'tg-badge-danger'}`}>{verdict}</span>
       </h3>
       <CallFacts
@@ -153,7 +195,9 @@ function FinishedRow({
           {onShowApp && <ShowAppButton onShow={onShowApp} />}
         </>
       ) : (
-        <p class="tg-error">{outcome.error}</p>
+        <p class={outcome.kind === 'cancelled' || outcome.cancelledInPanel ? 'tg-muted' : 'tg-error'}>
+          {plainFailure(call)}
+        </p>
       )}
     </li>
   );
@@ -251,6 +295,7 @@ function ShowAppButton({ onShow }: { onShow: () => void }) {
 function RunningRow({
   call,
   names,
+  title,
   asking,
   signingIn,
   onCancel,
@@ -258,6 +303,7 @@ function RunningRow({
 }: {
   call: RunningCall;
   names: ServerNames;
+  title: string | undefined;
   /** Its approval dialog is waiting for the person. */
   asking: boolean;
   /** Its server asks the person to sign in (a sent call waits for that; its timeout is stopped). */
@@ -280,7 +326,7 @@ function RunningRow({
       <div class="tg-row">
         <span class="tg-spinner" aria-hidden="true" />
         <strong>
-          <ToolName name={call.toolName} />
+          <ToolTitled name={call.toolName} title={title} />
         </strong>
         <span class="tg-muted">on {names(call.serverId)}</span>
         <span class="tg-muted">

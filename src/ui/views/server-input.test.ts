@@ -20,20 +20,32 @@ describe('normaliseServerUrl', () => {
     expect(normaliseServerUrl('example.com/mcp')).toEqual({ url: 'https://example.com/mcp' });
     expect(normaliseServerUrl('mcp.example.com:8443')).toEqual({ url: 'https://mcp.example.com:8443/' });
     // Only the loopback block itself counts as local.
-    expect(normaliseServerUrl('127.0.0.1.example.com/mcp')).toEqual({ url: 'https://127.0.0.1.example.com/mcp' });
+    expect(normaliseServerUrl('127.0.0.1.example.com/mcp')).toEqual({
+      url: 'https://127.0.0.1.example.com/mcp',
+    });
   });
 
   it('keeps a scheme that is given, and refuses every scheme but http: and https:', () => {
     expect(normaliseServerUrl('http://10.0.0.5:9000/mcp')).toEqual({ url: 'http://10.0.0.5:9000/mcp' });
     expect(normaliseServerUrl('https://example.com/mcp')).toEqual({ url: 'https://example.com/mcp' });
-    for (const bad of ['javascript:alert(1)', 'ftp://example.com/mcp', 'file:///etc/passwd', 'data:text/html,x', 'mailto:a@b.c'])
+    for (const bad of [
+      'javascript:alert(1)',
+      'ftp://example.com/mcp',
+      'file:///etc/passwd',
+      'data:text/html,x',
+      'mailto:a@b.c',
+    ])
       expect(normaliseServerUrl(bad)).toMatchObject({ problem: expect.stringContaining('http') });
   });
 
   it('says what is wrong with what is not an address', () => {
     expect(normaliseServerUrl('')).toMatchObject({ problem: expect.stringContaining('example.com/mcp') });
-    expect(normaliseServerUrl('not a url')).toMatchObject({ problem: expect.stringContaining('not a server address') });
-    expect(normaliseServerUrl('localhost:99999/mcp')).toMatchObject({ problem: expect.stringContaining('not a valid URL') });
+    expect(normaliseServerUrl('not a url')).toMatchObject({
+      problem: expect.stringContaining('not a server address'),
+    });
+    expect(normaliseServerUrl('localhost:99999/mcp')).toMatchObject({
+      problem: expect.stringContaining('not a valid URL'),
+    });
   });
 });
 
@@ -102,9 +114,15 @@ describe('readServerInput', () => {
       ok: false,
       problem: expect.stringContaining('local program'),
     });
-    expect(readServerInput('{"mcpServers": ')).toMatchObject({ ok: false, problem: expect.stringContaining('not valid JSON') });
+    expect(readServerInput('{"mcpServers": ')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('not valid JSON'),
+    });
     expect(readServerInput('[1, 2]')).toMatchObject({ ok: false });
-    expect(readServerInput('{"hello": 1}')).toMatchObject({ ok: false, problem: expect.stringContaining('mcpServers') });
+    expect(readServerInput('{"hello": 1}')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('mcpServers'),
+    });
   });
 
   it('takes at most MAX_SERVERS servers from one paste', () => {
@@ -120,7 +138,11 @@ describe('readServerInput', () => {
   it('never throws on any input, and every address it yields is http: or https:', () => {
     const entry = fc.record(
       {
-        url: fc.oneof(fc.webUrl(), fc.string(), fc.constantFrom('javascript:alert(1)', 'localhost:1/x', 'data:,x')),
+        url: fc.oneof(
+          fc.webUrl(),
+          fc.string(),
+          fc.constantFrom('javascript:alert(1)', 'localhost:1/x', 'data:,x'),
+        ),
         serverUrl: fc.string(),
         command: fc.string(),
         headers: fc.oneof(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer())), fc.string()),
@@ -146,7 +168,9 @@ describe('readServerInput', () => {
           read.servers.length > 0 &&
           read.servers.length <= MAX_SERVERS &&
           read.servers.every((server) => /^https?:$/.test(new URL(server.url).protocol)) &&
-          read.servers.every((server) => !server.headers || Object.values(server.headers).every((v) => typeof v === 'string'))
+          read.servers.every(
+            (server) => !server.headers || Object.values(server.headers).every((v) => typeof v === 'string'),
+          )
         );
       }),
       { numRuns: 500 },

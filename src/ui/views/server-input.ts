@@ -64,7 +64,9 @@ export function normaliseServerUrl(input: string): { url: string } | { problem: 
   try {
     url = new URL(candidate);
   } catch {
-    return { problem: `That is not a valid URL. Enter the server’s MCP endpoint URL, for example ${EXAMPLE}.` };
+    return {
+      problem: `That is not a valid URL. Enter the server’s MCP endpoint URL, for example ${EXAMPLE}.`,
+    };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { problem: 'Only http: and https: server URLs are supported.' };
@@ -75,7 +77,10 @@ export function normaliseServerUrl(input: string): { url: string } | { problem: 
 /** Reads the add form's text: a configuration when it looks like JSON, otherwise one URL. */
 export function readServerInput(input: string): ServerInput {
   if (input.length > MAX_INPUT_CHARS)
-    return { ok: false, problem: `That is too long to be a server address or a configuration (over ${MAX_INPUT_CHARS} characters).` };
+    return {
+      ok: false,
+      problem: `That is too long to be a server address or a configuration (over ${MAX_INPUT_CHARS} characters).`,
+    };
   const text = input.trim();
   if (text.startsWith('{') || text.startsWith('[')) return readConfiguration(text);
   const normalised = normaliseServerUrl(text);
@@ -90,7 +95,8 @@ const isObject = (value: unknown): value is { [key: string]: Json } =>
 
 /** A name from the configuration as it may be shown: one line, bounded. */
 function shownName(name: string): string {
-  const line = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+  // \p{Cc}: control characters (line breaks, escapes), which would break the line it is shown in.
+  const line = name.replace(/\p{Cc}/gu, ' ').trim();
   return line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}…` : line;
 }
 
@@ -108,10 +114,17 @@ function readConfiguration(text: string): ServerInput {
     };
   }
   if (!isObject(parsed))
-    return { ok: false, problem: 'A pasted configuration is an object: {"mcpServers": {"name": {"url": "…"}}}.' };
+    return {
+      ok: false,
+      problem: 'A pasted configuration is an object: {"mcpServers": {"name": {"url": "…"}}}.',
+    };
   const ignored: string[] = [];
   let entries: [string | undefined, unknown][];
-  const listed = isObject(parsed.mcpServers) ? parsed.mcpServers : isObject(parsed.servers) ? parsed.servers : undefined;
+  const listed = isObject(parsed.mcpServers)
+    ? parsed.mcpServers
+    : isObject(parsed.servers)
+      ? parsed.servers
+      : undefined;
   if (listed) {
     entries = Object.entries(listed);
     for (const key of Object.keys(parsed))
@@ -121,7 +134,8 @@ function readConfiguration(text: string): ServerInput {
   } else {
     return {
       ok: false,
-      problem: 'No servers found: a configuration lists them under "mcpServers", for example {"mcpServers": {"files": {"url": "https://example.com/mcp"}}}.',
+      problem:
+        'No servers found: a configuration lists them under "mcpServers", for example {"mcpServers": {"files": {"url": "https://example.com/mcp"}}}.',
     };
   }
   const servers: FoundServer[] = [];
@@ -145,12 +159,21 @@ function readConfiguration(text: string): ServerInput {
 }
 
 /** One server entry; what cannot be used is pushed to `ignored` with its reason. */
-function readEntry(entry: unknown, called: string, ignored: string[]): Omit<FoundServer, 'label'> | undefined {
+function readEntry(
+  entry: unknown,
+  called: string,
+  ignored: string[],
+): Omit<FoundServer, 'label'> | undefined {
   if (!isObject(entry)) {
     ignored.push(`${called} (not an object)`);
     return undefined;
   }
-  const address = typeof entry.url === 'string' ? entry.url : typeof entry.serverUrl === 'string' ? entry.serverUrl : undefined;
+  const address =
+    typeof entry.url === 'string'
+      ? entry.url
+      : typeof entry.serverUrl === 'string'
+        ? entry.serverUrl
+        : undefined;
   if (address === undefined) {
     ignored.push(
       typeof entry.command === 'string'
@@ -172,7 +195,10 @@ function readEntry(entry: unknown, called: string, ignored: string[]): Omit<Foun
         // A header name must be a token (RFC 9110); anything else would make fetch throw later.
         if (typeof value === 'string' && /^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(header) && !/[\r\n]/.test(value))
           headers[header] = value;
-        else ignored.push(`the header “${shownName(header)}” of ${called} (not a header name with a text value)`);
+        else
+          ignored.push(
+            `the header “${shownName(header)}” of ${called} (not a header name with a text value)`,
+          );
       }
   }
   for (const key of Object.keys(entry))
