@@ -98,6 +98,8 @@ export function AddServerForm({
       return;
     }
     busy.value = true;
+    // Shown because the list was empty: it stays open once the list has servers, with what it says.
+    set({ open: true });
     const failed: string[] = [];
     const added: string[] = [];
     try {
