@@ -103,11 +103,10 @@ export function AddServerForm({
     const failed: string[] = [];
     const added: string[] = [];
     try {
-      // Edit: the server being fixed makes room for what replaces it, and the old failure goes.
-      const replaced = [state.replacing, ...state.failed].filter((id): id is string => id !== undefined);
-      for (const id of replaced)
-        if (servers.some((server) => server.id === id))
-          await controller.removeServer(id).catch(() => undefined);
+      // Edit: the server being fixed makes room for what replaces it. Other failures stay listed.
+      const replaced = state.replacing;
+      if (replaced && servers.some((server) => server.id === replaced))
+        await controller.removeServer(replaced).catch(() => undefined);
       set({ failed: [], replacing: undefined });
       for (const config of configs) {
         try {
