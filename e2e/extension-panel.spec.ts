@@ -111,7 +111,8 @@ test('ping and Inspect in the side panel: the worker times the round trip; its e
     .filter({ hasText: /tools\/call #\d+ \(echo\)/ })
     .first()
     .click();
-  const json = messages.locator('details[open] .tg-text');
+  // The request first, its response paired after it.
+  const json = messages.locator('details[open] .tg-text').first();
   await expect(json).toContainText('https://***@example.com/files?api_key=***&page=2');
   await expect(messages).not.toContainText('hunter2');
   await expect(messages).not.toContainText('abc123');
