@@ -18,6 +18,7 @@ import {
   type ServerNames,
   serverNames,
 } from '../../session/index.js';
+import { duration, plainFailure } from '../components/call-words.js';
 import { escapeHidden } from '../components/hidden-characters.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ResultView } from '../components/result-view.js';
@@ -103,24 +104,6 @@ const VERDICTS: Record<string, string> = {
   'unknown-tool': 'refused',
   'unchecked-arguments': 'refused',
 };
-
-/**
- * How a call that did not succeed ended, in the person's words: who stopped it and when, instead of
- * the gate's sentence for the caller ("The person denied …", "tools/call was cancelled").
- */
-function plainFailure(call: FinishedCall): string {
-  const outcome = call.outcome;
-  if (outcome.ok) return '';
-  const after = call.startedAt !== undefined ? ` after ${duration(call.finishedAt - call.startedAt)}` : '';
-  if (outcome.cancelledInPanel) return `Cancelled by you${after}.`;
-  if (outcome.kind === 'cancelled')
-    return `Cancelled by ${call.caller ? describeCaller(call.caller) : 'its caller'}${after}.`;
-  if (outcome.kind === 'denied' && outcome.by === 'person')
-    return `You denied this call${outcome.reason ? ` (your reason: ${outcome.reason})` : ''}; nothing was sent.`;
-  if (outcome.kind === 'denied' && outcome.by === 'policy')
-    return `Denied by your rules${outcome.reason ? `: ${outcome.reason}` : ''}; nothing was sent.`;
-  return outcome.error;
-}
 
 /** A tool as Activity heads it: the server's title first when it has one, the real name beside it. */
 function ToolTitled({ name, title }: { name: string; title: string | undefined }) {
@@ -359,12 +342,4 @@ function RunningRow({
       {call.arguments && <Arguments value={call.arguments} />}
     </li>
   );
-}
-
-/** "340 ms", "2.4 s", "3 min 5 s". */
-function duration(ms: number): string {
-  const value = Math.max(0, ms);
-  if (value < 1000) return `${Math.round(value)} ms`;
-  if (value < 60_000) return `${(value / 1000).toFixed(1)} s`;
-  return `${Math.floor(value / 60_000)} min ${Math.round((value % 60_000) / 1000)} s`;
 }
