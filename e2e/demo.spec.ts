@@ -42,11 +42,20 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
   page,
 }) => {
   await page.goto(demoUrl);
-  // The protected demo server asks the person to sign in first (e2e/demo-sign-in.spec.ts signs in);
-  // here they decline, and the server says why it is not connected.
-  const signIn = page.getByRole('dialog', { name: /^Sign in to Protected demo/ });
-  await signIn.getByRole('button', { name: 'Not now' }).click();
-  await expect(page.locator('[data-server="demo-protected"]')).toContainText('not signed in', {
+  // The demo lands on Tools, with a first call suggested, and no dialog opens by itself.
+  await expect(page.getByRole('tab', { name: 'Tools' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('#demo-first-call')).toContainText('pick Echo');
+  // The intro says what is connected, from the live state: two of three, by name, and who waits.
+  await expect(page.locator('#demo-connected')).toHaveText(
+    '2 of 3 servers are connected: Demo server (in your browser) and Demo server (npm start). Protected demo (npm start, sign-in) needs you to sign in (see Servers).',
+    { timeout: 20_000 },
+  );
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // The protected demo server offers the sign-in on its card (e2e/demo-sign-in.spec.ts signs in);
+  // here the person declines, and the server says why it is not connected.
+  await page.getByRole('tab', { name: 'Servers' }).click();
+  await page.locator('[data-sign-in-card="demo-protected"]').getByRole('button', { name: 'Not now' }).click();
+  await expect(page.locator('[data-server="demo-protected"]')).toContainText('needs sign-in', {
     timeout: 20_000,
   });
   // A choice, not a failure: listed first, calmly, with the way to sign in; no alarm.
@@ -105,11 +114,9 @@ test("npm start: the demo's counter app opens, and its button's call is asked un
 }) => {
   const COUNTER_APP = 'ui://toolgate-demo/counter.html';
   await page.goto(demoUrl);
-  await page
-    .getByRole('dialog', { name: /^Sign in to Protected demo/ })
-    .getByRole('button', { name: 'Not now' })
-    .click();
-  await expect(page.locator('[data-server="demo-browser"]')).toContainText('connected', { timeout: 20_000 });
+  await expect(page.locator('#demo-connected')).toContainText('connected: Demo server (in your browser)', {
+    timeout: 20_000,
+  });
   // The in-browser server's, as on the static site.
   await page.getByRole('tab', { name: 'Tools' }).click();
   await page.getByLabel('Search tools').fill('Counter');

@@ -25,6 +25,7 @@ import {
 import { startAttacker } from './support/attacker.js';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 import { startPeer } from './support/peers.js';
+import { fillServerUrl } from './support/widget-page.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -52,7 +53,7 @@ async function frames(page: Page): Promise<{ proxyFrame: Frame; appFrame: Frame 
 
 test('the app renders in the side panel from a result the worker ran', async () => {
   panel = await extension.openPanel();
-  await panel.getByLabel('Server URL').fill(proxy.url);
+  await fillServerUrl(panel, proxy.url);
   await panel.getByRole('button', { name: 'Add server' }).click();
   await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(1, { timeout: 20_000 });
 
@@ -245,7 +246,7 @@ test("the manifest's sandbox page runs the same guard: a hostile app's WebRTC, a
   });
   try {
     await panel.getByRole('tab', { name: 'Servers' }).click();
-    await panel.getByLabel('Server URL').fill(hostile.url);
+    await fillServerUrl(panel, hostile.url);
     await panel.getByRole('button', { name: 'Add server' }).click();
     await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2, { timeout: 20_000 });
     await panel.getByRole('tab', { name: 'Tools' }).click();

@@ -13,6 +13,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 import { type Peer, startPeer } from './support/peers.js';
 import { callFromPanel, serverIdOf } from './support/side-panel.js';
+import { fillServerUrl } from './support/widget-page.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -56,7 +57,7 @@ test('dark to the edge in dark mode, nothing overflows at 400 px, and the form s
   expect(await background('body')).toBe('rgb(255, 255, 255)');
   await panel.emulateMedia({ colorScheme: 'dark' });
 
-  await panel.getByLabel('Server URL').fill(sdk.url);
+  await fillServerUrl(panel, sdk.url);
   await panel.getByRole('button', { name: 'Add server' }).click();
   await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(1, { timeout: 20_000 });
 
@@ -110,14 +111,15 @@ test('ping and Inspect in the side panel: the worker times the round trip; its e
     .filter({ hasText: /tools\/call #\d+ \(echo\)/ })
     .first()
     .click();
-  const json = messages.locator('details[open] .tg-text');
+  // The request first, its response paired after it.
+  const json = messages.locator('details[open] .tg-text').first();
   await expect(json).toContainText('https://***@example.com/files?api_key=***&page=2');
   await expect(messages).not.toContainText('hunter2');
   await expect(messages).not.toContainText('abc123');
 
   // server-everything speaks logging: the panel asks it (through the worker) for everything from debug up.
   await panel.getByRole('tab', { name: 'Servers' }).click();
-  await panel.getByLabel('Server URL').fill(everything.url);
+  await fillServerUrl(panel, everything.url);
   await panel.getByRole('button', { name: 'Add server' }).click();
   await expect(panel.locator(`[data-server="${serverIdOf(everything.url)}"]`)).toContainText('connected', {
     timeout: 20_000,

@@ -23,6 +23,7 @@ import { type LoadedExtension, launchWithExtension } from './support/extension.j
 import { type Peer, startPeer } from './support/peers.js';
 import { callFromPanel, serverIdOf, serverLabelOf, startPanelCall } from './support/side-panel.js';
 import { signInAtOidcProvider } from './support/sign-in-site.js';
+import { fillServerUrl } from './support/widget-page.js';
 
 // Sign-ins, token lifetimes and reconnects through a worker: more steps than the default minute allows.
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
@@ -67,7 +68,7 @@ async function dumpAuditLog(): Promise<string> {
 
 async function addServer(panel: Page, url: string): Promise<void> {
   await panel.getByRole('tab', { name: 'Servers' }).click();
-  await panel.getByLabel('Server URL').fill(url);
+  await fillServerUrl(panel, url);
   await panel.getByRole('button', { name: 'Add server' }).click();
 }
 

@@ -18,6 +18,7 @@ import {
   siteRow,
 } from './support/extension.js';
 import { type Peer, startPeer } from './support/peers.js';
+import { fillServerUrl } from './support/widget-page.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -118,7 +119,7 @@ function inPage(
 
 async function addServer(panel: Page, url: string): Promise<void> {
   await panel.getByRole('tab', { name: 'Servers' }).click();
-  await panel.getByLabel('Server URL').fill(url);
+  await fillServerUrl(panel, url);
   await panel.getByRole('button', { name: 'Add server' }).click();
   // The form clears itself once the server is added.
   await expect(panel.getByLabel('Server URL')).toHaveValue('', { timeout: 20_000 });

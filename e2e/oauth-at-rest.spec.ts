@@ -11,6 +11,7 @@ import {
   closeAfterEach,
   openSignInPage,
   signInAtOidcProvider,
+  signInFromCard,
   signInSiteForFile,
 } from './support/sign-in-site.js';
 
@@ -84,6 +85,7 @@ test('kept at rest: a reload stays signed in, IndexedDB holds no plaintext token
   const query = { server: peer.urls.good, keep: database };
   await openPanel(page, query);
   const issuer = new URL(peer.issuer).origin;
+  await signInFromCard(page);
   const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
   const row = page.locator('[data-server="notes"]');
@@ -120,6 +122,7 @@ test('kept at rest: a reload stays signed in, IndexedDB holds no plaintext token
 test('without the opt-in, nothing rests: a reload asks again', async ({ page, context }) => {
   peer = await startOidcProtected();
   await openPanel(page, { server: peer.urls.good });
+  await signInFromCard(page);
   const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
   await expect(page.locator('[data-server="notes"]')).toContainText('connected', { timeout: 20_000 });
@@ -127,7 +130,8 @@ test('without the opt-in, nothing rests: a reload asks again', async ({ page, co
   expect(databases).not.toContain('toolgate-auth');
 
   await openPanel(page, { server: peer.urls.good });
-  await expect(page.getByRole('dialog', { name: 'Sign in to Notes?' })).toBeVisible({ timeout: 20_000 });
+  // Asked again, on the server's card (no dialog opens by itself on load).
+  await expect(page.locator('[data-sign-in-card="notes"]')).toBeVisible({ timeout: 20_000 });
 });
 
 test('a DPoP-bound token kept at rest is proven after a reload, by the same key, which cannot be exported', async ({
@@ -138,6 +142,7 @@ test('a DPoP-bound token kept at rest is proven after a reload, by the same key,
   const database = `tg-at-rest-dpop-${crypto.randomUUID()}`;
   const query = { server: peer.urls.dpop, keep: database };
   await openPanel(page, query);
+  await signInFromCard(page);
   const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
   const row = page.locator('[data-server="notes"]');

@@ -17,6 +17,7 @@ import {
   exportedLog,
   logInAndConsent,
   openSignInPage,
+  signInFromCard,
   signInSiteForFile,
 } from './support/sign-in-site.js';
 
@@ -94,6 +95,7 @@ test("mode: 'redirect' says the tab leaves, and a call waiting for a step-up is 
   const issuer = new URL(peer.issuer).origin;
   const query = { server: peer.urls.good, mode: 'redirect', audit: `redirect-${crypto.randomUUID()}` };
   await openPanel(page, query);
+  await signInFromCard(page);
   const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await expect(dialog).toContainText(`This tab goes to ${issuer}`);
   await dialog.getByRole('button', { name: 'Sign in' }).click();

@@ -14,6 +14,7 @@ import {
   exportedLog,
   openSignInPage,
   signInAtOidcProvider,
+  signInFromCard,
   signInSiteForFile,
 } from './support/sign-in-site.js';
 
@@ -32,6 +33,8 @@ test('the panel asks, signs in through the popup, shows the signed-in server, ca
   await openPanel(page, peer.urls.good);
   const issuer = new URL(peer.issuer).origin;
 
+  // No dialog on load: the server's card offers the sign-in, and the person's click opens it.
+  await signInFromCard(page);
   const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await expect(dialog).toContainText(issuer);
   await expect(dialog).toContainText('mcp:tools');
@@ -65,6 +68,7 @@ test('the panel asks, signs in through the popup, shows the signed-in server, ca
 test('"Not now" leaves the server unconnected, saying so, and nothing opens', async ({ page, context }) => {
   peer = await startOidcProtected();
   await openPanel(page, peer.urls.good);
+  await signInFromCard(page);
   const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await dialog.getByRole('button', { name: 'Not now' }).click();
   const row = page.locator('.tg-server, [data-server="notes"]').first();
@@ -72,7 +76,7 @@ test('"Not now" leaves the server unconnected, saying so, and nothing opens', as
   await expect(notSignedIn).toContainText(/chose not to sign in/, { timeout: 20_000 });
   // A choice, not a failure: nothing under "could not connect", and the row says what it is.
   await expect(page.getByRole('region', { name: 'Connection problems' })).toHaveCount(0);
-  await expect(row).toContainText('not signed in');
+  await expect(row).toContainText('needs sign-in');
   await expect(row).not.toContainText('Signed in at');
   expect(context.pages()).toHaveLength(1);
   expect(peer.seen.authorizations).toHaveLength(0);

@@ -7,7 +7,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { type Peer, startPeer } from './support/peers.js';
-import { openWidget } from './support/widget-page.js';
+import { fillServerUrl, openWidget } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
 
@@ -22,7 +22,7 @@ test.afterAll(async () => {
 /** Adds a server from the panel's form, as a person does; resolves with the id it was given. */
 async function addFromPanel(page: Page, url: string): Promise<string> {
   await page.getByRole('tab', { name: 'Servers' }).click();
-  await page.getByLabel('Server URL').fill(url);
+  await fillServerUrl(page, url);
   await page.getByRole('button', { name: 'Add server' }).click();
   await expect(page.getByRole('button', { name: 'Add server' })).toBeEnabled({ timeout: 20_000 });
   await expect(page.locator('.tg-add-server .tg-error')).toHaveCount(0);

@@ -13,6 +13,7 @@ import {
   closeAfterEach,
   openSignInPage,
   signInAtOidcProvider,
+  signInFromCard,
   signInSiteForFile,
 } from './support/sign-in-site.js';
 
@@ -28,6 +29,7 @@ test('the person signs in more slowly than the call times out, and the call stil
 }) => {
   peer = await startOidcProtected();
   await openSignInPage(page, site, { server: peer.urls.good, timeout: String(CALL_TIMEOUT_MS) });
+  await signInFromCard(page);
   const first = page.getByRole('dialog', { name: 'Sign in to Notes?' });
   await signInAtOidcProvider(context, () => first.getByRole('button', { name: 'Sign in' }).click());
   const row = page.locator('[data-server="notes"]');

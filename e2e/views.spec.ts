@@ -171,18 +171,16 @@ test('Inspect: the server log with logging/setLevel, and the raw exchange redact
   const call = messages.locator('summary').filter({ hasText: /tools\/call #\d+ \(echo\)/ });
   await call.focus();
   await page.keyboard.press('Enter');
-  const json = messages.locator('details[open] .tg-text');
+  // The request first, then its response, in the one exchange.
+  const json = messages.locator('details[open] .tg-text').first();
   await expect(json).toContainText('"name": "echo"');
   await expect(json).toContainText('https://***@example.com/files?api_key=***&page=2');
   await expect(json).not.toContainText('hunter2');
   await expect(messages).not.toContainText('abc123');
-  // Its answer is listed too (newest first: above the request).
-  await expect(
-    messages
-      .locator('summary')
-      .filter({ hasText: /^← Received: result #\d+/ })
-      .first(),
-  ).toBeVisible();
+  // Its answer is paired with it, with the time between them.
+  await expect(messages.locator('details[open] .tg-message')).toHaveCount(2);
+  await expect(messages.locator('details[open] .tg-message').nth(1)).toContainText('Received');
+  await expect(call.locator('.tg-latency')).toHaveText(/^answered in \d+ ms$/);
   await axe(page, 'inspect raw');
 
   // server-everything speaks logging: ask for everything from debug up, then start its log messages.

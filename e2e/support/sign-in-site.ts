@@ -136,3 +136,14 @@ export const callNotes = (page: Page, tool: string, args: object): Promise<strin
         ),
     [tool, args] as const,
   );
+
+/**
+ * A sign-in asked for while the page loads waits on its server's card in Servers (no dialog opens
+ * by itself): the person's "Sign in to <server>" there opens the dialog.
+ */
+export async function signInFromCard(page: Page, server = 'notes'): Promise<void> {
+  await page
+    .locator(`[data-sign-in-card="${server}"]`)
+    .getByRole('button', { name: /^Sign in to / })
+    .click({ timeout: 20_000 });
+}

@@ -81,3 +81,15 @@ export function horizontalOverflow(page: Page) {
     };
   });
 }
+
+/**
+ * Types `url` into the Servers view's add form, opening it first with "+ Add server" when the list
+ * has servers (the form then waits behind that button).
+ */
+export async function fillServerUrl(page: Page, url: string): Promise<void> {
+  const field = page.getByLabel(/^Server URL/);
+  const toggle = page.getByRole('button', { name: '+ Add server' });
+  await expect(field.or(toggle)).toBeVisible();
+  if (await toggle.isVisible()) await toggle.click();
+  await field.fill(url);
+}

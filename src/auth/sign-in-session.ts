@@ -24,7 +24,8 @@ export type AuthEvent =
   /** Tokens from an earlier page (a store kept at rest, or a redirect sign-in): nobody was asked now. */
   | { type: 'restored'; server: string; issuer: string; scopes: string[] }
   | { type: 'signed-out'; server: string; issuer?: string; revoked: boolean }
-  | { type: 'failed'; server: string; step: AuthorizationStep; message: string };
+  /** `declined`: the person chose not to sign in ("Not now"); nothing failed. */
+  | { type: 'failed'; server: string; step: AuthorizationStep; message: string; declined?: true };
 
 export type RecoveryKind = 'unauthorized' | 'insufficient_scope';
 
@@ -72,7 +73,13 @@ export abstract class SignInSession<Options extends SessionBaseOptions> {
 
   /** Reports a refusal decided outside a sign-in (a step-up that cannot help), for the event log. */
   reportFailure(error: AuthorizationError): void {
-    this.emit({ type: 'failed', server: this.options.shown, step: error.step, message: error.message });
+    this.emit({
+      type: 'failed',
+      server: this.options.shown,
+      step: error.step,
+      message: error.message,
+      ...(error.declined ? { declined: true as const } : {}),
+    });
   }
 
   /** The sign-in in progress, settling when it ends either way; undefined when none is running. */

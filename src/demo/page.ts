@@ -5,6 +5,7 @@
  * signing in to those that ask.
  */
 import { defineToolgatePanel, type ServerConfig, type ToolgatePanelElement } from '../widget.js';
+import { describeConnected } from './intro.js';
 import { demoSignIn } from './sign-in.js';
 
 const env = (import.meta as { env?: Record<string, string | undefined> }).env;
@@ -45,9 +46,19 @@ if (protectedEndpoint)
 for (const url of new URLSearchParams(location.search).getAll('server')) servers.push(signingIn({ url }));
 
 const panel = document.getElementById('panel') as ToolgatePanelElement;
-panel.options = { servers };
+// The demo lands on Tools: a first call is one pick and one click away (the intro suggests one).
+panel.options = { servers, startTab: 'tools' };
 defineToolgatePanel();
 void panel.ready.then((controller) => {
   // For the e2e tests and curious visitors (devtools): the panel's controller.
   Object.assign(window, { toolgate: controller });
+  // The intro says what is connected from the live state, never from fixed text.
+  const intro = document.getElementById('demo-connected');
+  if (intro)
+    controller.servers.subscribe((states) => {
+      intro.textContent = describeConnected(states, controller.signIns?.value ?? []);
+    });
+  controller.signIns?.subscribe((pending) => {
+    if (intro) intro.textContent = describeConnected(controller.servers.value, pending);
+  });
 });

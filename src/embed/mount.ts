@@ -15,6 +15,8 @@ export interface MountOptions extends ControllerOptions {
    * `otlp` does. The exporter is fetched only when this is set, after the first paint.
    */
   otlp?: OtlpExportOptions;
+  /** The tab shown first: 'servers' (default), 'tools', 'activity', 'log', 'inspect'… */
+  startTab?: string;
 }
 
 export interface Mounted {
@@ -32,7 +34,14 @@ export function mount(element: HTMLElement, options: MountOptions = {}): Mounted
   style.textContent = panelStyles;
   const container = document.createElement('div');
   root.replaceChildren(style, container);
-  render(h(Panel, { controller, shape: options.shape ?? 'panel' }), container);
+  render(
+    h(Panel, {
+      controller,
+      shape: options.shape ?? 'panel',
+      ...(options.startTab ? { startTab: options.startTab } : {}),
+    }),
+    container,
+  );
   prefetchViews();
   const collector = options.otlp;
   // Fetched only with a collector, so a panel without one loads none of it.

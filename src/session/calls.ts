@@ -70,6 +70,8 @@ export function createCalls(options: CallsOptions): Calls {
     const { serverId, toolName, arguments: args, signal: given, onRequested } = request;
     const caller = request.caller ?? options.person;
     const abort = new AbortController();
+    /** Set when the person pressed Cancel in the panel (controller.cancel), not the caller's signal. */
+    let cancelledInPanel = false;
     if (given) {
       if (given.aborted) abort.abort(given.reason);
       given.addEventListener('abort', () => abort.abort(given.reason), { once: true });
@@ -90,7 +92,10 @@ export function createCalls(options: CallsOptions): Calls {
           startedAt: Date.now(),
           timeoutMs,
           arguments: args,
-          cancel: () => abort.abort(new DOMException('Cancelled in the Toolgate panel', 'AbortError')),
+          cancel: () => {
+            cancelledInPanel = true;
+            abort.abort(new DOMException('Cancelled in the Toolgate panel', 'AbortError'));
+          },
         },
       ];
       onRequested?.(invocationId);
@@ -131,8 +136,19 @@ export function createCalls(options: CallsOptions): Calls {
       done({ ok: true, result });
       return result;
     } catch (error) {
-      const failure = error as Error & { kind?: string };
-      done({ ok: false, error: failure.message, kind: failure.kind ?? failure.name });
+      const failure = error as Error & { kind?: string; by?: unknown; reason?: unknown };
+      const by =
+        failure.by === 'person' || failure.by === 'policy' || failure.by === 'timeout'
+          ? failure.by
+          : undefined;
+      done({
+        ok: false,
+        error: failure.message,
+        kind: failure.kind ?? failure.name,
+        ...(by ? { by } : {}),
+        ...(by && typeof failure.reason === 'string' ? { reason: failure.reason } : {}),
+        ...(cancelledInPanel ? { cancelledInPanel } : {}),
+      });
       options.onFailure(serverId);
       throw error;
     }

@@ -22,7 +22,11 @@ export interface Connections {
   readonly servers: Signal<ServerState[]>;
   /** The live connections by server id (the gate sends through them). */
   readonly clients: ReadonlyMap<string, McpClient>;
-  addServer(config: ServerConfig): Promise<ServerState>;
+  /**
+   * `atLoad`: configured when the panel opened, not asked for by the person: a sign-in its first
+   * connection needs waits on its card instead of opening a dialog by itself.
+   */
+  addServer(config: ServerConfig, how?: { atLoad?: boolean }): Promise<ServerState>;
   removeServer(id: string): Promise<void>;
   retry(id: string): Promise<ServerState>;
   setTrust(id: string, trust: TrustLevel): Promise<void>;
@@ -55,6 +59,8 @@ export function createConnections(options: ConnectionsOptions): Connections {
   const clients = new Map<string, McpClient>();
   /** Frames and workers started for servers, to dispose of with them. */
   const frames = new Map<string, { dispose(): void }>();
+  /** Servers configured at load whose first connection is still under way (see addServer). */
+  const atLoad = new Set<string>();
 
   const update = (id: string, change: Partial<ServerState>) => {
     servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
@@ -86,7 +92,11 @@ export function createConnections(options: ConnectionsOptions): Connections {
     const record = audit ? recordSignIns(audit, { serverId }) : undefined;
     return {
       ...auth,
-      confirm: auth.confirm ?? queue.askToSignIn(serverId, auth.mode === 'redirect' ? 'this-tab' : 'window'),
+      confirm:
+        auth.confirm ??
+        queue.askToSignIn(serverId, auth.mode === 'redirect' ? 'this-tab' : 'window', () =>
+          atLoad.has(serverId),
+        ),
       continueInTab: auth.continueInTab ?? queue.askToSignIn(serverId, 'blocked'),
       onEvent: (event) => {
         auth.onEvent?.(event);
@@ -144,6 +154,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         excluded: snapshot.rejected,
         warnings: catalogWarnings(state.id, snapshot),
         era: client.era,
+        protocolVersion: client.protocolVersion,
         offers: {
           logging: client.capabilities.logging !== undefined,
           resources: client.capabilities.resources !== undefined,
@@ -159,6 +170,9 @@ export function createConnections(options: ConnectionsOptions): Connections {
         errorCause: problem.cause,
         ...(problem.detail ? { errorDetail: problem.detail } : {}),
       });
+    } finally {
+      // Later sign-ins (a call's, a retry's) are asked for: they open the dialog.
+      atLoad.delete(state.id);
     }
     return servers.value.find((server) => server.id === state.id)!;
   }
@@ -175,7 +189,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
     connected,
     update,
     labelOf,
-    async addServer(config) {
+    async addServer(config, how) {
       const named = identify(config);
       const id = config.id ?? named.id;
       if (servers.value.some((server) => server.id === id))
@@ -191,6 +205,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         disabled: new Set(),
       };
       servers.value = [...servers.value, state];
+      if (how?.atLoad) atLoad.add(id);
       void services
         .then(({ policy }) => policy.trustOf(id))
         .then((trust) => update(id, { trust }))
@@ -220,6 +235,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
     async retry(id) {
       const state = servers.value.find((server) => server.id === id);
       if (!state) throw new Error(`No server "${id}" in the panel.`);
+      atLoad.delete(id);
       await clients
         .get(id)
         ?.close()

@@ -136,6 +136,8 @@ export function createController(options: ControllerOptions = {}): Controller {
     },
   };
 
-  for (const config of options.servers ?? []) void controller.addServer(config).catch(() => undefined);
+  // Configured, not asked for: a sign-in they need waits on their card (no dialog on load).
+  for (const config of options.servers ?? [])
+    void connections.addServer(config, { atLoad: true }).catch(() => undefined);
   return controller;
 }

@@ -23,10 +23,14 @@ export interface PersonQueue {
     request: ElicitRequestParams,
     context: { toolName?: string; signal?: AbortSignal },
   ): Promise<ElicitResult>;
-  /** Asks the person before a sign-in window opens; `way` says how they go to sign in. */
+  /**
+   * Asks the person before a sign-in window opens; `way` says how they go to sign in; `onCard` says,
+   * when the sign-in is asked for, whether it waits on the server's card instead of a dialog.
+   */
   askToSignIn(
     serverId: string,
     way: NonNullable<PendingSignIn['way']>,
+    onCard?: () => boolean,
   ): (request: AuthorizationRequest) => Promise<void>;
   /** Nobody is left to answer: settles everything waiting (denied, cancelled, declined). */
   settleAll(): void;
@@ -103,7 +107,7 @@ export function createPersonQueue(
   }
 
   const askToSignIn =
-    (serverId: string, way: NonNullable<PendingSignIn['way']>) =>
+    (serverId: string, way: NonNullable<PendingSignIn['way']>, onCard?: () => boolean) =>
     (request: AuthorizationRequest): Promise<void> =>
       new Promise<void>((resolve, reject) => {
         const id = crypto.randomUUID();
@@ -122,6 +126,12 @@ export function createPersonQueue(
             issuer: request.issuer,
             scopes: request.scopes,
             way,
+            onCard: onCard?.() ?? false,
+            show: () => {
+              signIns.value = signIns.value.map((item) =>
+                item.id === id ? { ...item, onCard: false } : item,
+              );
+            },
             accept: () => {
               remove();
               resolve();

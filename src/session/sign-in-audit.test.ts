@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oauth-protected.mjs';
 import { followToCallback } from '../../test/support/follow-to-callback.js';
-import { memoryAuthStore } from '../auth/index.js';
+import { memoryAuthStore, signInDeclined } from '../auth/index.js';
 import { MemoryAuditSink } from '../gate/index.js';
 import { clearEraCache, connect, type McpClient, signInOf } from '../index.js';
 import { recordSignIns } from './sign-in-audit.js';
@@ -92,5 +92,32 @@ describe('recordSignIns', () => {
     expect(sink.entries[0]?.final?.outcome).toBe('protocol-error');
     expect(sink.entries[0]?.final?.error?.kind).toBe('sign-in: authorization');
     expect(sink.entries[0]?.final?.error?.message).toContain('consent denied by the test');
+  });
+
+  it('writes a declined sign-in ("Not now") as the person’s refusal, not as a failure', async () => {
+    server = await startProtectedServer();
+    const sink = new MemoryAuditSink();
+    const record = recordSignIns(sink, { serverId: 'files' });
+    await connect({
+      url: server.url,
+      auth: {
+        client: { clientName: 'Toolgate test', redirectUri: 'http://127.0.0.1:9/callback' },
+        authorize: async () => {
+          throw signInDeclined('You chose not to sign in to files now.');
+        },
+        store: memoryAuthStore(),
+        onEvent: record,
+      },
+    }).catch(() => undefined);
+    await record.flushed();
+
+    expect(sink.entries).toHaveLength(1);
+    const [entry] = sink.entries;
+    expect(entry?.refusal?.toolName).toBe('auth/sign-in-declined');
+    expect(entry?.refusal?.outcome).toBe('denied');
+    expect(entry?.refusal?.caller).toEqual({ kind: 'person' });
+    expect(entry?.refusal?.decision?.verdict).toBe('deny');
+    expect(entry?.refusal?.reason).toBe('You chose not to sign in (Not now)');
+    expect(JSON.stringify(entry)).not.toContain('sign-in-failed');
   });
 });

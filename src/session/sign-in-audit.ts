@@ -1,21 +1,40 @@
 /**
  * Sign-ins in the audit log, through the gate's own AuditSink (the log has no record kind for
  * them, and none is added): each sign-in event is one entry whose "tool" is the action
- * (`auth/sign-in`, `auth/refresh`, `auth/sign-out`, `auth/sign-in-failed`), whose arguments say
+ * (`auth/sign-in`, `auth/refresh`, `auth/sign-out`, `auth/sign-in-failed`, `auth/sign-in-declined`),
+ * whose arguments say
  * which authorization server, scopes and kind of client, and whose definition hash is the
  * authorization server's issuer (what the action is bound to). Who: the person for sign-in, sign-out
  * and failures (they are the ones asked), Toolgate itself for a refresh. Never a token, a code or
  * a secret: AuthEvents carry none, and nothing else is read.
+ *
+ * A sign-in the person declined ("Not now") is not a failure: it is one refusal record,
+ * `auth/sign-in-declined` with outcome `denied` and the person's "deny" as its decision, the way a
+ * call the person denied is recorded (nothing was sent to the authorization server).
  *
  * Recorded after the fact (the sign-in is the authorization server's to grant, not the gate's),
  * in the order the events came; a failed write is reported to `onError`, never to the sign-in.
  */
 
 import type { AuthEvent } from '../auth/index.js';
-import { type AuditSink, type Caller, type InvocationOutcome, recordAction } from '../gate/index.js';
+import {
+  type AuditSink,
+  type Caller,
+  type InvocationOutcome,
+  recordAction,
+  refuseAction,
+} from '../gate/index.js';
 import type { JsonObject } from '../protocol/index.js';
 
-export type SignInAction = 'auth/sign-in' | 'auth/refresh' | 'auth/sign-out' | 'auth/sign-in-failed';
+export type SignInAction =
+  | 'auth/sign-in'
+  | 'auth/refresh'
+  | 'auth/sign-out'
+  | 'auth/sign-in-failed'
+  | 'auth/sign-in-declined';
+
+/** What the log says of a declined sign-in, as the views show it. */
+const SIGN_IN_DECLINED_REASON = 'You chose not to sign in (Not now)';
 
 export interface SignInAuditOptions {
   /** The server's id in the panel (the one its tool calls are logged under). */
@@ -60,8 +79,28 @@ async function write(
   event: Exclude<AuthEvent, { type: 'restored' }>,
   at: number,
 ): Promise<void> {
+  const caller = event.type === 'refreshed' ? TOOLGATE : (options.person ?? { kind: 'person' });
+  if (event.type === 'failed' && event.declined) {
+    await refuseAction(
+      sink,
+      {
+        serverId: options.serverId,
+        action: 'auth/sign-in-declined',
+        boundTo: '',
+        caller,
+        details: { server: event.server, step: event.step },
+        decision: {
+          verdict: 'deny',
+          source: { kind: 'default', reason: 'sign-in' },
+          reason: SIGN_IN_DECLINED_REASON,
+        },
+      },
+      SIGN_IN_DECLINED_REASON,
+      () => at,
+    );
+    return;
+  }
   const { action, details, issuer, outcome, summary, error } = describe(event);
-  const caller = action === 'auth/refresh' ? TOOLGATE : (options.person ?? { kind: 'person' });
   await recordAction(
     sink,
     {

@@ -65,6 +65,8 @@ export interface ServerState {
   /** Tools the person switched off (a deny rule in the policy, so the gate enforces it). */
   disabled: ReadonlySet<string>;
   era?: string;
+  /** The protocol revision the connection speaks (`2025-06-18`, `2026-07-28`), once connected. */
+  protocolVersion?: string;
   /**
    * What the person should know about the server's tool list, each with its reason: incomplete
    * (pagination stopped), tools left out for a bad definition, names that break the rules.
@@ -125,6 +127,15 @@ export interface PendingSignIn {
    * and comes back), or this tab because the browser blocked the window ('blocked'). Default 'window'.
    */
   way?: 'window' | 'this-tab' | 'blocked';
+  /**
+   * Waiting on its server's card in Servers (a server configured when the panel opened, which the
+   * person has not asked to connect yet): no dialog opens by itself; the card's "Sign in" calls
+   * `show`. Absent or false: the dialog shows it (the person added or retried the server, or a call
+   * needs the sign-in).
+   */
+  onCard?: boolean;
+  /** Moves it from the card to the sign-in dialog. */
+  show?: () => void;
   /** Call inside the person's click: the sign-in window may only open during one. */
   accept: () => void;
   decline: () => void;
@@ -158,7 +169,19 @@ export interface FinishedCall {
   serverId: string;
   toolName: string;
   finishedAt: number;
-  outcome: { ok: true; result: GateResult } | { ok: false; error: string; kind: string };
+  outcome:
+    | { ok: true; result: GateResult }
+    | {
+        ok: false;
+        error: string;
+        kind: string;
+        /** Who denied it (a denial): the person's answer, a rule, or nobody answering in time. */
+        by?: 'person' | 'policy' | 'timeout';
+        /** The reason given with a denial. */
+        reason?: string;
+        /** The person stopped it with Cancel in the panel (not its caller). */
+        cancelledInPanel?: boolean;
+      };
   caller?: Caller;
   /** When the call was requested, and when it was sent (absent when it never left). */
   startedAt?: number;

@@ -56,6 +56,8 @@ export interface PanelProps {
   extraDialog?: ComponentChildren;
   /** The host's own fix for a failed connection, first in its card (connection-fix.ts). */
   connectionFix?: ConnectionFix;
+  /** The tab shown first (default 'servers'). */
+  startTab?: string;
 }
 
 /** Every listed tool with its server's label: the approval dialog flags a title that is another's name. */
@@ -72,8 +74,9 @@ export function Panel({
   extraTabs = [],
   extraDialog,
   connectionFix,
+  startTab = 'servers',
 }: PanelProps) {
-  const tab = useSignal<string>('servers');
+  const tab = useSignal<string>(startTab);
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
   const views = useMemo(createPanelViewState, []);
   // MCP Apps: their store and tab come after the first paint, so the first screen never pays for them.
@@ -107,7 +110,8 @@ export function Panel({
     ...extraTabs,
   ];
   const extra = extraTabs.find((t) => t.id === tab.value);
-  const signIn = controller.signIns?.value[0];
+  // A sign-in waiting on its server's card opens no dialog until the person asks (servers-view.tsx).
+  const signIn = controller.signIns?.value.find((item) => !item.onCard);
   const approval = controller.approvals.value[0];
   const elicitation = controller.elicitations.value[0];
   const running = controller.running.value.length;

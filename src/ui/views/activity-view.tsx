@@ -19,6 +19,8 @@ import {
   serverNames,
 } from '../../session/index.js';
 import { CallResult } from '../components/call-result.js';
+import { duration, plainFailure } from '../components/call-words.js';
+import { escapeHidden } from '../components/hidden-characters.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';
 import type { PanelViewState } from '../view-state.js';
@@ -40,6 +42,14 @@ export function ActivityView({
   const finished = controller.finished.value;
   const names = serverNames(controller.servers.value);
   /** The "Show app" action for a call whose tool links an app, unless an app made the call. */
+  /** The tool's title, when its server gives one that differs from its name (shown first). */
+  const titleOf = (serverId: string, toolName: string) => {
+    const title = controller.servers.value
+      .find((server) => server.id === serverId)
+      ?.tools.find((tool) => tool.name === toolName)
+      ?.title?.trim();
+    return title && title !== toolName ? title : undefined;
+  };
   const showAppFor = (call: RunningCall | FinishedCall) => {
     if (!onShowApp || call.caller?.kind === 'mcp-app') return undefined;
     const tool = controller.servers.value
@@ -75,6 +85,7 @@ export function ActivityView({
               key={call.invocationId}
               call={call}
               names={names}
+              title={titleOf(call.serverId, call.toolName)}
               asking={controller.approvals.value.some(
                 (item) => item.request.invocationId === call.invocationId,
               )}
@@ -92,6 +103,7 @@ export function ActivityView({
               key={call.invocationId}
               call={call}
               names={names}
+              title={titleOf(call.serverId, call.toolName)}
               controller={controller}
               onShowApp={call.outcome.ok ? showAppFor(call) : undefined}
               onCopyToForm={copyToForm?.(call)}
@@ -112,15 +124,26 @@ const VERDICTS: Record<string, string> = {
   'unchecked-arguments': 'refused',
 };
 
+/** A tool as Activity heads it: the server's title first when it has one, the real name beside it. */
+function ToolTitled({ name, title }: { name: string; title: string | undefined }) {
+  return (
+    <>
+      {title && <span class="tg-tool-title">{escapeHidden(title)}</span>} <ToolName name={name} />
+    </>
+  );
+}
+
 function FinishedRow({
   call,
   names,
+  title,
   controller,
   onShowApp,
   onCopyToForm,
 }: {
   call: FinishedCall;
   names: ServerNames;
+  title: string | undefined;
   controller: PanelController;
   onShowApp: (() => void) | undefined;
   onCopyToForm: ((sent: JsonObject) => void) | undefined;
@@ -131,14 +154,16 @@ function FinishedRow({
     ? outcome.result.result.isError === true
       ? 'tool error'
       : 'success'
-    : (VERDICTS[outcome.kind] ?? 'failed');
+    : outcome.cancelledInPanel
+      ? 'cancelled'
+      : (VERDICTS[outcome.kind] ?? 'failed');
   return (
     <li
       class={`tg-finished-call tg-verdict-${verdict.replace(' ', '-')}`}
       data-invocation={call.invocationId}
     >
       <h3 class="tg-wrap">
-        <ToolName name={call.toolName} /> <span class="tg-muted">on {server}</span>{' '}
+        <ToolTitled name={call.toolName} title={title} /> <span class="tg-muted">on {server}</span>{' '}
         <span class={`tg-badge ${verdict === 'success' ? 'tg-badge-ok' : 'tg-badge-danger'}`}>{verdict}</span>
       </h3>
       <CallFacts
@@ -172,7 +197,9 @@ function FinishedRow({
           {onShowApp && <ShowAppButton onShow={onShowApp} />}
         </>
       ) : (
-        <p class="tg-error">{outcome.error}</p>
+        <p class={outcome.kind === 'cancelled' || outcome.cancelledInPanel ? 'tg-muted' : 'tg-error'}>
+          {plainFailure(call)}
+        </p>
       )}
     </li>
   );
@@ -270,6 +297,7 @@ function ShowAppButton({ onShow }: { onShow: () => void }) {
 function RunningRow({
   call,
   names,
+  title,
   asking,
   signingIn,
   onCancel,
@@ -277,6 +305,7 @@ function RunningRow({
 }: {
   call: RunningCall;
   names: ServerNames;
+  title: string | undefined;
   /** Its approval dialog is waiting for the person. */
   asking: boolean;
   /** Its server asks the person to sign in (a sent call waits for that; its timeout is stopped). */
@@ -299,7 +328,7 @@ function RunningRow({
       <div class="tg-row">
         <span class="tg-spinner" aria-hidden="true" />
         <strong>
-          <ToolName name={call.toolName} />
+          <ToolTitled name={call.toolName} title={title} />
         </strong>
         <span class="tg-muted">on {names(call.serverId)}</span>
         <span class="tg-muted">
@@ -332,12 +361,4 @@ function RunningRow({
       {call.arguments && <Arguments value={call.arguments} />}
     </li>
   );
-}
-
-/** "340 ms", "2.4 s", "3 min 5 s". */
-function duration(ms: number): string {
-  const value = Math.max(0, ms);
-  if (value < 1000) return `${Math.round(value)} ms`;
-  if (value < 60_000) return `${(value / 1000).toFixed(1)} s`;
-  return `${Math.floor(value / 60_000)} min ${Math.round((value % 60_000) / 1000)} s`;
 }

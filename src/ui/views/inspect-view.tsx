@@ -1,7 +1,9 @@
 /**
  * For the people who debug servers: one server's log messages (`notifications/message`, with the
  * level asked for through `logging/setLevel` where the server speaks it) and its last JSON-RPC
- * messages both ways, secrets redacted as the audit log redacts them.
+ * messages both ways, each request paired with its response and its latency, filtered by method or
+ * searched, each message copied and the exchange exported as a JSON file; secrets redacted as the
+ * audit log redacts them.
  */
 
 import { useSignal } from '@preact/signals';
@@ -17,6 +19,7 @@ import {
   type TrafficEntry,
 } from '../../session/index.js';
 import { LongText } from '../components/long-text.js';
+import { type Exchange, messagesOf, methodOf, pairExchange } from './exchange.js';
 
 export function InspectView({ controller }: { controller: PanelController }) {
   const chosen = useSignal<string | undefined>(undefined);
@@ -61,7 +64,11 @@ export function InspectView({ controller }: { controller: PanelController }) {
             entries={controller.serverLog.value[server.id] ?? []}
             controller={controller}
           />
-          <Traffic key={`traffic-${server.id}`} entries={controller.traffic.value[server.id] ?? []} />
+          <Traffic
+            key={`traffic-${server.id}`}
+            entries={controller.traffic.value[server.id] ?? []}
+            serverLabel={names(server.id)}
+          />
         </>
       )}
     </section>
@@ -180,21 +187,102 @@ function LogData({ data }: { data: unknown }) {
   return <code class="tg-wrap">{JSON.stringify(data) ?? String(data)}</code>;
 }
 
-function Traffic({ entries }: { entries: readonly TrafficEntry[] }) {
-  const newestFirst = [...entries].reverse();
+/** The exchange as a JSON file: the messages as shown (redacted), oldest first, with when and which way. */
+function exportExchange(serverLabel: string, entries: readonly TrafficEntry[]): string {
+  const file = `toolgate-exchange-${serverLabel.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}-${new Date()
+    .toISOString()
+    .slice(0, 19)
+    .replace(/:/g, '-')}.json`;
+  const body = JSON.stringify(
+    {
+      server: serverLabel,
+      exportedAt: new Date().toISOString(),
+      messages: entries.map((entry) => ({
+        at: new Date(entry.at).toISOString(),
+        direction: entry.direction,
+        message: redactSecrets(entry.message).value,
+      })),
+    },
+    null,
+    2,
+  );
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([body], { type: 'application/json' }));
+  link.download = file;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  return file;
+}
+
+function Traffic({ entries, serverLabel }: { entries: readonly TrafficEntry[]; serverLabel: string }) {
+  const method = useSignal('');
+  const search = useSignal('');
+  const exported = useSignal('');
+  const exchanges = pairExchange(entries);
+  const methods = [...new Set(exchanges.map(methodOf).filter(Boolean))].sort();
+  const needle = search.value.trim().toLowerCase();
+  const shown = exchanges.filter(
+    (exchange) =>
+      (!method.value || methodOf(exchange) === method.value) &&
+      (!needle ||
+        messagesOf(exchange).some((entry) =>
+          JSON.stringify(redactSecrets(entry.message).value)?.toLowerCase().includes(needle),
+        )),
+  );
   return (
     <section class="tg-inspect-part" aria-labelledby="tg-traffic-heading">
       <h3 id="tg-traffic-heading">JSON-RPC messages</h3>
       <p class="tg-muted">
-        The last {TRAFFIC_KEPT} messages of this connection, newest first; secrets are redacted as the audit
-        log redacts them (by name, and by shape: tokens, Authorization headers, URL credentials).
+        The last {TRAFFIC_KEPT} messages of this connection, each request with its response and the time
+        between them, newest first; secrets are redacted as the audit log redacts them (by name, and by shape:
+        tokens, Authorization headers, URL credentials).
       </p>
-      {newestFirst.length === 0 ? (
+      <div class="tg-row">
+        <label for="tg-traffic-method">Method</label>
+        <select
+          id="tg-traffic-method"
+          value={method.value}
+          onChange={(event) => {
+            method.value = (event.currentTarget as HTMLSelectElement).value;
+          }}
+        >
+          <option value="">All methods</option>
+          {methods.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <label for="tg-traffic-search">Search</label>
+        <input
+          id="tg-traffic-search"
+          type="search"
+          value={search.value}
+          onInput={(event) => {
+            search.value = (event.currentTarget as HTMLInputElement).value;
+          }}
+        />
+        <button
+          type="button"
+          disabled={entries.length === 0}
+          onClick={() => {
+            exported.value = `Saved ${entries.length} messages as ${exportExchange(serverLabel, entries)}.`;
+          }}
+        >
+          Export exchange
+        </button>
+      </div>
+      <p class="tg-muted" role="status">
+        {exported.value}
+      </p>
+      {exchanges.length === 0 ? (
         <p class="tg-empty">No messages yet.</p>
+      ) : shown.length === 0 ? (
+        <p class="tg-empty">No messages match.</p>
       ) : (
         <ol class="tg-traffic" aria-label="JSON-RPC messages">
-          {newestFirst.map((entry) => (
-            <TrafficLine key={entry.seq} entry={entry} />
+          {shown.map((exchange) => (
+            <ExchangeLine key={messagesOf(exchange)[0]!.seq} exchange={exchange} />
           ))}
         </ol>
       )}
@@ -202,24 +290,70 @@ function Traffic({ entries }: { entries: readonly TrafficEntry[] }) {
   );
 }
 
-/** One message: a summary line; its JSON is built only when opened (a tool list may be megabytes). */
-function TrafficLine({ entry }: { entry: TrafficEntry }) {
+/** One exchange: its summary line (method, latency); its messages built only when opened. */
+function ExchangeLine({ exchange }: { exchange: Exchange }) {
   const open = useSignal(false);
+  const messages = messagesOf(exchange);
+  const first = messages[0]!;
   return (
-    <li class={`tg-traffic-line tg-${entry.direction}`}>
+    <li
+      class={`tg-traffic-line tg-${first.direction} tg-exchange-${exchange.kind}`}
+      data-method={methodOf(exchange) || undefined}
+    >
       <details
         onToggle={(event) => {
           open.value = (event.currentTarget as HTMLDetailsElement).open;
         }}
       >
         <summary>
-          <span aria-hidden="true">{entry.direction === 'sent' ? '→' : '←'}</span>{' '}
-          <span class="tg-visually-hidden">{entry.direction === 'sent' ? 'Sent' : 'Received'}: </span>
-          <span class="tg-wrap">{summarize(entry.message)}</span>{' '}
-          <span class="tg-muted">{new Date(entry.at).toLocaleTimeString()}</span>
+          <span aria-hidden="true">{first.direction === 'sent' ? '→' : '←'}</span>{' '}
+          <span class="tg-visually-hidden">{first.direction === 'sent' ? 'Sent' : 'Received'}: </span>
+          <span class="tg-wrap">{summarize(first.message)}</span>{' '}
+          {exchange.kind === 'pair' && (
+            <span class="tg-badge tg-latency">
+              {exchange.response
+                ? `${summarize(exchange.response.message).startsWith('error') ? 'error' : 'answered'} in ${exchange.latencyMs} ms`
+                : 'no response yet'}
+            </span>
+          )}{' '}
+          <span class="tg-muted">{new Date(first.at).toLocaleTimeString()}</span>
         </summary>
-        {open.value && <LongText text={JSON.stringify(redactSecrets(entry.message).value, null, 2)} />}
+        {open.value && messages.map((entry) => <MessageBody key={entry.seq} entry={entry} />)}
       </details>
     </li>
+  );
+}
+
+function MessageBody({ entry }: { entry: TrafficEntry }) {
+  const copied = useSignal('');
+  const text = JSON.stringify(redactSecrets(entry.message).value, null, 2) ?? String(entry.message);
+  const which = entry.direction === 'sent' ? 'Sent' : 'Received';
+  return (
+    <div class="tg-message">
+      <div class="tg-row">
+        <strong>{which}</strong>
+        <span class="tg-muted">{new Date(entry.at).toLocaleTimeString()}</span>
+        <button
+          type="button"
+          aria-label={`Copy ${which.toLowerCase()} message`}
+          onClick={() => {
+            void navigator.clipboard.writeText(text).then(
+              () => {
+                copied.value = 'Copied';
+              },
+              () => {
+                copied.value = 'The browser did not allow copying: select the text instead.';
+              },
+            );
+          }}
+        >
+          Copy
+        </button>
+        <span class="tg-muted" role="status">
+          {copied.value}
+        </span>
+      </div>
+      <LongText text={text} />
+    </div>
   );
 }

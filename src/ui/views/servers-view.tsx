@@ -1,29 +1,61 @@
 /**
- * Servers: add one by URL (transport chosen automatically) or by the address of a page that hosts a
- * server over postMessage; see its state and errors, retry, trust.
+ * Servers: the list first, each with a coloured status dot and its state in words; sign-ins waiting
+ * for the person as cards (no dialog opens by itself on load); failed connections with Retry, Edit
+ * and Remove; trust explained once under the list; "+ Add server" opens the add form (its own chunk,
+ * add-server-form.tsx: a URL with or without scheme, or a pasted configuration).
  */
 
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/index.js';
-import {
-  type PanelController,
-  type ServerNames,
-  type ServerState,
-  serverAddress,
-  serverNames,
-} from '../../session/index.js';
+import { type PanelController, type ServerState, serverAddress, serverNames } from '../../session/index.js';
 import type { ConnectionFix } from '../connection-fix.js';
+import { lazyView } from '../lazy.js';
 
-/** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
-export function parseHeaderLines(text: string): Record<string, string> | string {
-  const headers: Record<string, string> = {};
-  for (const [index, line] of text.split('\n').entries()) {
-    if (!line.trim()) continue;
-    const colon = line.indexOf(':');
-    if (colon < 1) return `Header line ${index + 1} needs the form "Name: value".`;
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+// Not needed for the first paint: the add form, and what shows only when something needs the person.
+const AddServerForm = lazyView(() => import('./add-server-form.js').then((m) => m.AddServerForm));
+const SignInCards = lazyView(() => import('./server-notices.js').then((m) => m.SignInCards));
+const ConnectionProblems = lazyView(() => import('./server-notices.js').then((m) => m.ConnectionProblems));
+const CatalogWarnings = lazyView(() => import('./server-notices.js').then((m) => m.CatalogWarnings));
+
+/** What the add form keeps while the view is open: its text, and the servers its last add left failed. */
+export interface AddFormState {
+  open: boolean;
+  text: string;
+  /** Servers the form added that could not connect: their problems show at the field, not above. */
+  failed: readonly string[];
+  /** The failed server the person chose to edit: replaced by what the form adds next. */
+  replacing?: string | undefined;
+}
+
+const CSS = `.tg-dot{display:inline-block;width:10px;height:10px;border-radius:50%;flex:none;background:var(--tg-muted)}
+.tg-dot-connected{background:var(--tg-ok)}.tg-dot-connecting{background:#bf8700}.tg-dot-sign-in{background:var(--tg-accent)}
+.tg-dot-failed{background:var(--tg-danger)}.tg-dot-closed{background:transparent;border:2px solid var(--tg-muted)}
+.tg-status{display:inline-flex;gap:6px;align-items:center}`;
+
+/** The state a server's dot and label show; a sign-in waiting for the person counts as "needs sign-in". */
+function statusOf(server: ServerState, signIn: boolean): { dot: string; text: string } {
+  if (signIn || (server.state === 'failed' && server.errorCause === 'declined'))
+    return { dot: 'sign-in', text: 'needs sign-in' };
+  switch (server.state) {
+    case 'connected':
+      return {
+        dot: 'connected',
+        text: `connected · ${server.tools.length} tools${protocolOf(server)}${warningCount(server.warnings?.length ?? 0)}`,
+      };
+    case 'connecting':
+      return { dot: 'connecting', text: 'connecting…' };
+    case 'failed':
+      return { dot: 'failed', text: 'failed' };
+    default:
+      return { dot: 'closed', text: 'connection closed' };
   }
-  return headers;
+}
+
+/** The protocol in plain terms: the current revision by its date, an older one as "older protocol". */
+function protocolOf(server: ServerState): string {
+  const version = server.protocolVersion;
+  if (server.era === 'modern') return version ? ` · protocol ${version}` : '';
+  return version ? ` · older protocol (${version})` : server.era ? ' · older protocol' : '';
 }
 
 export function ServersView({
@@ -31,257 +63,120 @@ export function ServersView({
   connectionFix,
 }: {
   controller: PanelController;
+  /** The host's own fix for a failed connection, first in its card (connection-fix.ts). */
   connectionFix?: ConnectionFix | undefined;
 }) {
-  const url = useSignal('');
-  const kind = useSignal<'http' | 'page'>('http');
-  const headers = useSignal('');
-  const problem = useSignal('');
-  const busy = useSignal(false);
-  const framesAllowed = controller.serverKinds?.includes('frame') ?? true;
-  const names = serverNames(controller.servers.value);
-  const unconnected = controller.servers.value.filter((server) => server.state === 'failed' && server.error);
+  const servers = controller.servers.value;
+  const form = useSignal<AddFormState>({ open: false, text: '', failed: [] });
+  const names = serverNames(servers);
+  const signIns = controller.signIns?.value ?? [];
+  const onCard = signIns.filter((item) => item.onCard);
+  const unconnected = servers.filter((server) => server.state === 'failed' && server.error);
   // A declined sign-in is the person's choice, not a failure: shown calmly, with the way to sign in.
   const notSignedIn = unconnected.filter((server) => server.errorCause === 'declined');
-  const failed = unconnected.filter((server) => server.errorCause !== 'declined');
-
-  const add = async (event: Event) => {
-    event.preventDefault();
-    problem.value = '';
-    let parsed: URL;
-    try {
-      parsed = new URL(url.value.trim(), kind.value === 'page' ? location.href : undefined);
-    } catch {
-      // The form says what is wrong with the address instead.
-      problem.value =
-        kind.value === 'page'
-          ? 'Enter the address of the page that hosts the server, for example https://tools.example.com/mcp.html.'
-          : 'Enter the server’s full MCP endpoint URL, for example https://example.com/mcp.';
-      return;
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      problem.value = 'Only http: and https: server URLs are supported.';
-      return;
-    }
-    const headerMap = parseHeaderLines(headers.value);
-    if (typeof headerMap === 'string') {
-      problem.value = headerMap;
-      return;
-    }
-    busy.value = true;
-    try {
-      await controller.addServer(
-        kind.value === 'page' ? { frameUrl: parsed.href } : { url: parsed.href, headers: headerMap },
-      );
-      url.value = '';
-      headers.value = '';
-    } catch (error) {
-      problem.value = (error as Error).message;
-    } finally {
-      busy.value = false;
-    }
+  // A failed add shows at the form's field; listed here too it would be said twice.
+  const shownAtField = form.value.open ? form.value.failed : [];
+  const failed = unconnected.filter(
+    (server) => server.errorCause !== 'declined' && !shownAtField.includes(server.id),
+  );
+  const edit = (server: ServerState) => {
+    form.value = {
+      open: true,
+      text: server.config.url ?? server.config.frameUrl ?? '',
+      failed: [],
+      replacing: server.id,
+    };
   };
+  const formOpen = form.value.open || servers.length === 0;
 
   return (
     <section class="tg-view" aria-labelledby="tg-servers-heading">
+      <style>{CSS}</style>
       <h2 id="tg-servers-heading">Servers</h2>
-      <ConnectionProblems failed={failed} names={names} controller={controller} fix={connectionFix} />
-      {notSignedIn.length > 0 && <NotSignedIn servers={notSignedIn} names={names} controller={controller} />}
-      <form class="tg-add-server" onSubmit={add}>
-        {framesAllowed && (
-          <>
-            <label for="tg-server-kind">Connect to</label>
-            <select
-              id="tg-server-kind"
-              value={kind.value}
-              onChange={(e) => {
-                kind.value = (e.currentTarget as HTMLSelectElement).value as 'http' | 'page';
-              }}
-            >
-              <option value="http">an MCP endpoint (Streamable HTTP or HTTP+SSE)</option>
-              <option value="page">a page hosting a server (postMessage, in a hidden frame)</option>
-            </select>
-          </>
-        )}
-        <label for="tg-server-url">{kind.value === 'page' ? 'Server page URL' : 'Server URL'}</label>
-        <input
-          id="tg-server-url"
-          // Plain text with a URL keyboard: our own message explains a bad address better than the browser's.
-          type="text"
-          inputMode="url"
-          spellcheck={false}
-          required
-          placeholder={
-            kind.value === 'page' ? 'https://tools.example.com/mcp.html' : 'https://example.com/mcp'
-          }
-          value={url.value}
-          onInput={(e) => {
-            url.value = (e.currentTarget as HTMLInputElement).value;
-          }}
-        />
-        <details hidden={kind.value === 'page'}>
-          <summary>Custom headers</summary>
-          <label for="tg-server-headers">One per line, “Name: value” (kept in memory, never logged)</label>
-          <textarea
-            id="tg-server-headers"
-            rows={3}
-            value={headers.value}
-            onInput={(e) => {
-              headers.value = (e.currentTarget as HTMLTextAreaElement).value;
-            }}
+      {(onCard.length > 0 || notSignedIn.length > 0) && (
+        <SignInCards waiting={onCard} declined={notSignedIn} names={names} controller={controller} />
+      )}
+      <div role="alert" class="tg-connect-problems-region">
+        {failed.length > 0 && (
+          <ConnectionProblems
+            failed={failed}
+            names={names}
+            controller={controller}
+            onEdit={edit}
+            fix={connectionFix}
           />
-        </details>
-        <button type="submit" disabled={busy.value}>
-          {busy.value ? 'Connecting…' : 'Add server'}
-        </button>
-        {problem.value && (
-          <p class="tg-error" role="alert">
-            {problem.value}
-          </p>
         )}
-      </form>
-      {controller.servers.value.length === 0 ? (
+      </div>
+      {servers.length === 0 ? (
         <p class="tg-empty">
-          No servers yet. Add one by its MCP endpoint URL above; its tools then appear in the Tools tab.
+          No servers yet. Add one by its MCP endpoint URL; its tools then appear in the Tools tab.
         </p>
       ) : (
-        <ul class="tg-server-list" aria-label="Servers">
-          {controller.servers.value.map((server) => (
-            <ServerRow key={server.id} server={server} name={names(server.id)} controller={controller} />
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-/** Servers the person chose not to sign in to yet: what that means, and a button to sign in now. */
-function NotSignedIn({
-  servers,
-  names,
-  controller,
-}: {
-  servers: readonly ServerState[];
-  names: ServerNames;
-  controller: PanelController;
-}) {
-  return (
-    <section class="tg-not-signed-in" aria-label="Not signed in">
-      <h3>{servers.length === 1 ? 'Not signed in' : `Not signed in to ${servers.length} servers`}</h3>
-      <ul>
-        {servers.map((server) => (
-          <li key={server.id} data-not-signed-in={server.id}>
-            <p class="tg-wrap">{server.error}</p>
-            <button type="button" onClick={() => void controller.retry(server.id)}>
-              Sign in to {names(server.id)}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-/** What a failure's card advises: a host's own fix first (connection-fix.ts), then the widget's. */
-function FailureAdvice({ server, fix }: { server: ServerState; fix: ConnectionFix | undefined }) {
-  const ownFix = fix?.(server);
-  return (
-    <>
-      {ownFix && <div class="tg-host-fix">{ownFix}</div>}
-      <p class="tg-wrap">
-        {ownFix ? 'Other fix: ' : ''}
-        {server.error}
-      </p>
-    </>
-  );
-}
-
-/**
- * Failed connections, first thing in the view whatever the length of the list: what happened, what
- * to do, and Retry next to it; one card per failure.
- */
-function ConnectionProblems({
-  failed,
-  names,
-  controller,
-  fix,
-}: {
-  failed: readonly ServerState[];
-  names: ServerNames;
-  controller: PanelController;
-  fix: ConnectionFix | undefined;
-}) {
-  return (
-    <div role="alert" class="tg-connect-problems-region">
-      {failed.length > 0 && (
-        <section class="tg-connect-problems" aria-label="Connection problems">
-          <h3>
-            {failed.length === 1
-              ? 'A server could not connect'
-              : `${failed.length} servers could not connect`}
-          </h3>
-          <ul>
-            {failed.map((server) => (
-              <li
+        <>
+          <ul class="tg-server-list" aria-label="Servers">
+            {servers.map((server) => (
+              <ServerRow
                 key={server.id}
-                class={`tg-connect-problem tg-cause-${server.errorCause ?? 'other'}`}
-                data-problem={server.id}
-              >
-                <p>
-                  <strong>{names(server.id)}</strong>
-                  {server.errorCause === 'cors'
-                    ? ' · blocked by CORS'
-                    : server.errorCause === 'down'
-                      ? ' · not answering'
-                      : ''}
-                </p>
-                <FailureAdvice server={server} fix={fix} />
-                {server.errorDetail && server.errorDetail !== server.error && (
-                  <details>
-                    <summary>Technical details</summary>
-                    <p class="tg-wrap tg-muted">{server.errorDetail}</p>
-                  </details>
-                )}
-                <button
-                  type="button"
-                  aria-label={`Retry ${names(server.id)}`}
-                  onClick={() => void controller.retry(server.id)}
-                >
-                  Retry
-                </button>
-              </li>
+                server={server}
+                name={names(server.id)}
+                signingIn={signIns.some((item) => item.serverId === server.id)}
+                controller={controller}
+                onEdit={() => edit(server)}
+              />
             ))}
           </ul>
-        </section>
+          <p class="tg-muted tg-trust-note">
+            <strong>Trust:</strong> {TRUST_EXPLANATION} {TRUSTED_EXPLANATION}
+          </p>
+        </>
       )}
-    </div>
+      {formOpen ? (
+        <AddServerForm
+          controller={controller}
+          form={form}
+          closable={servers.length > 0}
+          fix={connectionFix}
+        />
+      ) : (
+        <button
+          type="button"
+          class="tg-add-toggle"
+          aria-expanded="false"
+          onClick={() => {
+            form.value = { ...form.value, open: true };
+          }}
+        >
+          + Add server
+        </button>
+      )}
+    </section>
   );
 }
 
 function ServerRow({
   server,
   name,
+  signingIn,
   controller,
+  onEdit,
 }: {
   server: ServerState;
   name: string;
+  signingIn: boolean;
   controller: PanelController;
+  onEdit: () => void;
 }) {
   const trustId = `tg-trust-${server.id}`;
   const warnings = server.warnings ?? [];
   const address = serverAddress(server);
+  const status = statusOf(server, signingIn);
   return (
-    <li class={`tg-server tg-state-${server.state}`} data-server={server.id}>
+    <li class={`tg-server tg-state-${server.state}`} data-server={server.id} data-status={status.dot}>
       <div class="tg-server-head">
+        <span class={`tg-dot tg-dot-${status.dot}`} aria-hidden="true" />
         <strong class="tg-wrap">{name}</strong>
         <span class="tg-badge" role="status">
-          {server.state === 'connected'
-            ? `connected · ${server.tools.length} tools${server.era ? ` · ${server.era}` : ''}${warningCount(warnings.length)}`
-            : server.state === 'failed'
-              ? server.errorCause === 'declined'
-                ? 'not signed in'
-                : 'failed: see above'
-              : server.state}
+          {status.text}
         </span>
       </div>
       <div class="tg-muted tg-wrap" title={address}>
@@ -328,6 +223,13 @@ function ServerRow({
             {server.errorCause === 'declined' ? 'Sign in' : 'Retry'}
           </button>
         )}
+        {server.state === 'failed' &&
+          server.errorCause !== 'declined' &&
+          (server.config.url || server.config.frameUrl) && (
+            <button type="button" onClick={onEdit}>
+              Edit
+            </button>
+          )}
         {server.state === 'connected' && controller.ping && (
           <PingButton server={server} controller={controller} />
         )}
@@ -335,7 +237,6 @@ function ServerRow({
           Remove
         </button>
       </div>
-      <p class="tg-muted">{server.trust === 'trusted' ? TRUSTED_EXPLANATION : TRUST_EXPLANATION}</p>
     </li>
   );
 }
@@ -383,19 +284,3 @@ function PingButton({ server, controller }: { server: ServerState; controller: P
 }
 
 const warningCount = (n: number) => (n === 0 ? '' : ` · ${n} ${n === 1 ? 'warning' : 'warnings'}`);
-
-/** Problems with the server's tool list, each with its reason (catalog-warnings.ts words them). */
-function CatalogWarnings({ id, warnings }: { id: string; warnings: readonly string[] }) {
-  return (
-    <div class="tg-warning tg-catalog-warnings">
-      <p id={id}>
-        <strong>About this server’s tool list</strong>
-      </p>
-      <ul aria-labelledby={id}>
-        {warnings.map((warning) => (
-          <li key={warning}>{warning}</li>
-        ))}
-      </ul>
-    </div>
-  );
-}
