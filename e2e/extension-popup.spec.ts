@@ -11,6 +11,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type LoadedExtension, launchWithExtension } from './support/extension.js';
 import { type Peer, startPeer } from './support/peers.js';
 import { serverIdOf } from './support/side-panel.js';
+import { fillServerUrl } from './support/widget-page.js';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -47,7 +48,7 @@ test.afterAll(async () => {
 
 async function addServer(panel: Page, url: string): Promise<void> {
   await panel.getByRole('tab', { name: 'Servers' }).click();
-  await panel.getByLabel('Server URL').fill(url);
+  await fillServerUrl(panel, url);
   await panel.getByRole('button', { name: 'Add server' }).click();
   await expect(panel.getByLabel('Server URL')).toHaveValue('', { timeout: 20_000 });
 }
@@ -92,13 +93,15 @@ test('a server that refuses CORS: one card, the extension’s own fix first, not
   await panel.setViewportSize({ width: 400, height: 900 });
   const origin = new URL(noCors.url).origin;
   await panel.getByRole('tab', { name: 'Servers' }).click();
-  await panel.getByLabel('Server URL').fill(noCors.url);
+  await fillServerUrl(panel, noCors.url);
   await panel.getByRole('button', { name: 'Add server' }).click();
 
-  const cards = panel.locator('[data-problem]');
+  // A server that fails as it is added is told at the add form's field; one failing later, in a card
+  // above the list: either way, once.
+  const cards = panel.locator('[data-problem], [data-add-failed]');
   await expect(cards).toHaveCount(1, { timeout: 20_000 });
   const card = cards.first();
-  await expect(card).toHaveAttribute('data-problem', serverIdOf(noCors.url));
+  await expect(card).toHaveAttribute('data-add-failed', serverIdOf(noCors.url));
   const allow = panel.getByRole('button', { name: `Allow Toolgate to reach ${origin}` });
   // One offer in the whole panel, and it is in the failure's card, before the widget's own advice.
   await expect(allow).toHaveCount(1);
