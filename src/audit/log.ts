@@ -30,9 +30,11 @@ import { type ExportAnchoring, type ExportFormat, exportChunks } from './export-
 import { requestResult, transactionDone } from './idb.js';
 import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
 import {
+  type AuditFacets,
   type AuditPage,
   type AuditQuery,
   countEntries,
+  facetsOf,
   getEntry,
   pendingCalls,
   queryEntries,
@@ -127,6 +129,10 @@ export interface AuditLog extends AuditSink {
   eventsOf(invocationId: string): Promise<ChainEvent[]>;
   countByOutcome(range?: { from?: number; to?: number }): Promise<Record<EntryOutcome, number>>;
   count(): Promise<number>;
+  /** The chain events the log holds (what an export writes): an entry is one call, made of several. */
+  countEvents(): Promise<number>;
+  /** Every server id and tool name that has an entry in the log (for pickers), sorted. */
+  facets(): Promise<AuditFacets>;
   /**
    * Chain events after `afterSeq`, oldest first, at most `limit`: for exporters that follow the log
    * (the log is their queue). `prunedThrough` is the checkpoint: events up to it are gone.
@@ -486,6 +492,11 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
     countByOutcome: async (range) => (await countEntries(database, unsealed, ALL_OUTCOMES, range)).counts,
     count: async () => (await countEntries(database, unsealed, ALL_OUTCOMES)).total,
+    countEvents: async () => {
+      const { anchor, head } = await readBounds(database);
+      return head.seq - anchor.seq;
+    },
+    facets: () => facetsOf(database, unsealed),
     verify: async (given) => {
       const { onProgress, ...against } = typeof given === 'function' ? { onProgress: given } : (given ?? {});
       const { anchor, head, sealedThrough } = await readBounds(database);

@@ -242,3 +242,42 @@ export async function pendingCalls(database: IDBDatabase, unsealed: UnsealedEntr
       for (const call of pendingIn(summary)) if (!view.shadows.has(call.invocationId)) found.push(call);
   return found;
 }
+
+/** The servers and tools the log holds entries of: what a viewer's pickers offer. */
+export interface AuditFacets {
+  serverIds: string[];
+  toolNames: string[];
+}
+
+/**
+ * Every server id and tool name with an entry in the log, sorted: the unsealed entries' from
+ * memory, the sealed ones' from the term index (one key per distinct name, never an entry read).
+ */
+export async function facetsOf(database: IDBDatabase, unsealed: UnsealedEntries): Promise<AuditFacets> {
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view } = await unsealed.at(transaction);
+  const servers = new Set<string>();
+  const tools = new Set<string>();
+  for (const entry of view.entries.values()) {
+    servers.add(entry.serverId);
+    tools.add(entry.toolName);
+  }
+  const index = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
+  await Promise.all([distinctTerms(index, TERM.server, servers), distinctTerms(index, TERM.tool, tools)]);
+  const sorted = (names: Set<string>) => [...names].sort((a, b) => a.localeCompare(b));
+  return { serverIds: sorted(servers), toolNames: sorted(tools) };
+}
+
+/** Adds each distinct term under `prefix` (without it) to `into`, walking unique index keys only. */
+function distinctTerms(index: IDBIndex, prefix: string, into: Set<string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = index.openKeyCursor(IDBKeyRange.bound(prefix, `${prefix}\uffff`), 'nextunique');
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (!cursor) return resolve();
+      into.add(String(cursor.key).slice(prefix.length));
+      cursor.continue();
+    };
+  });
+}
