@@ -103,6 +103,18 @@ async function expectSameAsScan(page: Page): Promise<void> {
       query,
     );
     expect(indexed, JSON.stringify(query)).toEqual(scanned);
+    // The outcome chips' counts: each outcome among what the query's other filters find.
+    if (query.outcome !== undefined) continue;
+    const counted = await page.evaluate((q) => window.auditApi.countsOf(q), query);
+    const byOutcome: Record<string, number> = {};
+    for (const hit of scanned) {
+      const outcome = hit.slice(hit.lastIndexOf(':') + 1);
+      byOutcome[outcome] = (byOutcome[outcome] ?? 0) + 1;
+    }
+    expect(
+      Object.fromEntries(Object.entries(counted).filter(([, n]) => n > 0)),
+      `counts of ${JSON.stringify(query)}`,
+    ).toEqual(byOutcome);
   }
 }
 

@@ -126,6 +126,9 @@ test('the table comes first: search, chips, pickers, a drawer per row, export co
   await search.fill('notes');
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: 'The app (Notes assistant)' })).toHaveCount(2);
+  // The chips count what the search finds: two successes, nothing denied.
+  const chipList = page.getByRole('list', { name: /^Outcomes/ });
+  await expect(chipList.getByRole('button')).toHaveText(['All 2', '✓ Succeeded 2']);
   await search.fill('fail');
   await expect(rows).toHaveCount(1);
   await search.fill('zebra');

@@ -33,7 +33,9 @@ import {
   type AuditFacets,
   type AuditPage,
   type AuditQuery,
+  type CountQuery,
   countEntries,
+  countMatching,
   facetsOf,
   getEntry,
   pendingCalls,
@@ -127,7 +129,11 @@ export interface AuditLog extends AuditSink {
   get(invocationId: string): Promise<AuditEntry | undefined>;
   /** The chain events of one invocation: the evidence behind an entry. */
   eventsOf(invocationId: string): Promise<ChainEvent[]>;
-  countByOutcome(range?: { from?: number; to?: number }): Promise<Record<EntryOutcome, number>>;
+  /**
+   * Entries per outcome: all of them, those started within a time range, or those a query finds
+   * (server, tool, text too: each outcome's count among the entries the other filters leave).
+   */
+  countByOutcome(query?: CountQuery): Promise<Record<EntryOutcome, number>>;
   count(): Promise<number>;
   /** The chain events the log holds (what an export writes): an entry is one call, made of several. */
   countEvents(): Promise<number>;
@@ -490,7 +496,18 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         forEachEvent([block], from, through, (stored, i) => events.push(eventOf(stored, i)));
       return { events, headSeq: head.seq, prunedThrough: anchor.seq };
     },
-    countByOutcome: async (range) => (await countEntries(database, unsealed, ALL_OUTCOMES, range)).counts,
+    countByOutcome: async (query = {}) => {
+      const { serverId, toolName, text, from, to } = query;
+      // Time alone is answered by the directory's counts; anything else by the segments' columns.
+      if (serverId === undefined && toolName === undefined && !text?.trim())
+        return (
+          await countEntries(database, unsealed, ALL_OUTCOMES, {
+            ...(from !== undefined ? { from } : {}),
+            ...(to !== undefined ? { to } : {}),
+          })
+        ).counts;
+      return countMatching(database, unsealed, ALL_OUTCOMES, query);
+    },
     count: async () => (await countEntries(database, unsealed, ALL_OUTCOMES)).total,
     countEvents: async () => {
       const { anchor, head } = await readBounds(database);

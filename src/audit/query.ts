@@ -281,3 +281,40 @@ function distinctTerms(index: IDBIndex, prefix: string, into: Set<string>): Prom
     };
   });
 }
+
+/** What outcome counts can be narrowed by: everything a query filters on except outcome and paging. */
+export type CountQuery = Pick<AuditQuery, 'from' | 'to' | 'serverId' | 'toolName' | 'text'>;
+
+/**
+ * Entries per outcome among those a query finds (server, tool, words, time): the unsealed ones
+ * filtered in memory, the sealed ones counted from the columns of the segments the directory and
+ * the term index leave, never an entry read.
+ */
+export async function countMatching(
+  database: IDBDatabase,
+  unsealed: UnsealedEntries,
+  outcomes: readonly EntryOutcome[],
+  query: CountQuery,
+): Promise<Record<EntryOutcome, number>> {
+  const filter = filterOf(query);
+  const counts = Object.fromEntries(outcomes.map((outcome) => [outcome, 0])) as Record<EntryOutcome, number>;
+  const add = (outcome: EntryOutcome) => {
+    if (outcome in counts) counts[outcome]++;
+  };
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view, state } = await unsealed.at(transaction);
+  // In memory: new entries, and the later state of sealed ones (their segment copy is skipped below).
+  for (const entry of view.entries.values()) if (entryPasses(entry, filter)) add(entry.outcome);
+  const summaries = transaction.objectStore(STORE.segments);
+  const wordStore = transaction.objectStore(STORE.segmentWords);
+  for (const info of await candidateSegments(transaction, state.segments, filter)) {
+    const [summary, words] = await Promise.all([
+      readSummary(summaries, info.from),
+      filter.words.length > 0 ? readWords(wordStore, info.from) : undefined,
+    ]);
+    if (!summary || (filter.words.length > 0 && !words)) continue;
+    for (const position of matchPositions(summary, filter, Number.POSITIVE_INFINITY, words))
+      if (!view.shadows.has(summary.ids[position]!)) add(summary.outcomes[summary.outcome[position]!]!);
+  }
+  return counts;
+}

@@ -128,16 +128,25 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
       live = false;
     };
   });
-  // Counts, totals and the pickers' names change only with the log, not with the filters.
+  // The chips count what the other filters find (so a chip's count is the rows it would show).
   useSignalEffect(() => {
     void revision.value;
-    void Promise.all([log.countByOutcome(), log.countEvents(), log.facets()]).then(
-      ([byOutcome, events, found]) => {
-        counts.value = byOutcome;
-        totals.value = { entries: Object.values(byOutcome).reduce((sum, n) => sum + n, 0), events };
-        facets.value = found;
-      },
-    );
+    const { outcome: _outcome, limit: _limit, ...others } = queryOf(filters.value);
+    let live = true;
+    void log.countByOutcome(others).then((byOutcome) => {
+      if (live) counts.value = byOutcome;
+    });
+    return () => {
+      live = false;
+    };
+  });
+  // The totals and the pickers' names change only with the log, not with the filters.
+  useSignalEffect(() => {
+    void revision.value;
+    void Promise.all([log.count(), log.countEvents(), log.facets()]).then(([all, events, found]) => {
+      totals.value = { entries: all, events };
+      facets.value = found;
+    });
   });
   // New entries from this tab or another one: reload the first page.
   useSignalEffect(() =>
@@ -331,7 +340,7 @@ function OutcomeChips({
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   const shown = CHIP_ORDER.filter((outcome) => counts[outcome] > 0 || chosen.includes(outcome));
   return (
-    <ul class="tg-audit-chips" aria-label="Outcomes (counts in the whole log)">
+    <ul class="tg-audit-chips" aria-label="Outcomes (counts of the entries the other filters find)">
       <li>
         <button
           type="button"
