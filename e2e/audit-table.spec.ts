@@ -222,11 +222,22 @@ test('the table comes first: search, chips, pickers, a drawer per row, export co
   await page.screenshot({ path: 'test-results/screenshots/audit-table-1280.png', fullPage: true });
 });
 
-test('at 400 px the first entry still comes before the settings, and the drawer takes the width', async ({
+test('at 400 px and dark the first entry still comes before the settings, and the drawer takes the width', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 400, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
   await openPanel(page);
+  await hostCall(
+    page,
+    { serverId: 'beta', toolName: 'fail', arguments: {}, label: 'Mail helper' },
+    'Allow once',
+  );
+  await hostCall(
+    page,
+    { serverId: 'beta', toolName: 'echo', arguments: { message: 'no' }, label: 'Mail helper' },
+    'Deny',
+  );
   await hostCall(
     page,
     { serverId: 'alpha', toolName: 'echo', arguments: { message: 'narrow' }, label: 'Notes assistant' },
@@ -235,6 +246,17 @@ test('at 400 px the first entry still comes before the settings, and the drawer 
   await page.getByRole('tab', { name: 'Audit log' }).click();
   const row = page.locator('.tg-log-table tbody tr').first();
   await expect(row).toContainText('Succeeded');
+  // Every chip's colour reads on the dark background (axe checks the contrast), pressed or not.
+  await page
+    .getByRole('list', { name: /^Outcomes/ })
+    .getByRole('button', { name: /Denied 1$/ })
+    .click();
+  await expect(page.locator('.tg-log-table tbody tr')).toHaveCount(1);
+  await axe(page, 'audit table, dark, 400 px');
+  await page
+    .getByRole('list', { name: /^Outcomes/ })
+    .getByRole('button', { name: 'All 3' })
+    .click();
   const retention = page.getByRole('spinbutton', { name: 'Keep newest' });
   expect((await row.boundingBox())!.y).toBeLessThan((await retention.boundingBox())!.y);
   await row.getByRole('button', { name: /^Details of echo/ }).click();
