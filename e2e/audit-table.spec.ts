@@ -271,3 +271,33 @@ test('at 400 px and dark the first entry still comes before the settings, and th
   await expect(drawer).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screenshots/audit-table-400.png', fullPage: true });
 });
+
+test('an open drawer follows its call: running, then how it ended', async ({ page }) => {
+  await openPanel(page);
+  await page.evaluate(() => {
+    const stop = new AbortController();
+    Object.assign(window, { stopSleep: () => stop.abort() });
+    void (window as unknown as { toolgate: { call(request: object): Promise<unknown> } }).toolgate
+      .call({
+        serverId: 'alpha',
+        toolName: 'sleep',
+        arguments: { ms: 600_000 },
+        caller: { kind: 'host', label: 'Notes assistant' },
+        signal: stop.signal,
+      })
+      .catch(() => undefined);
+  });
+  await page.getByRole('dialog').getByRole('button', { name: 'Allow once', exact: true }).click();
+  await page.getByRole('tab', { name: 'Audit log' }).click();
+  const row = page.locator('.tg-log-table tbody tr[data-outcome="pending"]');
+  await expect(row).toContainText('Running');
+  await row.getByRole('button', { name: /^Details of sleep/ }).click();
+  const drawer = page.getByRole('dialog', { name: /sleep on/ });
+  await expect(drawer).toContainText('Still running.');
+  await page.evaluate(() => (window as unknown as { stopSleep(): void }).stopSleep());
+  await expect(drawer.locator('.tg-outcome')).toContainText('Cancelled');
+  await expect(drawer).not.toContainText('Still running.');
+  await expect(drawer.locator('details.tg-audit-raw > summary')).toContainText('Raw chain events (2)');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.tg-log-table tbody tr').first()).toHaveAttribute('data-outcome', 'cancelled');
+});

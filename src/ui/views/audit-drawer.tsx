@@ -5,7 +5,7 @@
  * goes back to the row that opened it.
  */
 
-import { useSignal, useSignalEffect } from '@preact/signals';
+import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import type { AuditEntry, AuditLog, ChainEvent } from '../../audit/index.js';
 import type { ServerNames } from '../../session/index.js';
@@ -30,11 +30,16 @@ export function AuditDrawer({
 }) {
   const events = useSignal<ChainEvent[] | undefined>(undefined);
   const panel = useRef<HTMLDivElement>(null);
-  useSignalEffect(() => {
+  // Read again when the entry changes (a running call that finishes while its drawer is open).
+  useEffect(() => {
+    let live = true;
     void log.eventsOf(entry.invocationId).then((found) => {
-      events.value = found;
+      if (live) events.value = found;
     });
-  });
+    return () => {
+      live = false;
+    };
+  }, [entry]);
   useEffect(() => {
     panel.current?.focus();
     return trapFocus(panel.current);

@@ -148,10 +148,15 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
       facets.value = found;
     });
   });
-  // New entries from this tab or another one: reload the first page.
+  // New entries from this tab or another one: reload the first page, and the open entry if it changed.
   useSignalEffect(() =>
     log.subscribe((change) => {
       if (change.type === 'appended' || change.type === 'pruned') revision.value++;
+      const open = selected.peek();
+      if (change.type === 'appended' && open && change.invocationIds.includes(open.invocationId))
+        void log.get(open.invocationId).then((entry) => {
+          if (entry && selected.peek()?.invocationId === entry.invocationId) selected.value = entry;
+        });
     }),
   );
 
