@@ -131,6 +131,14 @@ test('the table comes first: search, chips, pickers, a drawer per row, export co
   await expect(chipList.getByRole('button')).toHaveText(['All 2', '✓ Succeeded 2']);
   await search.fill('fail');
   await expect(rows).toHaveCount(1);
+  // A server by the name the table shows (the log keeps its id): both words of "… (beta)".
+  await search.fill('peer beta');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.locator('td[data-label="Server"]')).toHaveText([
+    'toolgate-peer-sdk1 (beta)',
+    'toolgate-peer-sdk1 (beta)',
+  ]);
+  await expect(chipList.getByRole('button')).toHaveText(['All 2', '✕ Tool error 1', '⊘ Denied 1']);
   await search.fill('zebra');
   await expect(rows).toHaveCount(0);
   await expect(page.getByText('Nothing in the log matches “zebra”.')).toBeVisible();

@@ -21,6 +21,7 @@ import { auditStyles } from './audit.css.js';
 import { AuditDrawer } from './audit-drawer.js';
 import { AuditExport } from './audit-export.js';
 import { AuditExportStatus } from './audit-export-status.js';
+import { countLog, namedServers, searchLog } from './audit-search.js';
 import { AuditRetention, AuditStorageFull } from './audit-storage.js';
 import { AuditTable } from './audit-table.js';
 import { CHIP_ORDER, countOf, OUTCOME_WORDS } from './audit-words.js';
@@ -99,6 +100,8 @@ function queryOf(filters: Filters): AuditQuery {
 
 function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly ServerState[] }) {
   const names = serverNames(servers);
+  // What a search can name a server by: what the lists show, and its own label.
+  const searchable = servers.map((server) => ({ id: server.id, names: [names(server.id), server.label] }));
   const filters = useSignal<Filters>(NO_FILTERS);
   const entries = useSignal<AuditEntry[]>([]);
   const cursor = useSignal<string | undefined>(undefined);
@@ -116,9 +119,10 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
   useSignalEffect(() => {
     void revision.value;
     const query = queryOf(filters.value);
+    const named = namedServers(query, searchable);
     let live = true;
     loading.value = true;
-    void log.query(query).then((page) => {
+    void searchLog(log, query, named).then((page) => {
       if (!live) return;
       entries.value = page.entries;
       cursor.value = page.cursor;
@@ -132,8 +136,9 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
   useSignalEffect(() => {
     void revision.value;
     const { outcome: _outcome, limit: _limit, ...others } = queryOf(filters.value);
+    const named = namedServers(others, searchable);
     let live = true;
-    void log.countByOutcome(others).then((byOutcome) => {
+    void countLog(log, others, named).then((byOutcome) => {
       if (live) counts.value = byOutcome;
     });
     return () => {
@@ -162,7 +167,8 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
 
   const more = async () => {
     if (!cursor.value) return;
-    const page = await log.query({ ...queryOf(filters.value), cursor: cursor.value });
+    const query = queryOf(filters.value);
+    const page = await searchLog(log, { ...query, cursor: cursor.value }, namedServers(query, searchable));
     entries.value = [...entries.value, ...page.entries];
     cursor.value = page.cursor;
   };
