@@ -63,6 +63,7 @@ function calls(count: number, prefix: string) {
       n: i,
       note: i % 7 === 0 ? 'urgent review' : 'routine',
     },
+    ...(i % 9 === 0 ? { caller: 'Notes assistant' } : {}),
     at: BASE + (i % 13 === 0 ? i - 30 : i) * 1000,
     outcome: (i % 29 === 0 ? 'pending' : i % 17 === 0 ? 'denied' : i % 11 === 0 ? 'tool-error' : 'success') as
       | 'pending'
@@ -90,6 +91,9 @@ const QUERIES: AuditQuery[] = [
   { text: 'nothing-like-this' },
   { from: BASE + 50_000, to: BASE + 150_000, text: 'txt' },
   { toolName: 'write_file', text: 'gamma', outcome: 'success' },
+  // The caller: its label, and who it is in words ("the app (Notes assistant)").
+  { text: 'notes assistant' },
+  { text: 'app index' },
 ];
 
 async function expectSameAsScan(page: Page): Promise<void> {
@@ -99,6 +103,18 @@ async function expectSameAsScan(page: Page): Promise<void> {
       query,
     );
     expect(indexed, JSON.stringify(query)).toEqual(scanned);
+    // The outcome chips' counts: each outcome among what the query's other filters find.
+    if (query.outcome !== undefined) continue;
+    const counted = await page.evaluate((q) => window.auditApi.countsOf(q), query);
+    const byOutcome: Record<string, number> = {};
+    for (const hit of scanned) {
+      const outcome = hit.slice(hit.lastIndexOf(':') + 1);
+      byOutcome[outcome] = (byOutcome[outcome] ?? 0) + 1;
+    }
+    expect(
+      Object.fromEntries(Object.entries(counted).filter(([, n]) => n > 0)),
+      `counts of ${JSON.stringify(query)}`,
+    ).toEqual(byOutcome);
   }
 }
 
@@ -120,11 +136,47 @@ test('search through sealed segments finds exactly what reading every entry find
     words: (await window.auditApi.searchAll({ text: 'exam alpha' })).length,
     umlaut: (await window.auditApi.searchAll({ text: 'ümlaut' })).length,
     none: (await window.auditApi.searchAll({ text: 'nothing-like-this' })).length,
+    caller: (await window.auditApi.searchAll({ text: 'notes assistant' })).length,
   }));
   expect(found.words).toBeGreaterThan(5);
   expect(found.umlaut).toBe(52);
   expect(found.none).toBe(0);
+  expect(found.caller).toBe(29);
   expect(await page.evaluate(() => window.auditApi.verify())).toMatchObject({ ok: true });
+});
+
+test('the pickers list every tool and server with an entry, sealed or not; events are counted as exported', async ({
+  page,
+}) => {
+  await openLog(page, 'index-facets', 40);
+  await page.evaluate((list) => window.auditApi.record(list), calls(120, 'f'));
+  await page.evaluate(() => window.auditApi.settled());
+  expect((await page.evaluate(() => window.auditApi.indexState())).segments).toBeGreaterThan(1);
+  // One more tool and server, only in memory (not sealed yet).
+  await page.evaluate(
+    (list) => window.auditApi.record(list),
+    [
+      {
+        id: 'late',
+        tool: 'late_tool',
+        server: 'late-server',
+        args: {},
+        at: BASE + 999_000,
+        outcome: 'success' as const,
+      },
+    ],
+  );
+  const facets = await page.evaluate(() => window.auditApi.facets());
+  const sorted = (names: string[]) => [...names].sort((a, b) => a.localeCompare(b));
+  expect(facets).toEqual({
+    serverIds: sorted([...SERVERS, 'late-server']),
+    toolNames: sorted([...TOOLS, 'late_tool']),
+  });
+  const verification = await page.evaluate(() => window.auditApi.verify());
+  expect(verification.ok).toBe(true);
+  expect(await page.evaluate(() => window.auditApi.countEvents())).toBe(
+    verification.ok && verification.count,
+  );
 });
 
 test('a call sealed while pending shows its outcome when it finishes, before and after the next seal', async ({

@@ -104,16 +104,16 @@ test('a full audit log is announced on every tab, leads to export and pruning, a
   await expect(alert).toBeVisible();
   await alert.getByRole('button', { name: 'Make room in the audit log' }).click();
   await expect(page.getByRole('tab', { name: 'Audit log' })).toHaveAttribute('aria-selected', 'true');
-  const banner = page.locator('.tg-audit-storage [role="alert"]');
+  const banner = page.locator('.tg-audit-full [role="alert"]');
   await expect(banner).toContainText('The audit log is full.');
 
   const download = page.waitForEvent('download');
   await banner.getByRole('button', { name: 'Export the log' }).click();
-  expect((await download).suggestedFilename()).toMatch(/^toolgate-audit-.*\.ndjson$/);
+  expect((await download).suggestedFilename()).toMatch(/^toolgate-audit-.*\.jsonl$/);
   // Chromium refuses even deletions while the origin is over its quota; the person is told what
   // still helps instead of seeing nothing happen.
   await banner.getByRole('button', { name: 'Remove the oldest half' }).click();
-  await expect(page.locator('.tg-audit-storage .tg-error')).toContainText('Free disk space');
+  await expect(page.locator('.tg-audit-full .tg-error')).toContainText('Free disk space');
 
   // Room again (disk space freed: the origin's quota grows): the next call goes through without a
   // reload, the alerts go away, and pruning works.

@@ -88,29 +88,32 @@ test("the app's call asks in the side panel naming the app; deny sends nothing, 
   await panel.getByRole('tab', { name: 'Audit log' }).click();
   const rows = panel.locator('.tg-log-table tbody tr');
   await expect(rows).toHaveCount(4);
-  // Each entry's tool, outcome and caller, as its Details say.
+  // Each entry's tool, outcome and caller, as its drawer says (who asked, in words).
   const seen: string[] = [];
   for (let i = 0; i < 4; i++) {
     const row = rows.nth(i);
     const [tool, outcome] = await Promise.all([
       row.locator('td[data-label="Tool"]').textContent(),
-      row.locator('td[data-label="Outcome"]').textContent(),
+      row.getAttribute('data-outcome'),
     ]);
     await row.getByRole('button', { name: /^Details of / }).click();
-    const detail = panel.locator('.tg-entry-detail');
+    const detail = panel.getByRole('dialog', { name: /on/ });
     await expect(detail).toContainText(`${tool} on`);
     const caller = await detail
-      .locator('dt', { hasText: /^Caller$/ })
+      .locator('dt', { hasText: /^Who asked$/ })
       .locator('xpath=following-sibling::dd[1]')
       .textContent();
-    seen.push(`${tool} ${outcome}: ${caller}`);
+    // An app is named with its server ("The MCP App ui://… of <server id>"): the URI is what matters.
+    seen.push(`${tool} ${outcome}: ${caller?.replace(/ of \S+$/, '')}`);
+    await panel.keyboard.press('Escape');
+    await expect(detail).toHaveCount(0);
   }
   expect(seen.sort()).toEqual(
     [
-      `apps/show success: mcp-app (${BASIC_APP})`,
-      `get-time denied: mcp-app (${BASIC_APP})`,
-      `get-time success: mcp-app (${BASIC_APP})`,
-      'get-time success: person (you)',
+      `apps/show success: The MCP App ${BASIC_APP}`,
+      `get-time denied: The MCP App ${BASIC_APP}`,
+      `get-time success: The MCP App ${BASIC_APP}`,
+      'get-time success: You',
     ].sort(),
   );
 });

@@ -172,7 +172,7 @@ test('the side panel connects to an SDK server and server-everything, lists tool
   // The audit log is the service worker's, read by the panel from the same extension database.
   await panel.getByRole('tab', { name: 'Audit log' }).click();
   await expect(panel.locator('.tg-log-table tbody tr')).toHaveCount(2);
-  await expect(panel.locator('.tg-log-table')).toContainText('success');
+  await expect(panel.locator('.tg-log-table')).toContainText('Succeeded');
   await panel.close();
 });
 
@@ -545,7 +545,7 @@ test('stopping the service worker mid-call marks the call interrupted in the aud
   await panel.getByRole('tab', { name: 'Audit log' }).click();
   // (Earlier tests left cancelled sleeps in the log; this one is the only interrupted call.)
   const rows = panel.locator('.tg-log-table tbody tr', { hasText: 'sleep' });
-  await expect(rows.filter({ hasText: 'interrupted' })).toHaveCount(1, { timeout: 20_000 });
+  await expect(rows.and(panel.locator('[data-outcome="interrupted"]'))).toHaveCount(1, { timeout: 20_000 });
   // The new worker runs nothing: the stopped call no longer counts as running.
   await expect(panel.getByRole('tab', { name: 'Activity', exact: true })).toBeVisible();
   await panel.close();
@@ -607,7 +607,7 @@ test('arguments are validated in the service worker, where the extension CSP for
   expect(worker).toContain('Ajv is not part of the extension worker');
 
   await panel.getByRole('tab', { name: 'Audit log' }).click();
-  await expect(panel.locator('.tg-log-table tbody tr', { hasText: 'invalid-arguments' })).toHaveCount(1);
+  await expect(panel.locator('.tg-log-table tbody tr[data-outcome="invalid-arguments"]')).toHaveCount(1);
   await panel.getByRole('tab', { name: 'Sites' }).click();
   await panel.getByRole('button', { name: /^Revoke access/ }).click();
   await Promise.all([site.close(), panel.close()]);

@@ -237,7 +237,7 @@ test('connection problems come first, and "down" and "blocked by CORS" say diffe
   }
 });
 
-test('two servers with one name are told apart, and the audit Server filter takes the names the list shows', async ({
+test('two servers with one name are told apart, and the audit Server picker names them as the list does', async ({
   page,
 }) => {
   await openWidget(page, [
@@ -275,19 +275,26 @@ test('two servers with one name are told apart, and the audit Server filter take
   await openTab(page, 'Audit log');
   const rows = page.locator('.tg-log-table tbody tr');
   await expect(rows).toHaveCount(2);
+  // The server picker names each server as the lists do: the shared name with what tells them apart.
   const server = page.getByRole('combobox', { name: 'Server', exact: true });
-  await server.fill(`${SDK_NAME} (second)`);
+  await expect(server.locator('option')).toHaveText([
+    'All servers',
+    `${SDK_NAME} (first)`,
+    `${SDK_NAME} (second)`,
+  ]);
+  await server.selectOption({ label: `${SDK_NAME} (second)` });
   await expect(rows).toHaveCount(1);
   await expect(rows.first().locator('td[data-label="Server"]')).toHaveText(`${SDK_NAME} (second)`);
-  // The shared name alone finds both; the id still works; a name nobody has finds nothing.
-  await server.fill(SDK_NAME.toUpperCase());
+  await server.selectOption({ label: 'All servers' });
   await expect(rows).toHaveCount(2);
-  await server.fill('first');
+  // The search finds a server by its id; a word nobody has finds nothing, and says so.
+  const search = page.getByRole('searchbox', { name: 'Search the log' });
+  await search.fill('first');
   await expect(rows).toHaveCount(1);
   await expect(rows.first().locator('td[data-label="Server"]')).toHaveText(`${SDK_NAME} (first)`);
-  await server.fill('nobody');
+  await search.fill('nobody');
   await expect(rows).toHaveCount(0);
-  await expect(page.getByText('No entries match these filters.')).toBeVisible();
+  await expect(page.getByText('Nothing in the log matches “nobody”.')).toBeVisible();
   await axe(page, 'audit filtered by name');
   await shot(page, 'new-user-same-name');
 });

@@ -102,7 +102,7 @@ test('the demo works from a static host with its in-browser server only', async 
   await page.getByRole('dialog').getByRole('button', { name: 'Deny' }).click();
   await page.getByRole('tab', { name: 'Audit log' }).click();
   await expect(page.locator('.tg-log-table tbody tr')).toHaveCount(4);
-  await expect(page.locator('.tg-log-table tbody tr').first()).toContainText('denied');
+  await expect(page.locator('.tg-log-table tbody tr').first()).toContainText('Denied');
 
   expect(errors).toEqual([]);
   expect(blocked).toEqual([]);

@@ -31,5 +31,5 @@ export {
   startOtlpExport,
 } from './otlp/exporter.js';
 export { announceExport, whenExporting } from './otlp/running.js';
-export type { AuditPage, AuditQuery } from './query.js';
+export type { AuditFacets, AuditPage, AuditQuery, CountQuery } from './query.js';
 export type { PruneReport, RetentionPolicy } from './retention.js';

@@ -30,9 +30,13 @@ import { type ExportAnchoring, type ExportFormat, exportChunks } from './export-
 import { requestResult, transactionDone } from './idb.js';
 import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
 import {
+  type AuditFacets,
   type AuditPage,
   type AuditQuery,
+  type CountQuery,
   countEntries,
+  countMatching,
+  facetsOf,
   getEntry,
   pendingCalls,
   queryEntries,
@@ -125,8 +129,16 @@ export interface AuditLog extends AuditSink {
   get(invocationId: string): Promise<AuditEntry | undefined>;
   /** The chain events of one invocation: the evidence behind an entry. */
   eventsOf(invocationId: string): Promise<ChainEvent[]>;
-  countByOutcome(range?: { from?: number; to?: number }): Promise<Record<EntryOutcome, number>>;
+  /**
+   * Entries per outcome: all of them, those started within a time range, or those a query finds
+   * (server, tool, text too: each outcome's count among the entries the other filters leave).
+   */
+  countByOutcome(query?: CountQuery): Promise<Record<EntryOutcome, number>>;
   count(): Promise<number>;
+  /** The chain events the log holds (what an export writes): an entry is one call, made of several. */
+  countEvents(): Promise<number>;
+  /** Every server id and tool name that has an entry in the log (for pickers), sorted. */
+  facets(): Promise<AuditFacets>;
   /**
    * Chain events after `afterSeq`, oldest first, at most `limit`: for exporters that follow the log
    * (the log is their queue). `prunedThrough` is the checkpoint: events up to it are gone.
@@ -484,8 +496,24 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
         forEachEvent([block], from, through, (stored, i) => events.push(eventOf(stored, i)));
       return { events, headSeq: head.seq, prunedThrough: anchor.seq };
     },
-    countByOutcome: async (range) => (await countEntries(database, unsealed, ALL_OUTCOMES, range)).counts,
+    countByOutcome: async (query = {}) => {
+      const { serverId, toolName, text, from, to } = query;
+      // Time alone is answered by the directory's counts; anything else by the segments' columns.
+      if (serverId === undefined && toolName === undefined && !text?.trim())
+        return (
+          await countEntries(database, unsealed, ALL_OUTCOMES, {
+            ...(from !== undefined ? { from } : {}),
+            ...(to !== undefined ? { to } : {}),
+          })
+        ).counts;
+      return countMatching(database, unsealed, ALL_OUTCOMES, query);
+    },
     count: async () => (await countEntries(database, unsealed, ALL_OUTCOMES)).total,
+    countEvents: async () => {
+      const { anchor, head } = await readBounds(database);
+      return head.seq - anchor.seq;
+    },
+    facets: () => facetsOf(database, unsealed),
     verify: async (given) => {
       const { onProgress, ...against } = typeof given === 'function' ? { onProgress: given } : (given ?? {});
       const { anchor, head, sealedThrough } = await readBounds(database);

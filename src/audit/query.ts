@@ -242,3 +242,79 @@ export async function pendingCalls(database: IDBDatabase, unsealed: UnsealedEntr
       for (const call of pendingIn(summary)) if (!view.shadows.has(call.invocationId)) found.push(call);
   return found;
 }
+
+/** The servers and tools the log holds entries of: what a viewer's pickers offer. */
+export interface AuditFacets {
+  serverIds: string[];
+  toolNames: string[];
+}
+
+/**
+ * Every server id and tool name with an entry in the log, sorted: the unsealed entries' from
+ * memory, the sealed ones' from the term index (one key per distinct name, never an entry read).
+ */
+export async function facetsOf(database: IDBDatabase, unsealed: UnsealedEntries): Promise<AuditFacets> {
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view } = await unsealed.at(transaction);
+  const servers = new Set<string>();
+  const tools = new Set<string>();
+  for (const entry of view.entries.values()) {
+    servers.add(entry.serverId);
+    tools.add(entry.toolName);
+  }
+  const index = transaction.objectStore(STORE.segmentTerms).index(TERM_INDEX);
+  await Promise.all([distinctTerms(index, TERM.server, servers), distinctTerms(index, TERM.tool, tools)]);
+  const sorted = (names: Set<string>) => [...names].sort((a, b) => a.localeCompare(b));
+  return { serverIds: sorted(servers), toolNames: sorted(tools) };
+}
+
+/** Adds each distinct term under `prefix` (without it) to `into`, walking unique index keys only. */
+function distinctTerms(index: IDBIndex, prefix: string, into: Set<string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = index.openKeyCursor(IDBKeyRange.bound(prefix, `${prefix}\uffff`), 'nextunique');
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (!cursor) return resolve();
+      into.add(String(cursor.key).slice(prefix.length));
+      cursor.continue();
+    };
+  });
+}
+
+/** What outcome counts can be narrowed by: everything a query filters on except outcome and paging. */
+export type CountQuery = Pick<AuditQuery, 'from' | 'to' | 'serverId' | 'toolName' | 'text'>;
+
+/**
+ * Entries per outcome among those a query finds (server, tool, words, time): the unsealed ones
+ * filtered in memory, the sealed ones counted from the columns of the segments the directory and
+ * the term index leave, never an entry read.
+ */
+export async function countMatching(
+  database: IDBDatabase,
+  unsealed: UnsealedEntries,
+  outcomes: readonly EntryOutcome[],
+  query: CountQuery,
+): Promise<Record<EntryOutcome, number>> {
+  const filter = filterOf(query);
+  const counts = Object.fromEntries(outcomes.map((outcome) => [outcome, 0])) as Record<EntryOutcome, number>;
+  const add = (outcome: EntryOutcome) => {
+    if (outcome in counts) counts[outcome]++;
+  };
+  const transaction = database.transaction(READ_STORES, 'readonly');
+  const { view, state } = await unsealed.at(transaction);
+  // In memory: new entries, and the later state of sealed ones (their segment copy is skipped below).
+  for (const entry of view.entries.values()) if (entryPasses(entry, filter)) add(entry.outcome);
+  const summaries = transaction.objectStore(STORE.segments);
+  const wordStore = transaction.objectStore(STORE.segmentWords);
+  for (const info of await candidateSegments(transaction, state.segments, filter)) {
+    const [summary, words] = await Promise.all([
+      readSummary(summaries, info.from),
+      filter.words.length > 0 ? readWords(wordStore, info.from) : undefined,
+    ]);
+    if (!summary || (filter.words.length > 0 && !words)) continue;
+    for (const position of matchPositions(summary, filter, Number.POSITIVE_INFINITY, words))
+      if (!view.shadows.has(summary.ids[position]!)) add(summary.outcomes[summary.outcome[position]!]!);
+  }
+  return counts;
+}

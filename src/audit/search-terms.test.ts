@@ -82,4 +82,18 @@ describe('search words', () => {
     expect(hasPrefix(['a', 'bc', 'bd'], 'b')).toBe(true);
     expect(hasPrefix(['a', 'bc', 'bd'], 'be')).toBe(false);
   });
+
+  it('matches the caller: its kind, its label, and who it is in plain words', () => {
+    const site = {
+      ...entry('echo', 'sdk', '{}'),
+      caller: { kind: 'site' as const, label: 'https://shop.example' },
+    };
+    const own = { ...entry('echo', 'sdk', '{}'), caller: { kind: 'person' as const } };
+    expect(matchesWords(site, searchWords('shop.example'))).toBe(true);
+    expect(matchesWords(site, searchWords('web site'))).toBe(true);
+    expect(matchesWords(own, searchWords('you'))).toBe(true);
+    expect(matchesWords(own, searchWords('person'))).toBe(true);
+    expect(matchesWords(own, searchWords('site'))).toBe(false);
+    expect(matchesWords(site, searchWords('you'))).toBe(false);
+  });
 });

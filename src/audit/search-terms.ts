@@ -1,11 +1,14 @@
 /**
- * What free-text search matches: words. An entry's words come from its tool name, server and
- * arguments preview, lower-cased. A word is a run of letters and digits; a run joined by `.`, `_` or
+ * What free-text search matches: words. An entry's words come from its tool name, server, caller
+ * (its kind, its label, and who it is in the words the audit view uses: "you", "the app", "the web
+ * site") and arguments preview, lower-cased. A word is a run of letters and digits; a run joined by `.`, `_` or
  * `-` (`tool_42`, `server-0`, `example.com`) counts as a word too, besides its parts. A search
  * matches an entry when every word of the search begins one of the entry's words, so `exam` finds
  * `example.com`, `tool_4` finds `tool_42` and `"i":4242` finds an argument `i` of `4242`. Word
  * prefixes (not arbitrary substrings) are what an index can answer without reading every entry.
  */
+
+import { type Caller, describeCaller } from '../gate/index.js';
 
 /** Longer words are indexed by their first characters only (a search word is cut the same way). */
 export const MAX_WORD_CHARS = 40;
@@ -91,12 +94,19 @@ interface Searchable {
   toolName: string;
   serverId: string;
   argumentsPreview: string;
+  /** Absent only in old tests' entries; every recorded entry has one. */
+  caller?: Caller;
 }
 
-/** Calls `visit` with each word of an entry, repeats included (sealing dedupes as it indexes). */
+/**
+ * Calls `visit` with each word of an entry, repeats included (sealing dedupes as it indexes).
+ * Segments sealed before the caller's words were indexed do not have them: a search for a caller
+ * finds calls recorded since (the log on a person's machine is young; nothing else changed).
+ */
 export function visitWords(entry: Searchable, visit: (word: string) => void): void {
   const clipped = (word: string) => visit(clip(word));
-  for (const text of [entry.toolName, entry.serverId, entry.argumentsPreview])
+  const caller = entry.caller ? `${entry.caller.kind} ${describeCaller(entry.caller)}` : '';
+  for (const text of [entry.toolName, entry.serverId, caller, entry.argumentsPreview])
     scanWords(text.toLowerCase(), clipped, clipped);
 }
 

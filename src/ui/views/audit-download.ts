@@ -1,11 +1,18 @@
-/** Saves the audit log as a file (NDJSON or JSON), reporting progress as a fraction. */
+/** Saves the audit log as a file (JSON Lines or JSON), reporting progress as a fraction. */
 
 import type { AuditLog } from '../../audit/index.js';
+
+/** "toolgate-audit-2026-11-28.jsonl": the day's date, so the name says when (the browser numbers repeats). */
+export function auditFileName(format: 'ndjson' | 'json', at: Date = new Date()): string {
+  const day = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+  return `toolgate-audit-${day}.${format === 'ndjson' ? 'jsonl' : 'json'}`;
+}
 
 export async function downloadAuditLog(
   log: AuditLog,
   format: 'ndjson' | 'json',
   onProgress: (fraction: number) => void,
+  fileName: string = auditFileName(format),
 ): Promise<void> {
   onProgress(0);
   const blob = await log.exportBlob(format, ({ written, total }) => {
@@ -13,7 +20,7 @@ export async function downloadAuditLog(
   });
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = `toolgate-audit-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}.${format}`;
+  link.download = fileName;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }

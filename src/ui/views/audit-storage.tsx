@@ -1,35 +1,28 @@
 /**
- * The audit log's storage: what it keeps (the retention setting, stored with the log) and, when
- * the browser refuses to store more, what to do about it. While the log is full every call is
- * refused (nothing may leave unrecorded); exporting and removing the oldest entries makes room, and
- * calls resume with the next one, without a reload.
+ * The audit log's storage: when the browser refuses to store more, what to do about it (at the top
+ * of the view: AuditStorageFull), and what the log keeps (the retention setting, stored with the
+ * log: AuditRetention, in the view's settings below the table). While the log is full every call
+ * is refused (nothing may leave unrecorded); exporting and removing the oldest entries makes room,
+ * and calls resume with the next one, without a reload.
  */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
 import type { AuditLog, RetentionPolicy } from '../../audit/index.js';
 import { downloadAuditLog } from './audit-download.js';
 
-export function AuditStorage({ log }: { log: AuditLog }) {
+/** The alert while the log is full, with the two ways out; nothing while there is room. */
+export function AuditStorageFull({ log }: { log: AuditLog }) {
   const full = useSignal(log.storageProblem() ?? '');
-  const kept = useSignal<RetentionPolicy | false | undefined>(undefined);
-  const draft = useSignal('');
-  const keepAll = useSignal(false);
   const status = useSignal('');
   const problem = useSignal('');
   const exporting = useSignal<number | undefined>(undefined);
 
-  useSignalEffect(() => {
-    void log.retention().then((value) => {
-      kept.value = value;
-      keepAll.value = value === false;
-      draft.value = value === false ? '' : String(value.maxEntries ?? '');
-    });
-    return log.subscribe((change) => {
+  useSignalEffect(() =>
+    log.subscribe((change) => {
       if (change.type === 'storage-full') full.value = change.message;
       if (change.type === 'appended') full.value = '';
-      if (change.type === 'retention') kept.value = change.retention;
-    });
-  });
+    }),
+  );
 
   const exportNow = async () => {
     problem.value = '';
@@ -60,6 +53,56 @@ export function AuditStorage({ log }: { log: AuditLog }) {
     }
   };
 
+  if (!full.value && !status.value && !problem.value) return null;
+  return (
+    <section class="tg-audit-full" aria-label="Audit log storage">
+      {full.value && (
+        <div class="tg-warning" role="alert">
+          <p>
+            <strong>The audit log is full.</strong> Calls are refused until there is room, because nothing may
+            run unrecorded. Export the log, then remove the oldest entries (or free disk space); the next call
+            goes through.
+          </p>
+          <div class="tg-row">
+            <button type="button" onClick={() => void exportNow()}>
+              Export the log
+            </button>
+            <button type="button" onClick={() => void removeOldestHalf()}>
+              Remove the oldest half
+            </button>
+          </div>
+        </div>
+      )}
+      {exporting.value !== undefined && (
+        <progress aria-label="Export progress" max={1} value={exporting.value} />
+      )}
+      {problem.value && <p class="tg-error">{problem.value}</p>}
+      <p role="status" class="tg-muted">
+        {status.value}
+      </p>
+    </section>
+  );
+}
+
+/** What the log keeps, and the form that changes it. */
+export function AuditRetention({ log }: { log: AuditLog }) {
+  const kept = useSignal<RetentionPolicy | false | undefined>(undefined);
+  const draft = useSignal('');
+  const keepAll = useSignal(false);
+  const status = useSignal('');
+  const problem = useSignal('');
+
+  useSignalEffect(() => {
+    void log.retention().then((value) => {
+      kept.value = value;
+      keepAll.value = value === false;
+      draft.value = value === false ? '' : String(value.maxEntries ?? '');
+    });
+    return log.subscribe((change) => {
+      if (change.type === 'retention') kept.value = change.retention;
+    });
+  });
+
   const save = async (event: Event) => {
     event.preventDefault();
     problem.value = '';
@@ -80,24 +123,8 @@ export function AuditStorage({ log }: { log: AuditLog }) {
 
   const current = kept.value;
   return (
-    <section class="tg-audit-storage" aria-label="Audit log storage">
-      {full.value && (
-        <div class="tg-warning" role="alert">
-          <p>
-            <strong>The audit log is full.</strong> Calls are refused until there is room, because nothing may
-            run unrecorded. Export the log, then remove the oldest entries (or free disk space); the next call
-            goes through.
-          </p>
-          <div class="tg-row">
-            <button type="button" onClick={() => void exportNow()}>
-              Export the log
-            </button>
-            <button type="button" onClick={() => void removeOldestHalf()}>
-              Remove the oldest half
-            </button>
-          </div>
-        </div>
-      )}
+    <section class="tg-audit-storage" aria-labelledby="tg-audit-retention-heading">
+      <h4 id="tg-audit-retention-heading">What the log keeps</h4>
       <form class="tg-row" noValidate onSubmit={(event) => void save(event)}>
         <span>
           {current === undefined
@@ -133,9 +160,6 @@ export function AuditStorage({ log }: { log: AuditLog }) {
         </label>
         <button type="submit">Save</button>
       </form>
-      {exporting.value !== undefined && (
-        <progress aria-label="Export progress" max={1} value={exporting.value} />
-      )}
       {problem.value && <p class="tg-error">{problem.value}</p>}
       <p role="status" class="tg-muted">
         {status.value}

@@ -1,32 +1,30 @@
 /**
- * The audit log: newest first, filters (server, tool, outcome, time), free-text search, entry
- * detail with its chain events, verify, export with progress, and live updates from other tabs.
+ * The audit log, table first: one search box, outcome chips with counts, server, tool and time
+ * pickers, then the entries newest first (compact times, the full one in each title); a row opens
+ * the entry in a side drawer. Verify and export sit beside the filters; what the log keeps and its
+ * collector export are settings, in their own section under the table. Every filter runs as one of
+ * the log's indexed queries, a page at a time; nothing loads the whole log.
  */
 
 import { useSignal, useSignalEffect } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import {
-  ALL_OUTCOMES,
   type AuditEntry,
+  type AuditFacets,
   type AuditLog,
-  type AuditPage,
   type AuditQuery,
   describeAnchorReport,
   type EntryOutcome,
-  encodeCursor,
 } from '../../audit/index.js';
-import {
-  type PanelController,
-  type ServerNames,
-  type ServerState,
-  serverIdsNamed,
-  serverNames,
-} from '../../session/index.js';
-import { JsonTree } from '../components/json-tree.js';
-import { ToolName, visibleToolName } from '../components/tool-name.js';
-import { downloadAuditLog } from './audit-download.js';
+import { type PanelController, type ServerState, serverNames } from '../../session/index.js';
+import { auditStyles } from './audit.css.js';
+import { AuditDrawer } from './audit-drawer.js';
+import { AuditExport } from './audit-export.js';
 import { AuditExportStatus } from './audit-export-status.js';
-import { AuditStorage } from './audit-storage.js';
+import { countLog, namedServers, searchLog } from './audit-search.js';
+import { AuditRetention, AuditStorageFull } from './audit-storage.js';
+import { AuditTable } from './audit-table.js';
+import { CHIP_ORDER, countOf, OUTCOME_WORDS } from './audit-words.js';
 
 export function AuditView({ controller }: { controller: PanelController }) {
   const state = useSignal<{ log?: AuditLog | undefined; error?: string; loaded: boolean }>({ loaded: false });
@@ -58,90 +56,119 @@ export function AuditView({ controller }: { controller: PanelController }) {
       </p>
     );
   if (!log) return <p class="tg-muted">This panel records calls in the host app’s own audit sink.</p>;
-  return <AuditBrowser log={log} servers={controller.servers.value} />;
+  return (
+    <>
+      <style>{auditStyles}</style>
+      <AuditBrowser log={log} servers={controller.servers.value} />
+    </>
+  );
 }
 
 const PAGE = 50;
+const DAY = 86_400_000;
 
-/**
- * One page of entries of any of `serverIds` (one id: the log's own query). Several ids (one label
- * shared by several servers): each id's page, merged newest first; the cursor is a position in the
- * log's one order, so it continues every id's list at once.
- */
-async function queryServers(
-  log: AuditLog,
-  query: AuditQuery,
-  serverIds: readonly string[],
-): Promise<AuditPage> {
-  if (serverIds.length <= 1) return log.query(serverIds[0] ? { ...query, serverId: serverIds[0] } : query);
-  const pages = await Promise.all(serverIds.map((serverId) => log.query({ ...query, serverId })));
-  const merged = pages
-    .flatMap((page) => page.entries)
-    .sort((a, b) => b.startedAt - a.startedAt || (a.invocationId < b.invocationId ? 1 : -1));
-  const entries = merged.slice(0, query.limit ?? PAGE);
-  const last = entries.at(-1);
-  const more = merged.length > entries.length || pages.some((page) => page.cursor !== undefined);
-  return { entries, ...(more && last ? { cursor: encodeCursor(last) } : {}) };
+/** The time picker's choices: how far back, in ms (0: any time). */
+const SINCE: ReadonlyArray<readonly [string, string, number]> = [
+  ['', 'Any time', 0],
+  ['hour', 'Last hour', 3_600_000],
+  ['day', 'Last 24 hours', DAY],
+  ['week', 'Last 7 days', 7 * DAY],
+  ['month', 'Last 30 days', 30 * DAY],
+];
+
+interface Filters {
+  text: string;
+  serverId: string;
+  toolName: string;
+  outcomes: readonly EntryOutcome[];
+  since: string;
+}
+
+const NO_FILTERS: Filters = { text: '', serverId: '', toolName: '', outcomes: [], since: '' };
+
+function queryOf(filters: Filters): AuditQuery {
+  const back = SINCE.find(([key]) => key === filters.since)?.[2] ?? 0;
+  return {
+    limit: PAGE,
+    ...(filters.text.trim() ? { text: filters.text } : {}),
+    ...(filters.serverId ? { serverId: filters.serverId } : {}),
+    ...(filters.toolName ? { toolName: filters.toolName } : {}),
+    ...(filters.outcomes.length > 0 ? { outcome: filters.outcomes } : {}),
+    ...(back > 0 ? { from: Date.now() - back } : {}),
+  };
 }
 
 function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly ServerState[] }) {
   const names = serverNames(servers);
-  const filters = useSignal<{
-    serverId: string;
-    toolName: string;
-    outcome: string;
-    text: string;
-    from: string;
-    to: string;
-  }>({ serverId: '', toolName: '', outcome: '', text: '', from: '', to: '' });
+  // What a search can name a server by: what the lists show, and its own label.
+  const searchable = servers.map((server) => ({ id: server.id, names: [names(server.id), server.label] }));
+  const filters = useSignal<Filters>(NO_FILTERS);
   const entries = useSignal<AuditEntry[]>([]);
   const cursor = useSignal<string | undefined>(undefined);
   const counts = useSignal<Record<EntryOutcome, number> | undefined>(undefined);
+  const totals = useSignal<{ entries: number; events: number } | undefined>(undefined);
+  const facets = useSignal<AuditFacets>({ serverIds: [], toolNames: [] });
   const selected = useSignal<AuditEntry | undefined>(undefined);
   const verifyText = useSignal('');
   const anchorText = useSignal('');
-  const exportProgress = useSignal<number | undefined>(undefined);
-  const loading = useSignal(false);
+  const loading = useSignal(true);
   const revision = useSignal(0);
-
-  // The filter takes what the list shows ("Demo", "Demo (a.example/mcp)") or an id; the log stores ids.
-  const serverIds = (): string[] => serverIdsNamed(filters.value.serverId, servers);
-  const queryOf = (): AuditQuery => {
-    const f = filters.value;
-    return {
-      limit: PAGE,
-      ...(f.toolName ? { toolName: f.toolName } : {}),
-      ...(f.outcome ? { outcome: f.outcome as EntryOutcome } : {}),
-      ...(f.text ? { text: f.text } : {}),
-      ...(f.from ? { from: new Date(f.from).getTime() } : {}),
-      ...(f.to ? { to: new Date(f.to).getTime() } : {}),
-    };
-  };
+  /** The row button that opened the drawer: focus goes back to it when the drawer closes. */
+  const opener = useRef<HTMLElement | null>(null);
 
   useSignalEffect(() => {
     void revision.value;
-    const query = queryOf();
-    const ids = serverIds();
+    const query = queryOf(filters.value);
+    const named = namedServers(query, searchable);
+    let live = true;
     loading.value = true;
-    void queryServers(log, query, ids).then((page) => {
+    void searchLog(log, query, named).then((page) => {
+      if (!live) return;
       entries.value = page.entries;
       cursor.value = page.cursor;
       loading.value = false;
     });
-    void log.countByOutcome().then((value) => {
-      counts.value = value;
+    return () => {
+      live = false;
+    };
+  });
+  // The chips count what the other filters find (so a chip's count is the rows it would show).
+  useSignalEffect(() => {
+    void revision.value;
+    const { outcome: _outcome, limit: _limit, ...others } = queryOf(filters.value);
+    const named = namedServers(others, searchable);
+    let live = true;
+    void countLog(log, others, named).then((byOutcome) => {
+      if (live) counts.value = byOutcome;
+    });
+    return () => {
+      live = false;
+    };
+  });
+  // The totals and the pickers' names change only with the log, not with the filters.
+  useSignalEffect(() => {
+    void revision.value;
+    void Promise.all([log.count(), log.countEvents(), log.facets()]).then(([all, events, found]) => {
+      totals.value = { entries: all, events };
+      facets.value = found;
     });
   });
-  // New entries from this tab or another one: reload the first page.
+  // New entries from this tab or another one: reload the first page, and the open entry if it changed.
   useSignalEffect(() =>
     log.subscribe((change) => {
       if (change.type === 'appended' || change.type === 'pruned') revision.value++;
+      const open = selected.peek();
+      if (change.type === 'appended' && open && change.invocationIds.includes(open.invocationId))
+        void log.get(open.invocationId).then((entry) => {
+          if (entry && selected.peek()?.invocationId === entry.invocationId) selected.value = entry;
+        });
     }),
   );
 
   const more = async () => {
     if (!cursor.value) return;
-    const page = await queryServers(log, { ...queryOf(), cursor: cursor.value }, serverIds());
+    const query = queryOf(filters.value);
+    const page = await searchLog(log, { ...query, cursor: cursor.value }, namedServers(query, searchable));
     entries.value = [...entries.value, ...page.entries];
     cursor.value = page.cursor;
   };
@@ -152,82 +179,99 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
       verifyText.value = `Verifying… ${checked} of ${total}`;
     });
     verifyText.value = result.ok
-      ? `Chain verified: ${result.count} events, none altered.`
+      ? `Chain verified: ${countOf(result.count, 'event', 'events')}, none altered.`
       : `Chain broken at event ${result.seq}${result.invocationId ? ` (invocation ${result.invocationId})` : ''}: ${result.reason}.`;
     // Whether the chain still passes through its last signed head (a rewrite of the whole chain
     // is only caught against a head the host shipped elsewhere: verify({ anchor })).
     anchorText.value = describeAnchorReport(result.anchor);
   };
-  const download = async (format: 'ndjson' | 'json') => {
-    try {
-      await downloadAuditLog(log, format, (fraction) => {
-        exportProgress.value = fraction;
-      });
-    } finally {
-      exportProgress.value = undefined;
-    }
-  };
-  const set = (key: keyof typeof filters.value) => (event: Event) => {
+  const set = (key: 'text' | 'serverId' | 'toolName' | 'since') => (event: Event) => {
     filters.value = { ...filters.value, [key]: (event.currentTarget as HTMLInputElement).value };
   };
+  const toggle = (outcome: EntryOutcome | undefined) => {
+    const now = filters.value.outcomes;
+    filters.value = {
+      ...filters.value,
+      outcomes:
+        outcome === undefined
+          ? []
+          : now.includes(outcome)
+            ? now.filter((o) => o !== outcome)
+            : [...now, outcome],
+    };
+  };
+  const close = () => {
+    selected.value = undefined;
+    queueMicrotask(() => {
+      if (opener.current?.isConnected) opener.current.focus();
+    });
+  };
 
+  const f = filters.value;
+  const filtered =
+    f.text.trim() !== '' || f.serverId !== '' || f.toolName !== '' || f.outcomes.length > 0 || f.since !== '';
+  const serverIds = withChosen(facets.value.serverIds, f.serverId);
+  const toolNames = withChosen(facets.value.toolNames, f.toolName);
   return (
-    <section class="tg-view" aria-labelledby="tg-log-heading">
+    <section class="tg-view tg-audit" aria-labelledby="tg-log-heading">
       <h2 id="tg-log-heading">Audit log</h2>
-      <AuditStorage log={log} />
-      <AuditExportStatus log={log} />
-      {counts.value && (
-        <p class="tg-muted">
-          Entries by outcome:{' '}
-          {ALL_OUTCOMES.filter((outcome) => counts.value![outcome] > 0)
-            .map((outcome) => `${outcome} ${counts.value![outcome]}`)
-            .join(' · ') || 'empty'}
-        </p>
-      )}
-      <form class="tg-filters" onSubmit={(event) => event.preventDefault()}>
-        <label>
-          Search <input type="search" value={filters.value.text} onInput={set('text')} />
+      <AuditStorageFull log={log} />
+      <form class="tg-audit-toolbar" onSubmit={(event) => event.preventDefault()}>
+        <label class="tg-audit-search">
+          <span class="tg-visually-hidden">Search the log</span>
+          <input
+            type="search"
+            placeholder="Search tool, server, caller, arguments"
+            value={f.text}
+            onInput={set('text')}
+          />
         </label>
         <label>
-          Server{' '}
-          <input type="text" list="tg-log-servers" value={filters.value.serverId} onInput={set('serverId')} />
-        </label>
-        <datalist id="tg-log-servers">
-          {servers.map((server) => (
-            <option key={server.id} value={names(server.id)} />
-          ))}
-        </datalist>
-        <label>
-          Tool <input type="text" value={filters.value.toolName} onInput={set('toolName')} />
-        </label>
-        <label>
-          Outcome
-          <select value={filters.value.outcome} onChange={set('outcome')}>
-            <option value="">any</option>
-            {ALL_OUTCOMES.map((outcome) => (
-              <option key={outcome} value={outcome}>
-                {outcome}
+          <span class="tg-visually-hidden">Server</span>
+          <select value={f.serverId} onChange={set('serverId')}>
+            <option value="">All servers</option>
+            {serverIds.map((id) => (
+              <option key={id} value={id}>
+                {names(id)}
               </option>
             ))}
           </select>
         </label>
         <label>
-          From <input type="datetime-local" value={filters.value.from} onInput={set('from')} />
+          <span class="tg-visually-hidden">Tool</span>
+          <select value={f.toolName} onChange={set('toolName')}>
+            <option value="">All tools</option>
+            {toolNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
-          To <input type="datetime-local" value={filters.value.to} onInput={set('to')} />
+          <span class="tg-visually-hidden">When</span>
+          <select value={f.since} onChange={set('since')}>
+            {SINCE.map(([key, label]) => (
+              <option key={key} value={key}>
+                {label}
+              </option>
+            ))}
+          </select>
         </label>
       </form>
-      <div class="tg-row">
+      <OutcomeChips counts={counts.value} chosen={f.outcomes} onToggle={toggle} />
+      <p class="tg-muted tg-audit-about">
+        {totals.value
+          ? `${countOf(totals.value.entries, 'entry', 'entries')}, ${countOf(totals.value.events, 'event', 'events')}. `
+          : ''}
+        An entry is one call; its events are the chained records it is made of (requested, decided, sent,
+        result), which Verify checks and Export writes.
+      </p>
+      <div class="tg-audit-actions">
         <button type="button" onClick={() => void verify()}>
           Verify chain
         </button>
-        <button type="button" onClick={() => void download('ndjson')}>
-          Export NDJSON
-        </button>
-        <button type="button" onClick={() => void download('json')}>
-          Export JSON
-        </button>
+        <AuditExport log={log} />
       </div>
       {verifyText.value && (
         <p role="status" class="tg-verify">
@@ -235,117 +279,106 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
         </p>
       )}
       {anchorText.value && <p class="tg-muted tg-anchor">{anchorText.value}</p>}
-      {exportProgress.value !== undefined && (
-        <progress aria-label="Export progress" max={1} value={exportProgress.value} />
-      )}
-      <table class="tg-log-table" aria-busy={loading.value}>
-        <caption class="tg-visually-hidden">Audit entries, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Tool</th>
-            <th scope="col">Server</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.value.map((entry) => (
-            <tr key={entry.invocationId} class={`tg-outcome-${entry.outcome}`}>
-              <td data-label="When">{new Date(entry.startedAt).toLocaleString()}</td>
-              <td data-label="Tool" class="tg-wrap">
-                <ToolName name={entry.toolName} />
-              </td>
-              <td data-label="Server" class="tg-wrap" title={entry.serverId}>
-                {names(entry.serverId)}
-              </td>
-              <td data-label="Outcome">{entry.outcome}</td>
-              <td data-label="Details">
-                <button
-                  type="button"
-                  aria-label={`Details of ${visibleToolName(entry.toolName)} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
-                  onClick={() => {
-                    selected.value = entry;
-                  }}
-                >
-                  Details
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AuditTable
+        entries={entries.value}
+        names={names}
+        busy={loading.value}
+        selectedId={selected.value?.invocationId}
+        onOpen={(entry, from) => {
+          opener.current = from;
+          selected.value = entry;
+        }}
+      />
       {entries.value.length === 0 && !loading.value && (
-        <p class="tg-empty">
-          {Object.values(filters.value).some(Boolean)
-            ? 'No entries match these filters.'
-            : 'The log is empty: every call through Toolgate is recorded here, allowed or not.'}
-        </p>
+        <div class="tg-empty" role="status">
+          {!filtered ? (
+            'The log is empty: every call through Toolgate is recorded here, allowed or not.'
+          ) : (
+            <>
+              {f.text.trim()
+                ? `Nothing in the log matches “${f.text.trim()}”${f.serverId || f.toolName || f.outcomes.length > 0 || f.since ? ' with these filters' : ''}. Search finds words that begin a tool, server, caller or argument.`
+                : 'No entries match these filters.'}{' '}
+              <button
+                type="button"
+                onClick={() => {
+                  filters.value = NO_FILTERS;
+                }}
+              >
+                Clear filters
+              </button>
+            </>
+          )}
+        </div>
       )}
       {cursor.value && (
         <button type="button" onClick={() => void more()}>
           Load older entries
         </button>
       )}
+      <section class="tg-audit-settings" aria-labelledby="tg-audit-settings-heading">
+        <h3 id="tg-audit-settings-heading">Settings</h3>
+        <AuditRetention log={log} />
+        <AuditExportStatus log={log} />
+      </section>
       {selected.value && (
-        <EntryDetail key={selected.value.invocationId} entry={selected.value} log={log} names={names} />
+        <AuditDrawer
+          key={selected.value.invocationId}
+          entry={selected.value}
+          log={log}
+          names={names}
+          onClose={close}
+        />
       )}
     </section>
   );
 }
 
-function EntryDetail({ entry, log, names }: { entry: AuditEntry; log: AuditLog; names: ServerNames }) {
-  const events = useSignal<unknown[] | undefined>(undefined);
-  useSignalEffect(() => {
-    void log.eventsOf(entry.invocationId).then((found) => {
-      events.value = found;
-    });
-  });
+/** The picker's names, with the chosen one kept even when the log no longer has it. */
+function withChosen(names: readonly string[], chosen: string): readonly string[] {
+  return chosen && !names.includes(chosen) ? [chosen, ...names] : names;
+}
+
+function OutcomeChips({
+  counts,
+  chosen,
+  onToggle,
+}: {
+  counts: Record<EntryOutcome, number> | undefined;
+  chosen: readonly EntryOutcome[];
+  onToggle: (outcome: EntryOutcome | undefined) => void;
+}) {
+  if (!counts) return null;
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const shown = CHIP_ORDER.filter((outcome) => counts[outcome] > 0 || chosen.includes(outcome));
   return (
-    <article class="tg-entry-detail" aria-label={`Audit entry ${entry.invocationId}`}>
-      <h3>
-        <ToolName name={entry.toolName} /> on {names(entry.serverId)}: {entry.outcome}
-      </h3>
-      <dl>
-        <dt>Decision</dt>
-        <dd>
-          {entry.decision?.reason ?? entry.reason ?? '—'}
-          {entry.approvedBy ? ` (approved by ${entry.approvedBy})` : ''}
-        </dd>
-        <dt>Caller</dt>
-        <dd>
-          {entry.caller.kind}
-          {entry.caller.label ? ` (${entry.caller.label})` : ''}
-        </dd>
-        {(entry.sends ?? 1) > 1 && (
-          <>
-            <dt>Sent</dt>
-            <dd>
-              {entry.sends} times (re-sent after a lost stream, an expired session or a stale schema; each
-              send is its own event below)
-            </dd>
-          </>
-        )}
-        {entry.durationMs !== undefined && (
-          <>
-            <dt>Duration</dt>
-            <dd>{entry.durationMs} ms</dd>
-          </>
-        )}
-        {entry.resultSummary && (
-          <>
-            <dt>Result</dt>
-            <dd>{entry.resultSummary}</dd>
-          </>
-        )}
-        {entry.redactedPaths.length > 0 && (
-          <>
-            <dt>Redacted</dt>
-            <dd>{entry.redactedPaths.join(', ')}</dd>
-          </>
-        )}
-      </dl>
-      {events.value && <JsonTree value={events.value} label="Chain events" />}
-    </article>
+    <ul class="tg-audit-chips" aria-label="Outcomes (counts of the entries the other filters find)">
+      <li>
+        <button
+          type="button"
+          class="tg-chip"
+          aria-pressed={chosen.length === 0}
+          onClick={() => onToggle(undefined)}
+        >
+          All <span class="tg-chip-count">{total.toLocaleString()}</span>
+        </button>
+      </li>
+      {shown.map((outcome) => {
+        const words = OUTCOME_WORDS[outcome];
+        return (
+          <li key={outcome}>
+            <button
+              type="button"
+              class={`tg-chip tg-tone-${words.tone}`}
+              data-outcome={outcome}
+              aria-pressed={chosen.includes(outcome)}
+              onClick={() => onToggle(outcome)}
+            >
+              <span aria-hidden="true">{words.icon}</span> {words.label}{' '}
+              <span class="tg-chip-count">{counts[outcome].toLocaleString()}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

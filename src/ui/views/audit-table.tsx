@@ -1,0 +1,86 @@
+/**
+ * The audit entries as a table, newest first: a compact time (the full one in its title), the tool,
+ * the server's name, who asked and the outcome in words with a mark. Each row's tool is a button
+ * (the keyboard's way in) and a click anywhere on the row does the same: open the entry's drawer.
+ * Below 560 px of panel each row becomes a card whose cells carry their labels.
+ */
+
+import type { AuditEntry } from '../../audit/index.js';
+import type { ServerNames } from '../../session/index.js';
+import { ToolName, visibleToolName } from '../components/tool-name.js';
+import { callerInWords, compactTime, fullTime, OUTCOME_WORDS } from './audit-words.js';
+
+export function AuditTable({
+  entries,
+  names,
+  busy,
+  selectedId,
+  onOpen,
+}: {
+  entries: readonly AuditEntry[];
+  names: ServerNames;
+  busy: boolean;
+  selectedId: string | undefined;
+  onOpen: (entry: AuditEntry, opener: HTMLElement) => void;
+}) {
+  const now = Date.now();
+  return (
+    <table class="tg-log-table" aria-busy={busy}>
+      <caption class="tg-visually-hidden">Audit entries, newest first; each opens its details</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Tool</th>
+          <th scope="col">Server</th>
+          <th scope="col">Who asked</th>
+          <th scope="col">Outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => {
+          const outcome = OUTCOME_WORDS[entry.outcome];
+          return (
+            <tr
+              key={entry.invocationId}
+              class={`tg-outcome-${entry.outcome}`}
+              data-outcome={entry.outcome}
+              aria-current={entry.invocationId === selectedId ? 'true' : undefined}
+              onClick={(event) => {
+                const button = (event.currentTarget as HTMLElement).querySelector<HTMLElement>(
+                  '.tg-log-open',
+                );
+                if (button && event.target !== button && !button.contains(event.target as Node))
+                  onOpen(entry, button);
+              }}
+            >
+              <td data-label="When" class="tg-log-when" title={fullTime(entry.startedAt)}>
+                {compactTime(entry.startedAt, now)}
+              </td>
+              <td data-label="Tool" class="tg-wrap">
+                <button
+                  type="button"
+                  class="tg-log-open"
+                  aria-label={`Details of ${visibleToolName(entry.toolName)} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
+                  onClick={(event) => onOpen(entry, event.currentTarget)}
+                >
+                  <ToolName name={entry.toolName} />
+                </button>
+              </td>
+              <td data-label="Server" class="tg-wrap" title={entry.serverId}>
+                {names(entry.serverId)}
+              </td>
+              <td data-label="Who asked" class="tg-wrap">
+                {callerInWords(entry)}
+              </td>
+              <td data-label="Outcome">
+                <span class={`tg-outcome tg-tone-${outcome.tone}`}>
+                  <span aria-hidden="true">{outcome.icon}</span> {outcome.label}
+                </span>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
