@@ -7,8 +7,9 @@
  */
 
 import { isJsonObject, type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
-import { DEFAULT_LIMITS, describeBytes, ResponseTooLargeError } from './limits.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import { SentRequests } from './sent-requests.js';
+import { describeBytes, ResponseTooLargeError } from './too-large.js';
 
 /** Bytes counted for a number, a boolean, null or undefined: about what JSON spends on one. */
 const SCALAR_BYTES = 8;
