@@ -16,7 +16,7 @@ import type { ValidationReport } from './types.js';
 
 /** Defaults the spec asks for: every call times out. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
+const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
 
 /** Step 5: the pending entry is durable before anything leaves (or, with 'warn', a warning is). */
 export async function recordPending(
@@ -47,7 +47,7 @@ export async function recordPending(
 }
 
 /** What the send brought back, and when it left (the final record's duration starts there). */
-export interface Sent {
+interface Sent {
   result: CallToolResult;
   sentAt: number;
 }

@@ -66,7 +66,7 @@ function pushEach(entries: Iterable<unknown>, stack: unknown[], total: number, l
 }
 
 /** Where an oversized message is reported: the call it answers fails; anything else is an error. */
-export interface OversizeReport {
+interface OversizeReport {
   failed?: ((id: RequestId, error: Error) => void) | undefined;
   error?: ((error: Error) => void) | undefined;
 }
