@@ -50,7 +50,7 @@ export interface CatalogOptions {
   maxPages?: number;
   /** At most this many tools per listing (default DEFAULT_MAX_TOOLS); the rest are not kept. */
   maxTools?: number;
-  onWarning?: (warning: ClientWarning) => void;
+  onWarning?: ((warning: ClientWarning) => void) | undefined;
   now?: () => number;
 }
 

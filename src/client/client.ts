@@ -79,7 +79,7 @@ export class McpClient {
       fetchPage: (cursor) => this.fetchToolsPage(cursor),
       enforceHeaderRules: () => this.session.era === 'modern' && this.isHttp,
       usesTtl: () => this.session.era === 'modern',
-      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      onWarning: options.onWarning,
     });
     this.catalog.subscribe((snapshot) => {
       for (const listener of this.toolListeners) listener(snapshot);

@@ -209,11 +209,7 @@ async function openOverHttp(
 ): Promise<Opened> {
   const cacheKey = `${url.origin}${url.pathname}`;
   const make = () =>
-    streamableHttpFor(url, {
-      ...(options.headers ? { headers: options.headers } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-    });
+    streamableHttpFor(url, { headers: options.headers, fetch: options.fetch, limits: options.limits });
   if (options.httpTransport === 'sse' || (!forced && eraCache.get(cacheKey) === 'sse'))
     return openLegacySse(url, intro, options, watch);
 
@@ -343,9 +339,9 @@ async function openLegacySse(
   const transport = new HttpSseTransport(url, {
     // The stream's first event names where to post: waiting for it is part of connecting.
     endpointTimeoutMs: intro.timeoutMs,
-    ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
+    headers: options.headers,
+    fetch: options.fetch,
+    limits: options.limits,
   });
   await transport.start();
   const engine = engineFor(transport, 'legacy', options);

@@ -88,8 +88,8 @@ export async function sendStep(call: CallContext, tool: ResolvedTool, approval: 
       beforeResend,
       timeoutMs: request.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       maxTotalTimeoutMs: request.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(call.trace ? { meta: traceMeta(call.trace) } : {}),
+      signal: request.signal,
+      meta: call.trace && traceMeta(call.trace),
       onprogress: (progress) => {
         gate.emit({ type: 'progress', invocationId, ...progress });
         request.onprogress?.(progress);

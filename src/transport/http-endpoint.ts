@@ -20,11 +20,11 @@ import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.j
 /** What both HTTP transports are told about their server. */
 export interface HttpEndpointOptions {
   /** Sent with every request (Authorization, API keys). Values never appear in errors. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** A fetch to use instead of the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
-  label?: string;
+  label?: string | undefined;
 }
 
 /**

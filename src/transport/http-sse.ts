@@ -31,7 +31,7 @@ export interface HttpSseOptions extends HttpEndpointOptions {
   /** How long start() waits for the `endpoint` event (connect() gives its connect timeout). Default 30 s. */
   endpointTimeoutMs?: number;
   /** Size caps (this transport uses maxEventBytes: every answer is one event on the stream). */
-  limits?: ConnectionLimits;
+  limits?: ConnectionLimits | undefined;
 }
 
 /** The connect timeout's default: connect() waits this long for any answer during a handshake. */

@@ -71,7 +71,7 @@ function loadFollower(): Promise<StreamFollower> {
 /** Options of StreamableHttpTransport: its server (headers, fetch, label) and its bounds. */
 export interface StreamableHttpOptions extends HttpEndpointOptions {
   /** Size caps, reopening of dropped legacy streams, session restarts (see ConnectionLimits). */
-  limits?: ConnectionLimits;
+  limits?: ConnectionLimits | undefined;
 }
 
 const ACCEPT_POST = 'application/json, text/event-stream';
