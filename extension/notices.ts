@@ -5,7 +5,7 @@
  */
 
 /** chrome.storage.local key: the ids of the notices the person dismissed. */
-export const DISMISSED_NOTICES_KEY = 'dismissed-notices';
+const DISMISSED_NOTICES_KEY = 'dismissed-notices';
 
 async function dismissedNotices(): Promise<string[]> {
   const value = (await chrome.storage.local.get(DISMISSED_NOTICES_KEY))[DISMISSED_NOTICES_KEY];

@@ -42,6 +42,7 @@ export const RANK = {
  */
 export const LAZY_MODULES = {
   'src/auth/connect-auth.ts': 'only servers configured with `auth` load the sign-in layer',
+  'src/auth/errors.ts': 'connect() tells sign-in failures apart only when the caller gave `auth` or a fetch',
   'src/transport/http-sse.ts': 'only 2024-11-05 servers need the legacy transport',
   'src/client/connect.ts': "the connection code loads after the panel's first paint",
   'src/transport/frame-peer.ts': 'only servers running in a frame on the page need it',

@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { dismissNotice } from '../notices.js';
 
-export interface NoticeProps {
+interface NoticeProps {
   /** Names the situation; a dismissed id is never shown again. */
   id: string;
   /** What the notice is about, for its region and its close button's name. */

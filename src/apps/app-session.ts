@@ -29,7 +29,7 @@ import {
 } from './spec.js';
 
 /** JSON-RPC code the specification uses for a refused or failed app request. */
-export const APP_REQUEST_REFUSED = -32000;
+const APP_REQUEST_REFUSED = -32000;
 
 /** What the View gets: its document (policy first), what it may reach, and the host's context. */
 export interface AppLaunch {
@@ -311,7 +311,7 @@ function isSize(value: unknown): value is number {
 }
 
 /** The URL when it is http(s); anything else (javascript:, data:, file:, custom schemes) is refused. */
-export function httpUrl(value: unknown): URL | undefined {
+function httpUrl(value: unknown): URL | undefined {
   if (typeof value !== 'string') return undefined;
   try {
     const url = new URL(value);

@@ -9,7 +9,7 @@
 import { type AuditSink, recordAction } from '../gate/index.js';
 import { quickHash } from '../protocol/index.js';
 
-export interface AppShown {
+interface AppShown {
   serverId: string;
   resourceUri: string;
   /** The tool whose result the app shows. */

@@ -8,18 +8,18 @@
 import type { AppIdentity } from '../session/index.js';
 
 /** A token bucket's shape: `burst` requests at once, then one more every `refillMs`. */
-export interface RateLimit {
+interface RateLimit {
   burst: number;
   refillMs: number;
 }
 
 /** `ui/message`: five at once, then one every 12 seconds (five a minute). */
-export const APP_MESSAGE_LIMIT: RateLimit = { burst: 5, refillMs: 12_000 };
+const APP_MESSAGE_LIMIT: RateLimit = { burst: 5, refillMs: 12_000 };
 /** `ui/update-model-context` replaces the previous context, so it may come more often. */
-export const APP_CONTEXT_LIMIT: RateLimit = { burst: 10, refillMs: 1_000 };
+const APP_CONTEXT_LIMIT: RateLimit = { burst: 10, refillMs: 1_000 };
 
 /** What a bucket says to one request: go ahead, or wait this long for the next token. */
-export type TakeResult = { ok: true } | { ok: false; retryInMs: number; firstRefusal: boolean };
+type TakeResult = { ok: true } | { ok: false; retryInMs: number; firstRefusal: boolean };
 
 export class TokenBucket {
   private tokens: number;

@@ -44,7 +44,7 @@ export interface OpenApp {
 }
 
 /** Closes one shown app: asks it to finish (`ui/resource-teardown`), then ends its channel. */
-export type AppTeardown = (reason: string) => Promise<void>;
+type AppTeardown = (reason: string) => Promise<void>;
 
 /** A view's hold on the store; the first live one renders the apps (one frame per app). */
 export interface AppsLease {

@@ -26,10 +26,10 @@ export interface UiResource {
 }
 
 /** Reads a resource through a connected server (the controller's readResource). */
-export type ReadResource = (serverId: string, uri: string) => Promise<JsonObject>;
+type ReadResource = (serverId: string, uri: string) => Promise<JsonObject>;
 
 /** A UI resource that cannot be shown, with a sentence that says why. */
-export class UiResourceError extends Error {
+class UiResourceError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UiResourceError';

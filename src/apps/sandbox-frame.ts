@@ -18,7 +18,7 @@ const PROXY_SANDBOX_OPAQUE = 'allow-scripts allow-forms';
 /** Tokens of the View's frame (the proxy never adds allow-same-origin or navigation of the page). */
 export const VIEW_SANDBOX = 'allow-scripts allow-forms';
 
-export interface SandboxFrame {
+interface SandboxFrame {
   frame: HTMLIFrameElement;
   /** Resolves when the proxy page has loaded (its script is listening). */
   loaded: Promise<void>;

@@ -24,7 +24,7 @@ export interface VerifyOptions {
 export type LogVerification = Verification & { anchor: AnchorReport };
 
 /** The chain bounds verify walked. */
-export interface VerifiedBounds {
+interface VerifiedBounds {
   checkpoint: ChainAnchor;
   head: ChainAnchor;
 }

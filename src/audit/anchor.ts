@@ -51,7 +51,7 @@ export function anchorText(head: Omit<AnchoredHead, 'signature'>): string {
   return canonicalJson({ at, hash, keyId, seq });
 }
 
-export function base64url(bytes: Uint8Array): string {
+function base64url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -24,7 +24,7 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
-export interface AppenderOptions {
+interface AppenderOptions {
   database: IDBDatabase;
   logName: string;
   exclusive: Exclusive;

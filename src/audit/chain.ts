@@ -42,7 +42,7 @@ export function eventText(event: Omit<ChainEvent, 'hash'>): string {
 }
 
 /** The hash an event must carry: over everything in it except the hash itself. */
-export async function hashEvent(event: Omit<ChainEvent, 'hash'>): Promise<string> {
+async function hashEvent(event: Omit<ChainEvent, 'hash'>): Promise<string> {
   return hashText(eventText(event));
 }
 
@@ -63,7 +63,7 @@ export async function hashText(text: string): Promise<string> {
 }
 
 /** New events after `head`, in order, with the texts their hashes cover. */
-export interface SealedTexts {
+interface SealedTexts {
   events: ChainEvent[];
   texts: string[];
   hashes: string[];

@@ -19,7 +19,7 @@ import { openDatabase } from './idb.js';
 import { migrateV1 } from './migrate-v1.js';
 import type { SegmentInfo } from './segment.js';
 
-export const AUDIT_DB_VERSION = 2;
+const AUDIT_DB_VERSION = 2;
 
 export const STORE = {
   blocks: 'blocks',

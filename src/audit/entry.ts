@@ -192,7 +192,7 @@ export function entriesOf(events: Iterable<ChainEvent>): AuditEntry[] {
   return [...byId.values()].sort(newestFirst);
 }
 
-export function newestFirst(a: AuditEntry, b: AuditEntry): number {
+function newestFirst(a: AuditEntry, b: AuditEntry): number {
   return (
     b.startedAt - a.startedAt ||
     (a.invocationId < b.invocationId ? 1 : a.invocationId > b.invocationId ? -1 : 0)
@@ -222,7 +222,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** How much of the arguments' JSON an entry keeps for lists and free-text search. */
-export const ARGUMENTS_PREVIEW_CHARS = 512;
+const ARGUMENTS_PREVIEW_CHARS = 512;
 
 function previewOf(args: JsonObject): string {
   let text: string;

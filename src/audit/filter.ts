@@ -32,14 +32,14 @@ export interface OrderKey {
 }
 
 export interface EntryFilter {
-  from?: number;
-  to?: number;
-  serverId?: string;
-  toolName?: string;
-  outcomes?: ReadonlySet<EntryOutcome>;
+  from?: number | undefined;
+  to?: number | undefined;
+  serverId?: string | undefined;
+  toolName?: string | undefined;
+  outcomes?: ReadonlySet<EntryOutcome> | undefined;
   words: readonly string[];
   /** Only entries after this one in the order (the cursor). */
-  after?: OrderKey;
+  after?: OrderKey | undefined;
 }
 
 /** Negative when `a` comes first (is newer), positive when `b` does. */
@@ -69,13 +69,13 @@ export function filterOf(query: AuditQuery): EntryFilter {
   const outcomes =
     query.outcome === undefined ? undefined : Array.isArray(query.outcome) ? query.outcome : [query.outcome];
   return {
-    ...(query.from !== undefined ? { from: query.from } : {}),
-    ...(query.to !== undefined ? { to: query.to } : {}),
-    ...(query.serverId !== undefined ? { serverId: query.serverId } : {}),
-    ...(query.toolName !== undefined ? { toolName: query.toolName } : {}),
-    ...(outcomes && outcomes.length > 0 ? { outcomes: new Set(outcomes as EntryOutcome[]) } : {}),
+    from: query.from,
+    to: query.to,
+    serverId: query.serverId,
+    toolName: query.toolName,
+    outcomes: outcomes && outcomes.length > 0 ? new Set(outcomes as EntryOutcome[]) : undefined,
     words: searchWords(query.text ?? ''),
-    ...(query.cursor !== undefined ? { after: decodeCursor(query.cursor) } : {}),
+    after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
   };
 }
 

@@ -216,7 +216,7 @@ export async function countEntries(
 }
 
 /** A call still pending: who sent it and when (for marking interrupted calls). */
-export interface PendingCall {
+interface PendingCall {
   invocationId: string;
   session?: string;
   sentAt: number;

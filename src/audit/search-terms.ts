@@ -11,7 +11,7 @@
 import { type Caller, describeCaller } from '../gate/index.js';
 
 /** Longer words are indexed by their first characters only (a search word is cut the same way). */
-export const MAX_WORD_CHARS = 40;
+const MAX_WORD_CHARS = 40;
 
 const UNICODE_WORD_CHAR = /^[\p{L}\p{N}]$/u;
 

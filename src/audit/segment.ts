@@ -40,7 +40,7 @@ export interface SegmentInfo {
   counts: OutcomeCounts;
 }
 
-export interface SegmentSummary {
+interface SegmentSummary {
   from: number;
   ids: string[];
   startedAt: Float64Array;
@@ -62,7 +62,7 @@ export interface SegmentSummary {
 }
 
 /** A segment's words and which positions have them. */
-export interface SegmentWords {
+interface SegmentWords {
   from: number;
   /** Sorted distinct words; the positions having words[i] are postings[wordStart[i] .. wordStart[i+1]). */
   words: string[];
@@ -71,12 +71,12 @@ export interface SegmentWords {
 }
 
 /** A segment's invocation ids as one JSON string (a search for one id reads them all at once). */
-export interface SegmentIds {
+interface SegmentIds {
   from: number;
   ids: string;
 }
 
-export interface SegmentTerms {
+interface SegmentTerms {
   from: number;
   terms: string[];
 }
@@ -87,7 +87,7 @@ export interface SegmentPage {
   entries: AuditEntry[];
 }
 
-export interface BuiltSegment {
+interface BuiltSegment {
   info: SegmentInfo;
   summary: SegmentSummary;
   words: SegmentWords;

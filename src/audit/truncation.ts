@@ -7,7 +7,7 @@ import { canonicalJson, sha256Hex } from '../protocol/index.js';
 
 export const DEFAULT_MAX_RECORDED_BYTES = 64 * 1024;
 
-export interface TruncatedValue {
+interface TruncatedValue {
   truncated: true;
   originalBytes: number;
   sha256: string;

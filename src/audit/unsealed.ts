@@ -16,13 +16,13 @@ import { type AuditEntry, applyEvent, type EntryOutcome } from './entry.js';
 import { requestResult } from './idb.js';
 import { pendingIn, readEntriesAt, readSummary, type SealedPlace, slotOf } from './segment.js';
 
-export interface Snapshot {
+interface Snapshot {
   view: UnsealedEntries;
   state: IndexState;
 }
 
 /** A segment's entry that later events changed: where it lives and what the segment still says. */
-export interface Shadow {
+interface Shadow {
   segment: number;
   stale: EntryOutcome;
 }

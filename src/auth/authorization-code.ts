@@ -59,7 +59,7 @@ export class AuthorizationProblem extends Error {
   }
 }
 
-export interface CodeFlowOptions {
+interface CodeFlowOptions {
   as: AuthorizationServerMetadata;
   registered: RegisteredClient;
   redirectUri: string;

@@ -16,7 +16,7 @@ export type AuthorizationServerMetadata = oauth.AuthorizationServer & {
   client_id_metadata_document_supported?: boolean;
 };
 
-export interface FoundAuthorizationServer {
+interface FoundAuthorizationServer {
   metadata: AuthorizationServerMetadata;
   /** Where it was read; undefined for the 2025-03-26 default endpoints. */
   url?: string;

@@ -57,4 +57,4 @@ export async function machineGrant(
 }
 
 /** RFC 7523 §2.1. */
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

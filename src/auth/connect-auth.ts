@@ -102,15 +102,15 @@ export function signInFetch(
   pageStore ??= memoryAuthStore();
   return createLazyOAuthFetch({
     serverUrl,
-    ...(base ? { fetch: base } : {}),
-    ...(options.clientCredentials ? { clientCredentials: options.clientCredentials } : {}),
-    ...(options.client ? { client: options.client } : {}),
-    ...(options.dpop ? { dpop: options.dpop } : {}),
+    fetch: base,
+    clientCredentials: options.clientCredentials,
+    client: options.client,
+    dpop: options.dpop,
     authorize: options.authorize ?? browserAuthorizer(options),
     store: options.store ?? (options.keepSignedIn ? atRest(options.keepSignedIn) : pageStore),
-    ...(options.offlineAccess !== undefined ? { offlineAccess: options.offlineAccess } : {}),
-    ...(options.maxScopeUpgrades !== undefined ? { maxScopeUpgrades: options.maxScopeUpgrades } : {}),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    offlineAccess: options.offlineAccess,
+    maxScopeUpgrades: options.maxScopeUpgrades,
+    onEvent: options.onEvent,
   });
 }
 

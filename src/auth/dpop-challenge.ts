@@ -10,7 +10,7 @@
 import { type BearerChallenge, oauthParams, parseChallenges } from './www-authenticate.js';
 
 /** The OAuth challenge of an answer and the scheme it came with. */
-export interface ResourceChallenge extends BearerChallenge {
+interface ResourceChallenge extends BearerChallenge {
   scheme: 'bearer' | 'dpop';
 }
 

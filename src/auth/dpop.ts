@@ -26,7 +26,7 @@ export type { DPoPKey } from './dpop-keys.js';
 export type DPoPMode = 'auto' | 'always' | 'never';
 
 /** The only algorithm Toolgate signs proofs with: ES256, which every DPoP server must accept. */
-export const DPOP_ALGORITHM = 'ES256';
+const DPOP_ALGORITHM = 'ES256';
 
 /** A resource that requires DPoP-bound tokens cannot get them from this client as configured. */
 export class DPoPProblem extends Error {

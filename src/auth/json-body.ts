@@ -6,7 +6,7 @@
 import { readBodyWithin } from '../transport/index.js';
 
 /** Far above any real metadata document or registration answer. */
-export const METADATA_BODY_LIMIT = 256 * 1024;
+const METADATA_BODY_LIMIT = 256 * 1024;
 
 export class BodyProblem extends Error {
   constructor(message: string) {

@@ -33,23 +33,23 @@ export interface OAuthFetchOptions {
   /** The MCP server URL (as given to connect). */
   serverUrl: string | URL;
   /** The fetch underneath, for the MCP requests and the OAuth ones; the global fetch by default. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Who this client is to authorization servers (a person signs in); or give `clientCredentials`. */
-  client?: ClientIdentity;
+  client?: ClientIdentity | undefined;
   /** The user-agent step: open the authorization URL, resolve with the URL the person came back to. */
   authorize?: Authorize;
   /** The host app signs in as itself (no person, no window) instead of `client` and `authorize`. */
-  clientCredentials?: ClientCredentials;
+  clientCredentials?: ClientCredentials | undefined;
   /** DPoP-bound tokens (RFC 9449): `auto` (default) when both servers offer it, `always`, `never`. */
-  dpop?: DPoPMode;
+  dpop?: DPoPMode | undefined;
   /** Where registrations and tokens live; in memory by default. */
   store?: AuthStore;
   /** Ask for `offline_access` when the authorization server offers it (for refresh tokens). Default true. */
-  offlineAccess?: boolean;
+  offlineAccess?: boolean | undefined;
   /** Step-ups for scopes per request before giving up. Default 2 (three authorizations in all). */
-  maxScopeUpgrades?: number;
+  maxScopeUpgrades?: number | undefined;
   /** Sign-in events for the panel and the audit log; they never carry a token. */
-  onEvent?: (event: AuthEvent) => void;
+  onEvent?: ((event: AuthEvent) => void) | undefined;
 }
 
 export type FetchFunction = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;

@@ -8,7 +8,7 @@ import { discardBody } from '../transport/index.js';
 import { BodyProblem, readJsonObject } from './json-body.js';
 import { isAllowedEndpoint, protectedResourceMetadataUrls } from './urls.js';
 
-export interface ProtectedResourceMetadata {
+interface ProtectedResourceMetadata {
   /** The resource identifier exactly as published: it is sent verbatim as `resource`. */
   resource: string;
   /** At least one issuer identifier. */
@@ -19,7 +19,7 @@ export interface ProtectedResourceMetadata {
 }
 
 /** Where a document was read, with what it said. */
-export interface FoundResourceMetadata {
+interface FoundResourceMetadata {
   url: string;
   metadata: ProtectedResourceMetadata;
 }

@@ -6,7 +6,7 @@
  * `offline_access` is added only when the authorization server lists it (SEP-2207).
  */
 
-export interface ScopeInputs {
+interface ScopeInputs {
   /** From WWW-Authenticate, authoritative for the current request. */
   challenged?: string[];
   /** From the Protected Resource Metadata. */
@@ -19,7 +19,7 @@ export interface ScopeInputs {
   wantsOfflineAccess: boolean;
 }
 
-export const OFFLINE_ACCESS = 'offline_access';
+const OFFLINE_ACCESS = 'offline_access';
 
 export function selectScopes(inputs: ScopeInputs): string[] {
   const current = inputs.challenged?.length ? inputs.challenged : (inputs.resourceSupported ?? []);
@@ -35,7 +35,7 @@ export function selectScopes(inputs: ScopeInputs): string[] {
 }
 
 /** The scopes of `a` then those of `b` not already there, in order. */
-export function union(a: readonly string[], b: readonly string[]): string[] {
+function union(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])];
 }
 

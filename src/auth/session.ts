@@ -39,7 +39,7 @@ import type { BearerChallenge } from './www-authenticate.js';
 
 export type { AuthEvent, RecoveryKind } from './sign-in-session.js';
 
-export interface SessionOptions extends SessionBaseOptions {
+interface SessionOptions extends SessionBaseOptions {
   client: ClientIdentity;
   authorize: Authorize;
   offlineAccess: boolean;

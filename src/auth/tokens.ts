@@ -42,7 +42,7 @@ export class TokenProblem extends Error {
 }
 
 /** How long before expiry a token is refreshed instead of sent (at most a quarter of its life). */
-export const REFRESH_MARGIN_MS = 60_000;
+const REFRESH_MARGIN_MS = 60_000;
 
 export function expiresSoon(tokens: TokenSet, now = Date.now()): boolean {
   const at = tokens.refreshAt ?? tokens.expiresAt;
@@ -182,7 +182,7 @@ export async function revoke(options: {
 }
 
 /** The answer of a token endpoint as a TokenSet; `dpop` is the key its request was proven with. */
-export function tokenSetOf(
+function tokenSetOf(
   answer: oauth.TokenEndpointResponse,
   base: Pick<TokenSet, 'issuer' | 'resource' | 'clientId' | 'requestedScopes'>,
   dpop?: DPoPKey,

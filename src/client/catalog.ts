@@ -5,13 +5,10 @@
 
 import { GuardError, isJsonObject, type ListToolsResult, type Tool } from '../protocol/index.js';
 import type { ClientWarning } from './options.js';
-import {
-  type HeaderBinding,
-  headerBindings,
-  isToolShape,
-  toolNameProblem,
-  toolShapeProblem,
-} from './tool-checks.js';
+import { type HeaderBinding, headerBindings, isToolShape } from './tool-checks.js';
+import { TOOL_NAME } from './tool-name.js';
+
+type ToolProblems = typeof import('./tool-problems-entry.js');
 
 /** A tool as the catalog holds it. */
 export interface CatalogEntry {
@@ -53,7 +50,7 @@ export interface CatalogOptions {
   maxPages?: number;
   /** At most this many tools per listing (default DEFAULT_MAX_TOOLS); the rest are not kept. */
   maxTools?: number;
-  onWarning?: (warning: ClientWarning) => void;
+  onWarning?: ((warning: ClientWarning) => void) | undefined;
   now?: () => number;
 }
 
@@ -196,7 +193,9 @@ export class ToolCatalog {
       cursor = next;
     }
 
-    const snapshot = this.check(tools);
+    // The wording of a wrong tool loads only for a listing that has one (tool-problems.ts).
+    const wrong = tools.some((tool) => !isToolShape(tool) || !TOOL_NAME.test(tool.name));
+    const snapshot = this.check(tools, wrong ? await import('./tool-problems-entry.js') : undefined);
     if (incomplete) this.warn('catalog-incomplete', incomplete.message);
     return {
       ...snapshot,
@@ -208,7 +207,11 @@ export class ToolCatalog {
     };
   }
 
-  private check(raw: unknown[]): Pick<CatalogSnapshot, 'entries' | 'rejected'> {
+  /** `problems` is loaded when some tool in `raw` is not a tool or breaks the naming rules. */
+  private check(
+    raw: unknown[],
+    problems: ToolProblems | undefined,
+  ): Pick<CatalogSnapshot, 'entries' | 'rejected'> {
     const { serverId } = this.options;
     const enforceHeaders = this.options.enforceHeaderRules();
     const entries: CatalogEntry[] = [];
@@ -218,7 +221,7 @@ export class ToolCatalog {
       if (!isToolShape(candidate)) {
         const name =
           isJsonObject(candidate) && typeof candidate.name === 'string' ? candidate.name : '(unnamed)';
-        rejected.push({ name, reason: toolShapeProblem(candidate) ?? 'not a tool definition' });
+        rejected.push({ name, reason: problems?.toolShapeProblem(candidate) ?? 'not a tool definition' });
         continue;
       }
       const warnings: string[] = [];
@@ -232,7 +235,7 @@ export class ToolCatalog {
           continue;
         }
       } else bindings = headerCheck.bindings;
-      const nameProblem = toolNameProblem(candidate.name);
+      const nameProblem = problems?.toolNameProblem(candidate.name);
       if (nameProblem) {
         warnings.push(`name breaks the MCP naming rules: ${nameProblem}`);
         this.warn('invalid-tool-name', `${serverId}: tool "${truncate(candidate.name)}": ${nameProblem}`);

@@ -9,7 +9,6 @@ import {
   CapabilityMissingError,
   ConnectionClosedError,
   describeJsonType,
-  type ElicitResult,
   type Era,
   ErrorCode,
   GuardError,
@@ -25,15 +24,28 @@ import {
   type ServerCapabilities,
   type Tool,
   TransportError,
-  UnsupportedServerError,
 } from '../protocol/index.js';
-import { encodeHeaderValue, StreamableHttpTransport } from '../transport/index.js';
+import { encodeHeaderValue, StreamableHttpCore } from '../transport/index.js';
 import { type CatalogSnapshot, ToolCatalog } from './catalog.js';
-import { applyElicitationDefaults, asElicitRequest } from './elicitation.js';
+import type { QuestionContext } from './elicitation.js';
 import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';
 import type { CallToolOptions, ConnectOptions } from './options.js';
 import { QuestionScopes } from './question-scope.js';
 import { mirroredHeaders } from './tool-checks.js';
+
+type Questions = typeof import('./elicitation.js');
+/**
+ * A server's questions (elicitation.ts), loaded when a server first asks one: a plain call never
+ * does, so they stay out of the eager bundle. A failed load is not cached: the next question tries again.
+ */
+let questionsModule: Promise<Questions> | undefined;
+function loadQuestions(): Promise<Questions> {
+  questionsModule ??= import('./elicitation.js').catch((error: unknown) => {
+    questionsModule = undefined;
+    throw error;
+  });
+  return questionsModule;
+}
 
 /** How many `input_required` rounds one call may take before Toolgate stops it. */
 export const MAX_INPUT_ROUNDS = 8;
@@ -67,7 +79,7 @@ export class McpClient {
       fetchPage: (cursor) => this.fetchToolsPage(cursor),
       enforceHeaderRules: () => this.session.era === 'modern' && this.isHttp,
       usesTtl: () => this.session.era === 'modern',
-      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      onWarning: options.onWarning,
     });
     this.catalog.subscribe((snapshot) => {
       for (const listener of this.toolListeners) listener(snapshot);
@@ -120,7 +132,7 @@ export class McpClient {
     return this.engine.violations;
   }
   private get isHttp(): boolean {
-    return this.engine.transport instanceof StreamableHttpTransport;
+    return this.engine.transport instanceof StreamableHttpCore;
   }
 
   /** Lists every tool (all pages), served from the catalog while fresh. */
@@ -254,7 +266,14 @@ export class McpClient {
       const requests = isJsonObject(result.inputRequests) ? result.inputRequests : undefined;
       retryFields = {
         ...(requests
-          ? { inputResponses: await this.answerInputRequests(requests, toolName, options.signal) }
+          ? {
+              inputResponses: await (await loadQuestions()).answerInputRequests(
+                this.questionContext,
+                requests,
+                toolName,
+                options.signal,
+              ),
+            }
           : {}),
         ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
       };
@@ -262,38 +281,9 @@ export class McpClient {
     }
   }
 
-  private async answerInputRequests(
-    requests: JsonObject,
-    toolName: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<JsonObject> {
-    const responses: JsonObject = {};
-    for (const [key, request] of Object.entries(requests)) {
-      const method = isJsonObject(request) ? request.method : undefined;
-      if (method !== 'elicitation/create')
-        throw new UnsupportedServerError(
-          `${this.serverId} asked for ${String(method)} during ${toolName ?? 'a request'}, which Toolgate does not support (it did not declare that capability)`,
-        );
-      responses[key] = await this.elicit(
-        isJsonObject(request) ? request.params : undefined,
-        toolName,
-        signal,
-      );
-    }
-    return responses;
-  }
-
-  /** `signal` aborts when nobody waits for the answer any more (the host then withdraws the question). */
-  private async elicit(params: unknown, toolName?: string, signal?: AbortSignal): Promise<ElicitResult> {
-    const request = asElicitRequest(params);
-    if (!request) throw new McpError(ErrorCode.InvalidParams, 'elicitation request without a message');
-    if (!this.options.onElicit) return { action: 'decline' };
-    const answer = await this.options.onElicit(request, {
-      serverId: this.serverId,
-      ...(toolName ? { toolName } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    return applyElicitationDefaults(request, answer);
+  /** Who the server's questions come from and who answers them (elicitation.ts). */
+  private get questionContext(): QuestionContext {
+    return { serverId: this.serverId, onElicit: this.options.onElicit };
   }
 
   private async headersFor(name: string, args: JsonObject): Promise<Record<string, string>> {
@@ -338,7 +328,8 @@ export class McpClient {
       this.engine.setRequestHandler('elicitation/create', async (params, request) => {
         const question = this.questions.open(request.id);
         try {
-          return (await this.elicit(params, undefined, question.signal)) as JsonObject;
+          const { elicit } = await loadQuestions();
+          return (await elicit(this.questionContext, params, undefined, question.signal)) as JsonObject;
         } finally {
           question.close();
         }
@@ -391,8 +382,7 @@ export class McpClient {
     }
     this.catalog.invalidate();
     const transport = this.engine.transport;
-    if (transport instanceof StreamableHttpTransport)
-      void transport.openServerStream().catch(() => undefined);
+    if (transport instanceof StreamableHttpCore) void transport.openServerStream().catch(() => undefined);
   }
 }
 

@@ -12,19 +12,20 @@
  * window is started again once they are done, rather than read as a server that does not answer.
  */
 
-import { AuthorizationError, type ServerSignIn } from '../auth/index.js';
+import type { AuthorizationError, ServerSignIn } from '../auth/index.js';
 import {
   ConnectionClosedError,
   type Era,
   isLegacyVersion,
   isModernVersion,
   RpcEngine,
+  redactUrlWhenNeeded,
   TransportError,
   UI_EXTENSION_ID,
   UI_MIME_TYPE,
   UnsupportedServerError,
 } from '../protocol/index.js';
-import { resolveLimits, StreamableHttpTransport, type Transport } from '../transport/index.js';
+import { resolveLimits, StreamableHttpCore, streamableHttpFor, type Transport } from '../transport/index.js';
 import { McpClient } from './client.js';
 import {
   discoverModern,
@@ -34,7 +35,7 @@ import {
   type ServerSession,
 } from './handshake.js';
 import { type ConnectOptions, DEFAULT_CLIENT_INFO } from './options.js';
-import { serverIdForUrl } from './server-id.js';
+import { serverAddress } from './server-id.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
@@ -85,7 +86,7 @@ export async function connect(options: ConnectOptions): Promise<McpClient> {
     const overHttp = watch ? { ...options, fetch: watch.fetch } : options;
     opened = await openWithSignIn(() => openOverHttp(url, intro, forced, overHttp, watch), watch);
   }
-  const serverId = options.id ?? defaultServerId(options, opened.engine.transport);
+  const serverId = options.id ?? (await defaultServerId(options, opened.engine.transport));
   const client = new McpClient(serverId, opened.engine, opened.session, intro, options);
   if (watch?.signIn) signIns.set(client, watch.signIn);
   return client;
@@ -98,6 +99,8 @@ interface SignInWatch {
   /** The first sign-in failure seen. */
   failure: AuthorizationError | undefined;
   signIn: ServerSignIn | undefined;
+  /** True for a sign-in failure (an AuthorizationError): only a signing fetch throws one. */
+  isSignInFailure: (error: unknown) => error is AuthorizationError;
 }
 
 /** Installs the `auth` option's fetch, and watches any fetch for sign-in failures. */
@@ -110,14 +113,17 @@ async function watchSignIn(url: URL, options: ConnectOptions): Promise<SignInWat
   }
   if (!signing) return undefined;
   const base = signing;
+  // Without a fetch of the caller's own or `auth`, no sign-in can fail: the class loads only here.
+  const { AuthorizationError } = await import('../auth/errors.js');
   const watch: SignInWatch = {
     failure: undefined,
     signIn: isServerSignIn(base) ? base : undefined,
+    isSignInFailure: (error): error is AuthorizationError => error instanceof AuthorizationError,
     fetch: async (input, init) => {
       try {
         return await base(input, init);
       } catch (error) {
-        if (error instanceof AuthorizationError) watch.failure ??= error;
+        if (watch.isSignInFailure(error)) watch.failure ??= error;
         throw error;
       }
     },
@@ -157,7 +163,8 @@ async function openWithSignIn(open: () => Promise<Opened>, watch: SignInWatch | 
  * failure, or any failure while a sign-in is still in progress (openWithSignIn waits for it).
  */
 function signInStop(watch: SignInWatch | undefined, error?: unknown): unknown {
-  if (error instanceof AuthorizationError) return error;
+  // Without a watch the fetch is the global one, which never throws an AuthorizationError.
+  if (watch?.isSignInFailure(error)) return error;
   if (watch?.failure) return watch.failure;
   if (error !== undefined && watch?.signIn?.signInInProgress()) return error;
   return undefined;
@@ -179,7 +186,7 @@ function forcedEra(options: ConnectOptions): Era | undefined {
 }
 
 function engineFor(transport: Transport, era: Era, options: ConnectOptions): RpcEngine {
-  const overHttp = transport instanceof StreamableHttpTransport;
+  const overHttp = transport instanceof StreamableHttpCore;
   return new RpcEngine(transport, {
     // On modern Streamable HTTP, closing the response stream is the cancellation; elsewhere, say it.
     cancellation: era === 'modern' && overHttp ? 'close-stream' : 'notification',
@@ -202,18 +209,14 @@ async function openOverHttp(
 ): Promise<Opened> {
   const cacheKey = `${url.origin}${url.pathname}`;
   const make = () =>
-    new StreamableHttpTransport(url, {
-      ...(options.headers ? { headers: options.headers } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-    });
+    streamableHttpFor(url, { headers: options.headers, fetch: options.fetch, limits: options.limits });
   if (options.httpTransport === 'sse' || (!forced && eraCache.get(cacheKey) === 'sse'))
     return openLegacySse(url, intro, options, watch);
 
   const cached = eraCache.get(cacheKey);
   let modernFailure: unknown;
   if (forced !== 'legacy' && (forced === 'modern' || cached !== 'legacy')) {
-    const transport = make();
+    const transport = await make();
     await transport.start();
     const engine = engineFor(transport, 'modern', options);
     try {
@@ -244,7 +247,7 @@ async function openOverHttp(
     await engine.close().catch(() => undefined);
   }
 
-  const transport = make();
+  const transport = await make();
   await transport.start();
   const engine = engineFor(transport, 'legacy', options);
   try {
@@ -336,9 +339,9 @@ async function openLegacySse(
   const transport = new HttpSseTransport(url, {
     // The stream's first event names where to post: waiting for it is part of connecting.
     endpointTimeoutMs: intro.timeoutMs,
-    ...(options.headers ? { headers: options.headers } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
+    headers: options.headers,
+    fetch: options.fetch,
+    limits: options.limits,
   });
   await transport.start();
   const engine = engineFor(transport, 'legacy', options);
@@ -375,7 +378,11 @@ async function openOverTransport(
   return { engine, session: await initializeLegacy(engine, intro, options.protocolVersion) };
 }
 
-function defaultServerId(options: ConnectOptions, transport: Transport): string {
-  if (options.url) return serverIdForUrl(new URL(String(options.url)));
+/**
+ * The server's id from its address: serverIdForUrl, with the URL rule loaded only for an address
+ * that may carry a secret.
+ */
+async function defaultServerId(options: ConnectOptions, transport: Transport): Promise<string> {
+  if (options.url) return redactUrlWhenNeeded(serverAddress(new URL(String(options.url))));
   return transport.label;
 }

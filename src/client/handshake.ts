@@ -44,7 +44,7 @@ export interface Introduction {
 }
 
 /** The `_meta` every modern request carries. */
-export function modernMeta(version: string, intro: Introduction): JsonObject {
+function modernMeta(version: string, intro: Introduction): JsonObject {
   return {
     [META.protocolVersion]: version,
     [META.clientInfo]: intro.clientInfo,
@@ -58,7 +58,7 @@ export function withModernMeta(params: JsonObject, version: string, intro: Intro
   return { ...params, _meta: { ...meta, ...modernMeta(version, intro) } };
 }
 
-export type ProbeOutcome = { era: 'modern'; session: ServerSession } | { era: 'legacy'; reason: string };
+type ProbeOutcome = { era: 'modern'; session: ServerSession } | { era: 'legacy'; reason: string };
 
 /**
  * Sends `server/discover` at the newest modern version. Resolves to the era; rejects only when the

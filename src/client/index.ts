@@ -11,4 +11,4 @@ export type {
   SignInOptions,
 } from './options.js';
 export { serverIdForUrl, serverLabelForUrl } from './server-id.js';
-export { toolNameProblem } from './tool-checks.js';
+export { toolNameProblem } from './tool-problems.js';

@@ -95,7 +95,7 @@ export interface ConnectOptions {
 /** Per-call options for callTool. */
 export interface CallToolOptions extends RequestOptions {
   /** Members for the call's `params._meta` (W3C trace context: `traceparent`, `tracestate`). */
-  meta?: JsonObject;
+  meta?: JsonObject | undefined;
 }
 
 export const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolgate', version: '0.1.0' };

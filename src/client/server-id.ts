@@ -15,9 +15,17 @@
 
 import { redactUrl } from '../protocol/index.js';
 
+/**
+ * What a server id is made of, before its secrets are masked: connect() masks it with the URL rule
+ * loaded only for an address that may carry a secret (redactUrlWhenNeeded).
+ */
+export function serverAddress(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}${url.search}`;
+}
+
 /** The id of the server at `url`: scheme, host, port, path and query (secrets masked). */
 export function serverIdForUrl(url: URL): string {
-  return redactUrl(`${url.protocol}//${url.host}${url.pathname}${url.search}`);
+  return redactUrl(serverAddress(url));
 }
 
 /**

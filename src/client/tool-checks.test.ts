@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headerBindings, mirroredHeaders, toolNameProblem, toolShapeProblem } from './tool-checks.js';
+import { headerBindings, mirroredHeaders } from './tool-checks.js';
+import { toolNameProblem, toolShapeProblem } from './tool-problems.js';
 
 describe('toolNameProblem (2025-11-25 naming rules)', () => {
   it.each(['getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'a', 'x'.repeat(128)])('accepts %s', (name) => {

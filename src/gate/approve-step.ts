@@ -15,7 +15,7 @@ import { assertValid, settleApproval } from './steps.js';
 import type { ApprovalAnswer, Decision, ValidationReport } from './types.js';
 
 /** How long a call waits for a person before the gate denies it: a model's loop must not hang forever. */
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
 
 /** What the approval settled: the arguments to send, and who approved them when. */
 export interface Approval {

@@ -112,6 +112,6 @@ export function recordHead(call: CallContext) {
 }
 
 /** What the audit log keeps of a call's trace: the ids that correlate its records with the trace. */
-export function recordedTrace(trace: CallTrace): RecordedTrace {
+function recordedTrace(trace: CallTrace): RecordedTrace {
   return { traceId: trace.traceId, spanId: trace.spanId, sampled: trace.sampled };
 }

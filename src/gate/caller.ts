@@ -8,7 +8,7 @@
 import type { Caller } from './types.js';
 
 /** Callers that act for the person themselves (the panel, the embedding app's own code or model). */
-export const OWN_CALLER_KINDS: ReadonlySet<Caller['kind']> = new Set(['person', 'host']);
+const OWN_CALLER_KINDS: ReadonlySet<Caller['kind']> = new Set(['person', 'host']);
 
 /** True for callers that act for the person (the panel and the host app), false for sites and apps. */
 export function isOwnCaller(caller: Caller): boolean {
@@ -28,7 +28,7 @@ export function identityLabel(caller: Caller): string {
  * `ui://app.html`. Empty for other kinds, and for app callers recorded before it was (which then
  * match no app that has one: an old approval never covers an app of another server).
  */
-export function identityServer(caller: Caller): string {
+function identityServer(caller: Caller): string {
   return caller.kind === 'mcp-app' ? (caller.server ?? '') : '';
 }
 

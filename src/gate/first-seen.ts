@@ -17,8 +17,8 @@ import { definitionOf, hashDefinitionSync } from './pins.js';
 import type { SettingsStore } from './settings-store.js';
 import type { DefinitionChange, PinnedTool } from './types.js';
 
-export const SEEN_PREFIX = 'seen:';
-export const SEEN_ACK_PREFIX = 'seen-ack:';
+const SEEN_PREFIX = 'seen:';
+const SEEN_ACK_PREFIX = 'seen-ack:';
 
 /**
  * A first definition larger than this is kept as its hash only: the settings store holds small
@@ -34,7 +34,7 @@ interface SeenRecord {
 }
 
 /** The first-seen definitions of every server, and the changes acknowledged. */
-export interface FirstSeenBook {
+interface FirstSeenBook {
   /**
    * What changed since `firstListed` (or the definition already on record) was first seen, unless it
    * is the same definition or the person has acknowledged this one; records the first definition

@@ -10,7 +10,7 @@ import type { Policy } from './policy-types.js';
 import type { Caller } from './types.js';
 
 /** What was forgotten, for a person's record. */
-export interface Forgotten {
+interface Forgotten {
   trust: boolean;
   grants: number;
   rules: number;

@@ -15,7 +15,7 @@ import type { Grant } from './policy-types.js';
 import { newRecordId, type SettingsStore } from './settings-store.js';
 import type { Caller, PinnedTool } from './types.js';
 
-export const GRANT_PREFIX = 'grant:';
+const GRANT_PREFIX = 'grant:';
 
 const PERSON: Caller = { kind: 'person' };
 
@@ -101,7 +101,7 @@ export class GrantBook {
  * Reads a stored grant; anything malformed is ignored (it then grants nothing). A grant without a
  * caller predates callers and reads as the person's own.
  */
-export function parseGrant(value: unknown): Grant | undefined {
+function parseGrant(value: unknown): Grant | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const g = value as Partial<Grant>;
   const caller = g.caller === undefined ? PERSON : parseCaller(g.caller);

@@ -20,7 +20,7 @@ import type {
 export type ConfirmOwnCalls = 'when-needed' | 'always';
 
 /** What the person's consent to one call takes. */
-export type OwnCallConsent =
+type OwnCallConsent =
   /** The click on the form's Call button approved it: nothing more is asked. */
   | { kind: 'click' }
   /** One compact confirmation naming what the call will do (Deny first when destructive). */
@@ -28,7 +28,7 @@ export type OwnCallConsent =
   /** The full approval dialog, as for every caller other than the person's own form. */
   | { kind: 'dialog' };
 
-export interface OwnCallInput {
+interface OwnCallInput {
   request: InvocationRequest;
   /** What the policy decided: only 'ask' reaches this rule (allow runs, deny is refused before). */
   decision: Decision;
@@ -40,7 +40,7 @@ export interface OwnCallInput {
 }
 
 /** True when the call came from the person's own click on a tool's form (and nobody else). */
-export function startedByPerson(request: InvocationRequest): boolean {
+function startedByPerson(request: InvocationRequest): boolean {
   return request.startedFrom === 'form' && request.caller.kind === 'person';
 }
 
@@ -49,7 +49,7 @@ export function startedByPerson(request: InvocationRequest): boolean {
  * any server (it can only make Toolgate ask more); a claim of harmlessness relaxes nothing here
  * that the person's own click did not already decide.
  */
-export function claimsDestructive(entry: CatalogEntry): boolean {
+function claimsDestructive(entry: CatalogEntry): boolean {
   return entry.tool.annotations?.destructiveHint === true;
 }
 

@@ -19,14 +19,7 @@ import { canonicalJson, type JsonObject, type Tool } from '../protocol/index.js'
 import type { PinnedTool } from './types.js';
 
 /** The fields a definition hash covers, in the order a diff presents them. */
-export const PINNED_FIELDS = [
-  'name',
-  'title',
-  'description',
-  'inputSchema',
-  'outputSchema',
-  'annotations',
-] as const;
+const PINNED_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
 
 /** The pinned part of a tool: exactly the pinned fields, absent (undefined) ones omitted. */
 export function definitionOf(tool: Tool): JsonObject {

@@ -30,8 +30,7 @@ import type { Policy } from './policy.js';
 import { recordFinal, recordPending, sendStep } from './send-step.js';
 import type { Approver, AuditSink, Decision, InvocationRequest, ValidationReport } from './types.js';
 
-export { DEFAULT_APPROVAL_TIMEOUT_MS } from './approve-step.js';
-export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_MS } from './send-step.js';
+export { DEFAULT_CALL_TIMEOUT_MS } from './send-step.js';
 
 export interface GateOptions {
   /** Connected servers by id (the connection's identity, as in qualified tool names). */

@@ -33,7 +33,7 @@ import { newRecordId, type SettingsStore } from './settings-store.js';
 import { listTrust, readTrust, writeTrust } from './trust.js';
 import type { Decision } from './types.js';
 
-export const RULE_PREFIX = 'rule:';
+const RULE_PREFIX = 'rule:';
 
 export type { Policy };
 

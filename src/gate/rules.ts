@@ -32,14 +32,14 @@ import {
 } from './policy-types.js';
 import type { Caller, Verdict } from './types.js';
 
-export const MAX_PATTERN_LENGTH = 200;
+const MAX_PATTERN_LENGTH = 200;
 /** Longest string a `matches` condition searches; longer ones are "cannot tell" (see above). */
-export const MAX_MATCH_INPUT = 2000;
-export const MAX_CONDITIONS = 16;
-export const MAX_PATH_LENGTH = 300;
-export const MAX_IN_VALUES = 100;
-export const MAX_NAME_LENGTH = 500;
-export const MAX_NOTE_LENGTH = 500;
+const MAX_MATCH_INPUT = 2000;
+const MAX_CONDITIONS = 16;
+const MAX_PATH_LENGTH = 300;
+const MAX_IN_VALUES = 100;
+const MAX_NAME_LENGTH = 500;
+const MAX_NOTE_LENGTH = 500;
 
 const VERDICTS: readonly Verdict[] = ['allow', 'ask', 'deny'];
 const OPS: readonly ConditionOp[] = ['equals', 'not-equals', 'matches', 'starts-with', 'in', 'exists'];
@@ -224,12 +224,12 @@ export function patternProblem(pattern: string): string | undefined {
 }
 
 /** A path into the arguments, parsed: names and array indexes. */
-export type ArgumentPath = (string | number)[];
+type ArgumentPath = (string | number)[];
 
 /**
  * Parses `a.b[0]["odd.key"]` into segments, or returns what is wrong with it as a readable phrase.
  */
-export function parsePath(path: string): ArgumentPath | string {
+function parsePath(path: string): ArgumentPath | string {
   if (path === '') return 'is empty: name an argument, e.g. "path" or "options.mode"';
   if (path.length > MAX_PATH_LENGTH) return `is longer than ${MAX_PATH_LENGTH} characters`;
   const segments: ArgumentPath = [];
@@ -271,7 +271,7 @@ export function parsePath(path: string): ArgumentPath | string {
 }
 
 /** The value at `path` in `args` (own properties only), or undefined. */
-export function readPath(args: JsonObject, path: ArgumentPath): unknown {
+function readPath(args: JsonObject, path: ArgumentPath): unknown {
   let current: unknown = args;
   for (const segment of path) {
     if (Array.isArray(current)) {
@@ -306,7 +306,7 @@ export function compileRule(rule: PolicyRule): CompiledRule {
 }
 
 /** 8 for an exact tool, 4 for an exact server, 2 for argument conditions, 1 for a named caller. */
-export function specificity(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' | 'caller'>): number {
+function specificity(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' | 'caller'>): number {
   return (
     (rule.tool !== ANY ? 8 : 0) +
     (rule.server !== ANY ? 4 : 0) +
@@ -316,7 +316,7 @@ export function specificity(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' | 
 }
 
 /** Whether a rule speaks for this caller (see the file comment). */
-export function ruleCoversCaller(rule: Pick<PolicyRule, 'caller' | 'verdict'>, caller: Caller): boolean {
+function ruleCoversCaller(rule: Pick<PolicyRule, 'caller' | 'verdict'>, caller: Caller): boolean {
   if (!rule.caller) return rule.verdict !== 'allow' || isOwnCaller(caller);
   if (rule.caller.kind !== caller.kind) return false;
   return rule.caller.label === undefined || rule.caller.label === identityLabel(caller);
@@ -383,7 +383,7 @@ function canonicalOrNull(value: unknown): string | null {
 }
 
 /** How a rule applies to a call: not at all, surely, or only because a condition could not be evaluated. */
-export function ruleApplies(
+function ruleApplies(
   compiled: CompiledRule,
   caller: Caller,
   serverId: string,

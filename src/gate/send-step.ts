@@ -16,7 +16,7 @@ import type { ValidationReport } from './types.js';
 
 /** Defaults the spec asks for: every call times out. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
+const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
 
 /** Step 5: the pending entry is durable before anything leaves (or, with 'warn', a warning is). */
 export async function recordPending(
@@ -50,7 +50,7 @@ export async function recordPending(
  * What the send brought back, when it left (the final record's duration starts there) and when the
  * response arrived: the server's time, network included, without the person's approval wait.
  */
-export interface Sent {
+interface Sent {
   result: CallToolResult;
   sentAt: number;
   receivedAt: number;
@@ -92,8 +92,8 @@ export async function sendStep(call: CallContext, tool: ResolvedTool, approval: 
       beforeResend,
       timeoutMs: request.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       maxTotalTimeoutMs: request.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_MS,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(call.trace ? { meta: traceMeta(call.trace) } : {}),
+      signal: request.signal,
+      meta: call.trace && traceMeta(call.trace),
       onprogress: (progress) => {
         gate.emit({ type: 'progress', invocationId, ...progress });
         request.onprogress?.(progress);

@@ -80,7 +80,7 @@ export function assertNotDenied(serverId: string, toolName: string, decision: De
 }
 
 /** What an approval settled: the exact arguments to send and how long to remember the yes. */
-export interface Approved {
+interface Approved {
   arguments: JsonObject;
   remember: RememberScope;
   decidedBy?: string;

@@ -15,7 +15,7 @@ export const TRUST_EXPLANATION =
 export const TRUSTED_EXPLANATION =
   'A trusted server’s read-only tools may run without asking; everything else still follows your rules and asks by default.';
 
-export const TRUST_PREFIX = 'trust:';
+const TRUST_PREFIX = 'trust:';
 
 /** The stored trust level; anything unreadable counts as untrusted. */
 export async function readTrust(store: SettingsStore, serverId: string): Promise<TrustLevel> {

@@ -40,7 +40,7 @@ export interface RequestOptions {
   /** Hard limit regardless of progress. Default: none beyond the idle timeout. */
   maxTotalTimeoutMs?: number;
   /** Abort to cancel: the server is told (notifications/cancelled, or the stream closes). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives progress; its presence adds `_meta.progressToken` to the request. */
   onprogress?: (progress: Progress) => void;
   /** Extra HTTP headers for this request (x-mcp-header mirroring). */

@@ -66,6 +66,7 @@ export type {
   ToolAnnotations,
 } from './types.js';
 export { redactUrl, redactUrlsInText, secretsInUrl } from './url-secrets.js';
+export { loadUrlSecrets, mayCarryUrlSecrets, redactUrlWhenNeeded } from './url-secrets-loader.js';
 export {
   type Era,
   isLegacyVersion,

@@ -38,7 +38,7 @@ export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 /** What a raw inbound value turned out to be. `invalid` carries a reason a developer can act on. */
-export type ClassifiedMessage =
+type ClassifiedMessage =
   | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'notification'; message: JsonRpcNotification }
   | { kind: 'success'; message: JsonRpcSuccess }

@@ -3,7 +3,7 @@
 /** The dialects Toolgate validates. */
 export type Dialect = '2020-12' | '2019-09' | 'draft-07';
 
-export type DialectChoice = { dialect: Dialect } | { unsupported: string };
+type DialectChoice = { dialect: Dialect } | { unsupported: string };
 
 const KNOWN: Record<string, Dialect> = {
   'json-schema.org/draft/2020-12/schema': '2020-12',

@@ -7,7 +7,7 @@
 let verdict: boolean | undefined;
 
 /** Code that needs eval; it throws (EvalError, or TypeError under Trusted Types) where eval is blocked. */
-export function defaultEvalProbe(): unknown {
+function defaultEvalProbe(): unknown {
   return new Function('return 1')();
 }
 

@@ -13,7 +13,7 @@ export interface SchemaFacts {
   uniqueItems: boolean;
 }
 
-export type SchemaInspection = { ok: true; facts: SchemaFacts } | { ok: false; reason: string };
+type SchemaInspection = { ok: true; facts: SchemaFacts } | { ok: false; reason: string };
 
 /** Keywords whose value is one subschema. */
 const SCHEMA_KEYWORDS = new Set([
@@ -159,7 +159,7 @@ export function inspectSchema(schema: unknown, limits: SchemaLimits): SchemaInsp
 }
 
 /** Why a regex from a schema is refused (too long, invalid under the `u` flag both engines use, risky). */
-export function patternProblem(source: string, limits: SchemaLimits): string | undefined {
+function patternProblem(source: string, limits: SchemaLimits): string | undefined {
   const shown = JSON.stringify(source.length > 60 ? `${source.slice(0, 57)}...` : source);
   if (source.length > limits.maxPatternLength)
     return `${shown} is longer than ${limits.maxPatternLength} characters`;
@@ -288,7 +288,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** What a value walk found: a limit crossed, or values JSON would drop or change. */
-export type ValueInspection =
+type ValueInspection =
   | { ok: true; chars: number; longestArray: number; needsJsonRoundTrip: boolean }
   | { ok: false; reason: string };
 

@@ -8,7 +8,7 @@
 import type { SchemaIssue } from './report.js';
 
 /** An engine-neutral issue before its path is rendered. */
-export interface RawIssue {
+interface RawIssue {
   /** Instance location as JSON Pointer segments (unescaped). */
   segments: string[];
   /** The keyword that failed, for merging (e.g. `type`, `anyOf`). */
@@ -426,7 +426,7 @@ function pointerSegments(pointer: string, uriEncoded: boolean): string[] {
 const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
 
 /** Renders pointer segments as `a.b[2]["odd key"]`, reading the value to tell indexes from keys. */
-export function renderPath(segments: readonly string[], value: unknown): string {
+function renderPath(segments: readonly string[], value: unknown): string {
   if (segments.length === 0) return '(root)';
   let text = '';
   let node: unknown = value;

@@ -14,7 +14,7 @@ import { isHeldEntry, readSkillEntry } from './entry.js';
 import { diffEntries, manifestDigest } from './manifest.js';
 import { identityKey, type SkillEntry, type SkillIdentity } from './types.js';
 
-export const SKILL_APPROVAL_PREFIX = 'skill:';
+const SKILL_APPROVAL_PREFIX = 'skill:';
 
 /** One remembered approval. */
 export interface SkillApproval extends SkillIdentity {
@@ -99,7 +99,7 @@ function keyOf(identity: SkillIdentity): string {
 }
 
 /** A stored approval, re-checked; anything malformed approves nothing. */
-export function parseApproval(value: unknown): SkillApproval | undefined {
+function parseApproval(value: unknown): SkillApproval | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const a = value as Partial<SkillApproval>;
   if (

@@ -20,12 +20,7 @@ import {
 import type { JsonObject } from '../protocol/index.js';
 import { SkillVerificationError } from './verify.js';
 
-export type SkillAction =
-  | 'skills/approve'
-  | 'skills/revoke'
-  | 'skills/load'
-  | 'skills/read'
-  | 'skills/inspect';
+type SkillAction = 'skills/approve' | 'skills/revoke' | 'skills/load' | 'skills/read' | 'skills/inspect';
 
 /** What one record is about. */
 export interface SkillActivity {

@@ -48,7 +48,7 @@ export function frontmatterDifferences(file: JsonObject, entry: JsonObject): str
 }
 
 /** Deep equality of JSON values: object key order does not matter, array order does. */
-export function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;

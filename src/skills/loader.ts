@@ -69,7 +69,7 @@ export async function readVerified(
 }
 
 /** A SKILL.md read, verified, and its frontmatter found identical to the entry's. */
-export interface VerifiedSkillDocument extends SkillDocument {
+interface VerifiedSkillDocument extends SkillDocument {
   text: string;
   cached: boolean;
 }

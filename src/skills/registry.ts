@@ -54,7 +54,7 @@ export interface ServerSkills {
 }
 
 /** The skill path a qualified name is made of: `acme/refunds`, or `github://o/r/refunds`. */
-export function qualifiedPath(uri: string): string {
+function qualifiedPath(uri: string): string {
   const parts = parseSkillUri(uri);
   if (!parts) return uri;
   return parts.scheme === 'skill' ? parts.skillPath : `${parts.scheme}://${parts.skillPath}`;

@@ -8,7 +8,7 @@ const SKILL_FILE = 'SKILL.md';
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /** The parts of a SKILL.md URI, or undefined when `uri` is not one. */
-export interface SkillUriParts {
+interface SkillUriParts {
   /** `skill`, `github`, … (as written). */
   scheme: string;
   /** The skill directory's path: `acme/billing/refunds`. */

@@ -17,8 +17,8 @@ import {
 import { isHeldEntry, type ReadEntry, type RejectedEntry, readSkillEntry } from './entry.js';
 
 /** Listing stops here (with `complete: false`): a listing may be arbitrarily large. */
-export const MAX_LIST_PAGES = 100;
-export const MAX_DIRECTORY_PAGES = 50;
+const MAX_LIST_PAGES = 100;
+const MAX_DIRECTORY_PAGES = 50;
 
 /** What the server declared for the extension, or undefined when it did not declare it. */
 export function skillsCapability(
@@ -31,7 +31,7 @@ export function skillsCapability(
 }
 
 /** One listing, all pages: held entries, rejected ones with reasons, and whether it is complete. */
-export interface SkillListing {
+interface SkillListing {
   held: ReadEntry[];
   rejected: RejectedEntry[];
   /** False when paging stopped at the bound or on a repeated cursor. */

@@ -9,7 +9,7 @@
 export const ERROR_BODY_LIMIT = 64 * 1024;
 
 /** A whole body, or how far reading got before the cap stopped it. */
-export type BoundedBody =
+type BoundedBody =
   | { ok: true; text: string }
   | {
       ok: false;

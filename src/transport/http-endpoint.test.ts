@@ -4,7 +4,7 @@
  * run the same paths against node:http peers.
  */
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../protocol/index.js';
+import { redactUrl, redactUrlsInText, secretsInUrl, TransportError } from '../protocol/index.js';
 import { HttpEndpoint, openRequestLine } from './http-endpoint.js';
 
 const API_KEY = 'key-0123456789abcdef';
@@ -18,16 +18,26 @@ describe('HttpEndpoint', () => {
   });
 
   it('keeps header values and URL secrets out of what failure messages may say', () => {
-    const http = new HttpEndpoint(`https://example.com/mcp?api_key=${API_KEY}`, {
-      headers: { Authorization: 'Bearer tok-0123456789' },
-    });
+    const http = new HttpEndpoint(
+      `https://example.com/mcp?api_key=${API_KEY}`,
+      { headers: { Authorization: 'Bearer tok-0123456789' } },
+      { redactUrl, redactUrlsInText, secretsInUrl },
+    );
     const context = http.context({ 'X-Extra': 'extra-0123456789' }, ['session-0123456789']);
     expect(context.url).not.toContain(API_KEY);
     expect(context.headerNames).toEqual(['Authorization', 'X-Extra']);
     expect(context.secrets).toEqual(
       expect.arrayContaining(['Bearer tok-0123456789', 'extra-0123456789', API_KEY, 'session-0123456789']),
     );
-    expect(http.redactMessage(`failed: ${API_KEY} and tok-0123456789`)).not.toMatch(/0123456789/);
+    expect(http.redactMessage(`failed: ${API_KEY} and tok-0123456789`, redactUrlsInText)).not.toMatch(
+      /0123456789/,
+    );
+  });
+
+  it('refuses to start without the URL rule for an address that may carry a secret', () => {
+    for (const url of ['https://example.com/mcp?api_key=k', 'https://example.com/@team/mcp'])
+      expect(() => new HttpEndpoint(url)).toThrow(/needs the URL secret rule/);
+    expect(new HttpEndpoint('https://example.com/mcp?plain').label).toBe('https://example.com/mcp?plain');
   });
 
   it('explains a network failure, and says nothing when the request was aborted', async () => {

@@ -6,13 +6,7 @@
  * Failures are worded through explainFailure, so the wording loads at the first failure only.
  */
 
-import {
-  forwardPersonWait,
-  redactUrl,
-  redactUrlsInText,
-  secretsInUrl,
-  TransportError,
-} from '../protocol/index.js';
+import { forwardPersonWait, mayCarryUrlSecrets, TransportError } from '../protocol/index.js';
 import { readBoundedText } from './bounded-body.js';
 import {
   assertValidHeaders,
@@ -26,12 +20,29 @@ import { checkServerUrl, guardedFetch, type RedirectScope } from './http-fetch.j
 /** What both HTTP transports are told about their server. */
 export interface HttpEndpointOptions {
   /** Sent with every request (Authorization, API keys). Values never appear in errors. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** A fetch to use instead of the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Name for messages; defaults to the URL with its secrets (`?api_key=`, user info) hidden. */
-  label?: string;
+  label?: string | undefined;
 }
+
+/**
+ * The URL secret rule (protocol's url-secrets.ts) as an endpoint uses it. The transports that
+ * import it statically pass it; connect() passes none for an address that cannot carry a secret
+ * (mayCarryUrlSecrets), so a plain call never loads the rule.
+ */
+export interface UrlRule {
+  redactUrl(text: string): string;
+  redactUrlsInText(text: string): string;
+  secretsInUrl(url: URL): string[];
+}
+
+/** For an address without `@` or `=`: redactUrl would return it unchanged, and it holds no secret. */
+const PLAIN_ADDRESS: Pick<UrlRule, 'redactUrl' | 'secretsInUrl'> = {
+  redactUrl: (text) => text,
+  secretsInUrl: () => [],
+};
 
 /** A request's own abort controller, tied to its caller's signal and to the transport's close(). */
 export interface RequestLine {
@@ -47,13 +58,20 @@ export class HttpEndpoint {
   readonly scope: RedirectScope;
   /** The configured headers, checked. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The URL secret rule the endpoint was given; undefined for an address that cannot carry a secret. */
+  readonly rule: UrlRule | undefined;
   /** Secret values in the URL itself, kept out of messages like header values. */
   private readonly urlSecrets: readonly string[];
   private readonly fetchFn: typeof fetch;
 
-  constructor(url: string | URL, options: HttpEndpointOptions = {}) {
+  /** `rule` may be left out only for an address that cannot carry a secret (mayCarryUrlSecrets). */
+  constructor(url: string | URL, options: HttpEndpointOptions = {}, rule?: UrlRule) {
+    if (!rule && mayCarryUrlSecrets(String(url)))
+      throw new TypeError('an address that may carry a secret needs the URL secret rule');
+    this.rule = rule;
+    const { redactUrl, secretsInUrl } = rule ?? PLAIN_ADDRESS;
     // Plain http only to this machine; user info refused: checked before any header is stored.
-    this.url = checkServerUrl(url);
+    this.url = checkServerUrl(url, redactUrl);
     this.scope = { shownUrl: redactUrl(this.url.href), origin: this.url.origin };
     this.urlSecrets = secretsInUrl(this.url);
     this.label = options.label ?? redactUrl(String(url));
@@ -73,8 +91,16 @@ export class HttpEndpoint {
     };
   }
 
-  /** Another layer's error message, without our header values or URL secrets. */
-  redactMessage(message: string, context: FailureContext = this.context()): string {
+  /**
+   * Another layer's error message without our header values and URL secrets; URLs in it are
+   * masked by `redactUrlsInText` (protocol's rule: the lazy stream modules import it, streamable-http-core.ts
+   * loads it at such a failure).
+   */
+  redactMessage(
+    message: string,
+    redactUrlsInText: (text: string) => string,
+    context: FailureContext = this.context(),
+  ): string {
     return redactUrlsInText(redact(message, context.secrets));
   }
 

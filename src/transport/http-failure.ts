@@ -137,6 +137,29 @@ export function sessionExpired(context: FailureContext): TransportError {
   );
 }
 
+/** Longest session id Toolgate accepts. The spec sets no number; real ids are UUIDs or tokens far below it. */
+export const MAX_SESSION_ID_CHARS = 1024;
+
+/**
+ * True when a legacy session id keeps the rule (visible ASCII 0x21-0x7E, at most 1024 characters);
+ * session-rules.ts says why one does not.
+ */
+export function isUsableSessionId(id: string): boolean {
+  return id.length <= MAX_SESSION_ID_CHARS && /^[\x21-\x7e]*$/.test(id);
+}
+
+/** The server lost one new session too many in a row: the connection fails for good. */
+export function sessionsExhausted(context: FailureContext, label: string, restarts: number): TransportError {
+  return new TransportError(
+    context.url,
+    'http-status',
+    `${label} forgot the MCP session again (HTTP 404) after Toolgate started ${restarts} new ` +
+      `session${restarts === 1 ? '' : 's'} in a row, so Toolgate stopped and sends it nothing more. The server may be ` +
+      `restarting, or run several instances without shared sessions. Reconnect once it is fixed.`,
+    404,
+  );
+}
+
 type FailureMessages = typeof import('./http-failure-messages.js');
 let failureMessages: Promise<FailureMessages> | undefined;
 

@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { connect } from '../client/index.js';
-import { TransportError } from '../protocol/index.js';
+import { redactUrl, TransportError } from '../protocol/index.js';
 import { checkServerUrl, isLoopbackHost } from './http-fetch.js';
 import { HttpSseTransport } from './http-sse.js';
 import { StreamableHttpTransport } from './streamable-http.js';
+import { StreamableHttpCore, streamableHttpFor } from './streamable-http-core.js';
 
 function refusalOf(run: () => unknown): TransportError {
   try {
@@ -34,7 +35,7 @@ describe('checkServerUrl', () => {
       'http://127.1/mcp',
       'http://[0:0:0:0:0:0:0:1]/mcp',
     ])
-      expect(checkServerUrl(url).href).toBe(new URL(url).href);
+      expect(checkServerUrl(url, redactUrl).href).toBe(new URL(url).href);
   });
 
   it('refuses plain http to another machine with a readable reason and the https address', () => {
@@ -46,7 +47,7 @@ describe('checkServerUrl', () => {
       'http://128.0.0.1/mcp',
       'http://[::2]/mcp',
     ]) {
-      const error = refusalOf(() => checkServerUrl(url));
+      const error = refusalOf(() => checkServerUrl(url, redactUrl));
       expect(error.failure).toBe('bad-endpoint');
       expect(error.message).toContain(`${url} uses plain http to another machine`);
       expect(error.message).toContain(`use https (${url.replace('http:', 'https:')})`);
@@ -54,14 +55,18 @@ describe('checkServerUrl', () => {
   });
 
   it('hides URL secrets in every refusal', () => {
-    const http = refusalOf(() => checkServerUrl('http://mcp.example.com/mcp?api_key=sk-abcdef123'));
+    const http = refusalOf(() =>
+      checkServerUrl('http://mcp.example.com/mcp?api_key=sk-abcdef123', redactUrl),
+    );
     expect(http.message).not.toContain('sk-abcdef123');
     expect(http.message).toContain('http://mcp.example.com/mcp?api_key=***');
     expect(http.url).toBe('http://mcp.example.com/mcp?api_key=***');
-    const invalid = refusalOf(() => checkServerUrl('https://exa mple.com/mcp?token=tok-secret-1'));
+    const invalid = refusalOf(() => checkServerUrl('https://exa mple.com/mcp?token=tok-secret-1', redactUrl));
     expect(invalid.message).toContain('is not a valid URL');
     expect(invalid.message).not.toContain('tok-secret-1');
-    const userInfo = refusalOf(() => checkServerUrl('https://alice:hunter2-pass@mcp.example.com/mcp'));
+    const userInfo = refusalOf(() =>
+      checkServerUrl('https://alice:hunter2-pass@mcp.example.com/mcp', redactUrl),
+    );
     expect(userInfo.message).not.toContain('hunter2-pass');
   });
 
@@ -81,6 +86,20 @@ describe('the HTTP transports', () => {
       'bad-endpoint',
     );
     expect(refusalOf(() => new HttpSseTransport('http://mcp.example.com/sse')).failure).toBe('bad-endpoint');
+  });
+
+  it("connect()'s transport carries the URL rule exactly when its address may hold a secret", async () => {
+    // Without `@` or `=` the rule has nothing to hide, so the transport made without it is the same.
+    const plain = await streamableHttpFor(new URL('https://mcp.example.com/mcp/path'), {});
+    expect(plain).toBeInstanceOf(StreamableHttpCore);
+    expect(plain).not.toBeInstanceOf(StreamableHttpTransport);
+    expect(plain.label).toBe('https://mcp.example.com/mcp/path');
+    const secret = await streamableHttpFor(new URL('https://mcp.example.com/mcp?token=tok-123456&x=1'), {});
+    expect(secret).toBeInstanceOf(StreamableHttpTransport);
+    expect(secret.label).toBe('https://mcp.example.com/mcp?token=***&x=1');
+    const inPath = await streamableHttpFor(new URL('https://mcp.example.com/@team/mcp'), {});
+    expect(inPath).toBeInstanceOf(StreamableHttpTransport);
+    expect(inPath.label).toBe('https://mcp.example.com/@team/mcp');
   });
 
   it('show the URL without its secrets in their label', () => {

@@ -12,7 +12,7 @@
  *   error saying why (worded in http-failure-messages.ts, loaded at the first refusal).
  */
 
-import { redactUrl, TransportError } from '../protocol/index.js';
+import { TransportError } from '../protocol/index.js';
 import { discardBody } from './bounded-body.js';
 import { explainFailure, parseHttpUrl } from './http-failure.js';
 
@@ -25,10 +25,11 @@ const METHOD_PRESERVING = new Set([307, 308]);
 
 /**
  * Checks a configured MCP server address and returns it parsed. Throws a 'bad-endpoint'
- * TransportError (with secrets in the URL hidden) for an invalid URL, a scheme other than http(s),
- * user info in the URL, or plain http to a host other than this machine.
+ * TransportError (with secrets in the URL hidden by `redactUrl`, protocol's rule, which the caller
+ * loaded if the address may carry one) for an invalid URL, a scheme other than http(s), user info in
+ * the URL, or plain http to a host other than this machine.
  */
-export function checkServerUrl(input: string | URL): URL {
+export function checkServerUrl(input: string | URL, redactUrl: (text: string) => string): URL {
   const text = String(input);
   const shown = redactUrl(text);
   if (!parseable(text))

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransportError } from '../protocol/index.js';
 import { type HttpSseOptions, HttpSseTransport } from './http-sse.js';
-import { ResponseTooLargeError } from './limits.js';
+import { ResponseTooLargeError } from './too-large.js';
 
 interface Seen {
   method: string;

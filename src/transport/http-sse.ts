@@ -10,6 +10,9 @@ import {
   isRequest,
   type JsonRpcMessage,
   type RequestId,
+  redactUrl,
+  redactUrlsInText,
+  secretsInUrl,
   TransportError,
 } from '../protocol/index.js';
 import { discardBody, readBoundedText } from './bounded-body.js';
@@ -17,15 +20,10 @@ import { HttpEndpoint, type HttpEndpointOptions, openRequestLine } from './http-
 import { assertValidHeaders, type FailureContext, rpcErrorIn } from './http-failure.js';
 // This transport is itself loaded lazily (2024-11-05 servers only): its failure wording comes along.
 import { notMcp } from './http-failure-messages.js';
-import {
-  type ConnectionLimits,
-  describeBytes,
-  type ResolvedLimits,
-  ResponseTooLargeError,
-  resolveLimits,
-} from './limits.js';
+import { type ConnectionLimits, type ResolvedLimits, resolveLimits } from './limits.js';
 import { SentRequests } from './sent-requests.js';
 import { type EventSourceMessage, messageOfEvent, readSse, SseLimitError } from './sse-reader.js';
+import { describeBytes, ResponseTooLargeError } from './too-large.js';
 import type { SendOptions, Transport } from './transport.js';
 
 /** Options of HttpSseTransport: its server (headers for the GET and every POST, fetch, label), and more. */
@@ -33,7 +31,7 @@ export interface HttpSseOptions extends HttpEndpointOptions {
   /** How long start() waits for the `endpoint` event (connect() gives its connect timeout). Default 30 s. */
   endpointTimeoutMs?: number;
   /** Size caps (this transport uses maxEventBytes: every answer is one event on the stream). */
-  limits?: ConnectionLimits;
+  limits?: ConnectionLimits | undefined;
 }
 
 /** The connect timeout's default: connect() waits this long for any answer during a handshake. */
@@ -63,7 +61,7 @@ export class HttpSseTransport implements Transport {
   private readonly sent = new SentRequests();
 
   constructor(url: string | URL, options: HttpSseOptions = {}) {
-    this.http = new HttpEndpoint(url, options);
+    this.http = new HttpEndpoint(url, options, { redactUrl, redactUrlsInText, secretsInUrl });
     this.label = this.http.label;
     this.endpointTimeoutMs = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     this.limits = resolveLimits(options.limits);
@@ -293,7 +291,7 @@ export class HttpSseTransport implements Transport {
       cause instanceof SseLimitError
         ? ` (an event was larger than the limit of ${describeBytes(cause.limit)}, so Toolgate stopped reading)`
         : cause instanceof Error
-          ? ` (${this.http.redactMessage(cause.message)})`
+          ? ` (${this.http.redactMessage(cause.message, redactUrlsInText)})`
           : '';
     for (const [id] of this.sent.drain())
       this.onresponselost?.(

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_LIMITS,
-  describeBytes,
-  ResponseTooLargeError,
-  reconnectDelay,
-  resolveLimits,
-} from './limits.js';
+import { DEFAULT_LIMITS, reconnectDelay, resolveLimits } from './limits.js';
+import { describeBytes, ResponseTooLargeError } from './too-large.js';
 
 const MB = 1024 * 1024;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, RpcEngine, TransportError } from '../protocol/index.js';
-import { ResponseTooLargeError } from './limits.js';
 import { MessageInbox, MessagePortTransport } from './message-port.js';
+import { ResponseTooLargeError } from './too-large.js';
 
 const open: MessagePort[] = [];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RequestId, TransportError } from '../protocol/index.js';
-import { ResponseTooLargeError } from './limits.js';
 import { estimateMessageBytes, MessageSizeCap } from './message-size.js';
+import { ResponseTooLargeError } from './too-large.js';
 
 describe('estimateMessageBytes', () => {
   it('is close to the JSON size of ordinary messages', () => {

@@ -7,8 +7,9 @@
  */
 
 import { isJsonObject, type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
-import { DEFAULT_LIMITS, describeBytes, ResponseTooLargeError } from './limits.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import { SentRequests } from './sent-requests.js';
+import { describeBytes, ResponseTooLargeError } from './too-large.js';
 
 /** Bytes counted for a number, a boolean, null or undefined: about what JSON spends on one. */
 const SCALAR_BYTES = 8;
@@ -65,7 +66,7 @@ function pushEach(entries: Iterable<unknown>, stack: unknown[], total: number, l
 }
 
 /** Where an oversized message is reported: the call it answers fails; anything else is an error. */
-export interface OversizeReport {
+interface OversizeReport {
   failed?: ((id: RequestId, error: Error) => void) | undefined;
   error?: ((error: Error) => void) | undefined;
 }

@@ -13,7 +13,7 @@
 export const HANDSHAKE_VERSION = 1;
 
 /** Client → server, on the window, with a MessagePort transferred. */
-export interface ConnectMessage {
+interface ConnectMessage {
   toolgate: 'mcp-connect';
   version: number;
   /** Lets several servers share one window: a server answers only connects naming its channel. */

@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionClosedError, type JsonRpcMessage, RpcEngine, TransportError } from '../protocol/index.js';
-import { ResponseTooLargeError } from './limits.js';
 import type { MessagePortTransport } from './message-port.js';
 import { type OpaquePeerFrame, type PeerWindow, PostMessageClientTransport } from './post-message.js';
 import { acceptPostMessageClients, type PostMessageServer } from './post-message-server.js';
+import { ResponseTooLargeError } from './too-large.js';
 
 class FakeWindow extends EventTarget {
   closed = false;

@@ -62,7 +62,7 @@ export type PostMessageClientOptions = PostMessagePeer & {
 };
 
 /** How long a server has to answer the handshake unless told otherwise. */
-export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 const DEFAULT_PEER_CHECK_MS = 500;
 /** Delays between handshake attempts: the peer page may still be loading when we first post. */
 const RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1000];

@@ -1,13 +1,11 @@
 /**
- * The legacy session rules a server must keep (2025-03-26 .. 2025-11-25 Streamable HTTP): a session
- * id is visible ASCII, and a server that forgets sessions gets a bounded number of new ones.
+ * Why a legacy server's session id (2025-03-26 .. 2025-11-25 Streamable HTTP) cannot be used: a
+ * session id is visible ASCII, at most MAX_SESSION_ID_CHARS long. streamable-http.ts checks ids with
+ * isUsableSessionId and loads this wording with `import()` only for an id that breaks the rule.
  */
 
 import { TransportError } from '../protocol/index.js';
-import type { FailureContext } from './http-failure.js';
-
-/** Longest session id Toolgate accepts. The spec sets no number; real ids are UUIDs or tokens far below it. */
-export const MAX_SESSION_ID_CHARS = 1024;
+import { type FailureContext, MAX_SESSION_ID_CHARS } from './http-failure.js';
 
 /** Why `id` cannot be a session id (visible ASCII 0x21-0x7E, at most 1024 characters), or undefined. */
 export function sessionIdProblem(id: string): string | undefined {
@@ -36,17 +34,5 @@ export function badSessionId(context: FailureContext, problem: string): Transpor
     `${context.url} assigned an MCP session id Toolgate cannot use: ${problem}. The specification allows ` +
       `only visible ASCII characters (0x21 to 0x7E) in a session id; Toolgate did not use it. ` +
       `This is a bug in the server (tell its maintainer).`,
-  );
-}
-
-/** The server lost one new session too many in a row: the connection fails for good. */
-export function sessionsExhausted(context: FailureContext, label: string, restarts: number): TransportError {
-  return new TransportError(
-    context.url,
-    'http-status',
-    `${label} forgot the MCP session again (HTTP 404) after Toolgate started ${restarts} new ` +
-      `session${restarts === 1 ? '' : 's'} in a row, so Toolgate stopped and sends it nothing more. The server may be ` +
-      `restarting, or run several instances without shared sessions. Reconnect once it is fixed.`,
-    404,
   );
 }

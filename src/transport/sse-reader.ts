@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS } from './limits.js';
 export type { EventSourceMessage };
 
 /** Callbacks for one SSE connection. */
-export interface SseHandlers {
+interface SseHandlers {
   /** One complete event, in arrival order. */
   onEvent: (event: EventSourceMessage) => void;
   /** The server set its reconnection delay (`retry:` field), in milliseconds. */
@@ -24,7 +24,7 @@ export interface SseHandlers {
 }
 
 /** Caps for one SSE connection. */
-export interface SseLimits {
+interface SseLimits {
   /**
    * Most bytes one event may take: the bytes of its lines, line breaks not counted. Default 8 MB.
    * An endless line or an event without end fails here instead of filling the page's memory.
@@ -59,7 +59,7 @@ const CR = 0x0d;
  * Cuts an SSE byte stream into lines and hands each to eventsource-parser, counting the bytes of
  * the event being read. Throws SseLimitError as soon as an event outgrows `maxEventBytes`.
  */
-export class SseLineReader {
+class SseLineReader {
   private readonly parser: EventSourceParser;
   private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   /** Bytes of the line being read, kept only across chunk boundaries. */
@@ -196,10 +196,10 @@ export async function readSse(
 }
 
 /** Result of reading one SSE `data` payload as JSON. */
-export type SseJson = { ok: true; value: unknown } | { ok: false; reason: string };
+type SseJson = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /** Parses the data of a JSON-RPC carrying event, without throwing. */
-export function parseEventJson(data: string): SseJson {
+function parseEventJson(data: string): SseJson {
   try {
     return { ok: true, value: JSON.parse(data) as unknown };
   } catch (error) {

@@ -7,11 +7,11 @@
  * that answers every request with JSON never needs any of it, so it stays out of the eager bundle.
  */
 
-import { type RequestId, TransportError } from '../protocol/index.js';
+import { type RequestId, redactUrlsInText, TransportError } from '../protocol/index.js';
 import { discardBody } from './bounded-body.js';
 import type { HttpEndpoint } from './http-endpoint.js';
 import type { FailureContext } from './http-failure.js';
-import { describeBytes, type ResolvedLimits, ResponseTooLargeError, reconnectDelay } from './limits.js';
+import { type ResolvedLimits, reconnectDelay } from './limits.js';
 import {
   carriesMessage,
   type EventSourceMessage,
@@ -19,6 +19,7 @@ import {
   readSse,
   SseLimitError,
 } from './sse-reader.js';
+import { describeBytes, ResponseTooLargeError } from './too-large.js';
 
 /** One logical SSE stream: a POST's response stream (possibly resumed) or the standalone GET stream. */
 export interface StreamState {
@@ -323,7 +324,7 @@ function emptyStreamsMessage(host: FollowerHost, state: StreamState): string {
 
 /** Another layer's error message, without our header values, URL secrets or session id. */
 function redactMessage(host: FollowerHost, message: string): string {
-  return host.http.redactMessage(message, host.context());
+  return host.http.redactMessage(message, redactUrlsInText, host.context());
 }
 
 function receiveEvent(host: FollowerHost, event: EventSourceMessage): void {

@@ -9,9 +9,9 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type JsonRpcMessage, type RequestId, TransportError } from '../protocol/index.js';
-import { ResponseTooLargeError } from './limits.js';
 import { readSse } from './sse-reader.js';
 import { encodeHeaderValue, type StreamableHttpOptions, StreamableHttpTransport } from './streamable-http.js';
+import { ResponseTooLargeError } from './too-large.js';
 
 interface Seen {
   method: string;

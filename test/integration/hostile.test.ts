@@ -20,7 +20,8 @@ import {
   TransportError,
 } from '../../src/protocol/errors.js';
 import { createSchemaValidator } from '../../src/schema/index.js';
-import { type ConnectionLimits, ResponseTooLargeError } from '../../src/transport/limits.js';
+import type { ConnectionLimits } from '../../src/transport/limits.js';
+import { ResponseTooLargeError } from '../../src/transport/too-large.js';
 import { eventually, firstText } from './peer-cases.js';
 
 let peer: Peer;

@@ -16,7 +16,7 @@ import type { ChainEvent } from '../chain.js';
 type JsonValue = unknown;
 
 /** OTLP AnyValue, JSON form. */
-export type OtlpAnyValue =
+type OtlpAnyValue =
   | { stringValue: string }
   | { boolValue: boolean }
   | { intValue: string }
@@ -25,13 +25,13 @@ export type OtlpAnyValue =
   | { kvlistValue: { values: OtlpKeyValue[] } }
   | Record<string, never>;
 
-export interface OtlpKeyValue {
+interface OtlpKeyValue {
   key: string;
   value: OtlpAnyValue;
 }
 
 /** OTLP LogRecord, JSON form (the fields Toolgate sets). */
-export interface OtlpLogRecord {
+interface OtlpLogRecord {
   timeUnixNano: string;
   observedTimeUnixNano: string;
   severityNumber: number;
@@ -86,7 +86,7 @@ export function anyValue(value: JsonValue | undefined, depth = 0): OtlpAnyValue 
 }
 
 /** Attributes from plain values; undefined ones are left out. */
-export function attributes(values: Record<string, string | number | boolean | undefined>): OtlpKeyValue[] {
+function attributes(values: Record<string, string | number | boolean | undefined>): OtlpKeyValue[] {
   const list: OtlpKeyValue[] = [];
   for (const [key, value] of Object.entries(values))
     if (value !== undefined) list.push({ key, value: anyValue(value) });

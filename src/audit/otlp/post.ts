@@ -7,7 +7,7 @@
 
 import { redactUrlsInText } from '../../protocol/index.js';
 
-export type PostOutcome =
+type PostOutcome =
   | { kind: 'accepted'; rejected: number; message?: string }
   | { kind: 'retry'; afterMs?: number; reason: string }
   | { kind: 'too-large'; reason: string }

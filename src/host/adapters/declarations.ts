@@ -14,7 +14,7 @@ export interface ServerTool {
   tool: Tool;
 }
 
-export interface Declarable {
+interface Declarable {
   name: string;
   description?: string;
   tool: Tool;

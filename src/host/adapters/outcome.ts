@@ -11,7 +11,7 @@ import type { ContentBlock } from '../../protocol/index.js';
 export type ToolOutcome = GateResult | { error: unknown };
 
 /** Said instead of nothing: some APIs reject an empty tool result, and a model reads silence badly. */
-export const NO_CONTENT_TEXT = '(The tool returned no content.)';
+const NO_CONTENT_TEXT = '(The tool returned no content.)';
 const NO_ERROR_DETAILS = 'The tool reported an error without details.';
 
 export function isFailure(outcome: ToolOutcome): outcome is { error: unknown } {

@@ -6,7 +6,7 @@
 
 import { childPath } from './json-path.js';
 
-export interface ArgumentChange {
+interface ArgumentChange {
   path: string;
   /** Absent when the approver added the field. */
   before?: unknown;

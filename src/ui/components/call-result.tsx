@@ -15,7 +15,7 @@ import type { ResourceReader } from './resource-contents.js';
 import { prettyJson, ResultView } from './result-view.js';
 
 /** How a call ended, as its mark says it. */
-export type ResultKind = 'succeeded' | 'error' | 'failed' | 'denied' | 'cancelled' | 'not-sent';
+type ResultKind = 'succeeded' | 'error' | 'failed' | 'denied' | 'cancelled' | 'not-sent';
 
 const MARKS: Record<ResultKind, { icon: string; word: string; tone: 'ok' | 'error' | 'neutral' }> = {
   succeeded: { icon: '✓', word: 'Succeeded', tone: 'ok' },

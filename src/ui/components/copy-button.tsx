@@ -19,7 +19,7 @@ const REFUSED =
   'The browser refused to copy. The text is selected below: press Ctrl+C (⌘C on a Mac) to copy it.';
 
 /** Puts `text` on the clipboard; false when the browser refused. */
-export async function writeClipboard(text: string): Promise<boolean> {
+async function writeClipboard(text: string): Promise<boolean> {
   try {
     if (!navigator.clipboard?.writeText) return false;
     await navigator.clipboard.writeText(text);

@@ -10,18 +10,18 @@
  */
 
 /** One server found in the input, ready for `ServerConfig` (`label` is the name a config gave it). */
-export interface FoundServer {
+interface FoundServer {
   url: string;
   label?: string;
   headers?: Record<string, string>;
 }
 
-export type ServerInput =
+type ServerInput =
   | { ok: true; servers: FoundServer[]; ignored: string[] }
   | { ok: false; problem: string };
 
 /** Pasted text above this is refused unread: no MCP client configuration is that long. */
-export const MAX_INPUT_CHARS = 100_000;
+const MAX_INPUT_CHARS = 100_000;
 /** Servers taken from one paste; the rest are named as ignored. */
 export const MAX_SERVERS = 20;
 const MAX_NAME = 80;
