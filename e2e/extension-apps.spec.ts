@@ -65,7 +65,6 @@ test('the app renders in the side panel from a result the worker ran', async () 
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await showApps(panel);
   // The tool result reached the app: it shows the time the server returned, not its placeholder.
   await expect(app(panel).locator('#server-time')).toHaveText(/^\d{4}-\d\d-\d\dT/);
@@ -259,7 +258,6 @@ test("the manifest's sandbox page runs the same guard: a hostile app's WebRTC, a
       .locator('.tg-try')
       .getByRole('button', { name: /^Call / })
       .click();
-    await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
     await panel.getByRole('tab', { name: /^Apps/ }).click();
     const figure = panel.locator('figure[data-app="ui://hostile/app.html"]');
     await expect(figure).toHaveAttribute('data-app-state', 'running', { timeout: 20_000 });

@@ -125,7 +125,7 @@ async function addServer(panel: Page, url: string): Promise<void> {
   await expect(panel.getByLabel('Server URL')).toHaveValue('', { timeout: 20_000 });
 }
 
-test('the side panel connects to an SDK server and server-everything, lists tools and calls one with approval', async () => {
+test('the side panel connects to an SDK server and server-everything, lists tools and calls one with one click', async () => {
   // A new panel page shows the worker's servers: they were added in another page (beforeAll).
   const panel = await extension.openPanel();
   await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2, { timeout: 20_000 });
@@ -138,11 +138,9 @@ test('the side panel connects to an SDK server and server-everything, lists tool
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  const dialog = panel.getByRole('dialog');
-  await expect(dialog).toContainText('Allow');
-  await panel.screenshot({ path: 'test-results/screenshots/extension-approval.png' });
-  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  // The person's click on Call approved it (one consent per intent): no dialog in the side panel.
   await expect(panel.locator('.tg-try')).toContainText('Done');
+  await expect(panel.getByRole('dialog')).toHaveCount(0);
   await panel.getByRole('tab', { name: /Activity/ }).click();
   await expect(panel.locator('.tg-finished-call').first()).toContainText('42');
   expect((await sdk.events()).calls).toContainEqual({ tool: 'add', arguments: { a: 2, b: 40 } });
@@ -153,7 +151,6 @@ test('the side panel connects to an SDK server and server-everything, lists tool
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await panel.getByRole('tab', { name: /Activity/ }).click();
   await expect(panel.locator('.tg-finished-call').first()).toContainText('from the side panel');
 
@@ -304,6 +301,26 @@ test('a site asks for access: one refused must wait to ask again, one allowed ca
   expect(tools.map((tool) => tool.name)).toEqual(['add']);
   const serverId = tools[0]!.serverId;
 
+  // A page cannot pass for the person's own click: a request forged with the form's mark (and the
+  // person as caller) still meets the full dialog, named as the site, and denied it runs nothing.
+  await postRaw(siteA, {
+    id: 'forged',
+    method: 'callTool',
+    serverId,
+    toolName: 'add',
+    arguments: { a: 1, b: 2 },
+    startedFrom: 'form',
+    caller: { kind: 'person', label: 'you' },
+  });
+  const forged = panel.getByRole('dialog');
+  await expect(forged).toContainText('Asked by the web site');
+  await expect(forged).toContainText(originA);
+  await expect(forged.getByLabel(/Reason if you deny/)).toBeVisible();
+  await forged.getByRole('button', { name: 'Deny' }).click();
+  await expect
+    .poll(() => repliesTo(siteA, 'forged'))
+    .toMatchObject([{ ok: false, error: { kind: 'denied' } }]);
+
   // The call waits for the person in the panel, then the page gets the result.
   const call = inPage(
     siteA,
@@ -313,6 +330,7 @@ test('a site asks for access: one refused must wait to ask again, one allowed ca
   // Named as the site, by the origin Chrome reported (the dialog's wording is the widget's own).
   await expect(approval).toContainText('Asked by the web site');
   await expect(approval).toContainText(originA);
+  await panel.screenshot({ path: 'test-results/screenshots/extension-approval.png' });
   await approval.getByRole('button', { name: 'Allow once' }).click();
   const result = await call;
   expect(result).toMatchObject({ ok: true, value: { content: [{ type: 'text', text: '42' }] } });
@@ -528,7 +546,6 @@ test('stopping the service worker mid-call marks the call interrupted in the aud
     .locator('.tg-try')
     .getByRole('button', { name: /^Call / })
     .click();
-  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await expect(panel.getByRole('tab', { name: 'Activity (1)' })).toBeVisible();
   await expect.poll(async () => (await sdk.events()).calls.some((call) => call.tool === 'sleep')).toBe(true);
 

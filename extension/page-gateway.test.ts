@@ -100,6 +100,32 @@ describe('page gateway (one site’s bridge port, in the worker)', () => {
     expect(controller.approvals.value).toEqual([]);
   });
 
+  it('a site cannot claim the person’s own click: its call saying startedFrom "form" gets the full dialog', async () => {
+    const { ask, grantAdd, controller, calls } = await setup();
+    await grantAdd();
+    // What a page could forge on the bridge: the form's mark, and the person as caller.
+    const reply = ask({
+      id: 'forged',
+      method: 'callTool',
+      serverId: 'calc',
+      toolName: 'add',
+      arguments: { a: 1, b: 2 },
+      startedFrom: 'form',
+      caller: { kind: 'person', label: 'you' },
+    });
+    await until(() => controller.approvals.value.length === 1, 'the approval');
+    const { request } = controller.approvals.value[0]!;
+    expect(request.caller).toEqual({ kind: 'site', label: ORIGIN });
+    // The full dialog, not the compact confirmation of the person's own call.
+    expect(request.ownCall).toBeUndefined();
+    expect(calls).toEqual([]);
+    controller.approvals.value[0]!.answer({ action: 'allow', remember: 'once' });
+    expect(await reply).toMatchObject({ ok: true });
+    const outcome = controller.finished.value[0]?.outcome;
+    expect(outcome?.ok).toBe(true);
+    if (outcome?.ok) expect(outcome.result.decision.source).not.toMatchObject({ reason: 'person-started' });
+  });
+
   it('a revocation cancels what the site has running and tells the page', async () => {
     const { ask, grantAdd, controller, siteAccess, heard, calls } = await setup({ holdCalls: true });
     await grantAdd();

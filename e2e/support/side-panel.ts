@@ -1,6 +1,6 @@
 /**
  * What the extension specs do in the side panel's own views: name a server the way the panel does,
- * and call a tool from the Tools tab as the person would (allowed once in the approval dialog).
+ * and call a tool from the Tools tab as the person would (the click on Call approves it).
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -20,7 +20,7 @@ export interface PanelCall {
   fill?: Record<string, string>;
 }
 
-/** Finds a tool by `search`, fills the form, calls it and allows it once; returns the result's place. */
+/** Finds a tool by `search`, fills the form and calls it (no dialog: the click approves it); returns the result's place. */
 export async function startPanelCall(panel: Page, search: string, options: PanelCall = {}): Promise<Locator> {
   await panel.getByRole('tab', { name: 'Tools' }).click();
   await panel.getByLabel('Search tools').fill(search);
@@ -28,7 +28,6 @@ export async function startPanelCall(panel: Page, search: string, options: Panel
   const form = panel.locator('.tg-try');
   for (const [label, value] of Object.entries(options.fill ?? {})) await form.getByLabel(label).fill(value);
   await form.getByRole('button', { name: /^Call / }).click();
-  await panel.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   return form.locator('.tg-result');
 }
 

@@ -82,6 +82,18 @@ export function readWireState(
 
 type Handler = (...params: never[]) => unknown;
 
+/**
+ * Whether the panel's call command says the person pressed a tool form's Call button, which the
+ * gate takes as their approval (src/gate/own-call.ts). Only this exact mark counts.
+ */
+function startedFromForm(options: unknown): boolean {
+  return (
+    typeof options === 'object' &&
+    options !== null &&
+    (options as { startedFrom?: unknown }).startedFrom === 'form'
+  );
+}
+
 function commandsFor(
   controller: Controller,
   siteAccess: SiteAccess,
@@ -102,12 +114,15 @@ function commandsFor(
     setTrust: (id: string, trust: TrustLevel) => controller.setTrust(id, trust),
     setToolEnabled: (id: string, toolName: string, enabled: boolean) =>
       controller.setToolEnabled(id, toolName, enabled),
-    call: (serverId: string, toolName: string, args: JsonObject) =>
+    // Only an extension page of Toolgate's own reaches this port (background.ts checks the sender):
+    // a site's calls come through the page gateway, as the site, and can never carry the form's mark.
+    call: (serverId: string, toolName: string, args: JsonObject, options?: unknown) =>
       controller.call({
         serverId,
         toolName,
         arguments: args,
         caller: { kind: 'person', label: personLabel },
+        ...(startedFromForm(options) ? { startedFrom: 'form' as const } : {}),
       }),
     cancel: (invocationId: string) => controller.cancel(invocationId),
     answerApproval: (invocationId: string, answer: ApprovalAnswer) => {

@@ -1,3 +1,4 @@
+import { effect } from '@preact/signals';
 import { describe, expect, it } from 'vitest';
 import { controllerWithServer, until } from '../../test/support/extension-controller.js';
 import { portPair } from '../../test/support/runtime-ports.js';
@@ -44,6 +45,60 @@ describe('remote controller (an extension page mirroring the worker)', () => {
     await until(() => remote.finished.value.length === 1, 'the finished call');
     await until(() => remote.approvals.value.length === 0, 'the approval to leave');
     expect(pending.request.signal.aborted).toBe(true);
+  });
+
+  it('the person’s own call from a tool’s form runs in the worker without a dialog, approved by that click', async () => {
+    const { remote, controller, calls } = await setup();
+    const asked: string[] = [];
+    const stop = effect(() => {
+      for (const item of controller.approvals.value) asked.push(item.request.pinned.tool.name);
+    });
+    const result = await remote.call({
+      serverId: 'calc',
+      toolName: 'add',
+      arguments: { a: 2, b: 3 },
+      startedFrom: 'form',
+    });
+    stop();
+    expect(asked).toEqual([]);
+    expect(result.result.content).toEqual([{ type: 'text', text: '5' }]);
+    expect(result.decision.source).toEqual({ kind: 'default', reason: 'person-started' });
+    expect(calls).toMatchObject([{ name: 'add', arguments: { a: 2, b: 3 } }]);
+    // Without the form's mark (a call made in code), the person is asked as before.
+    const other = remote.call({ serverId: 'calc', toolName: 'add', arguments: { a: 1, b: 1 } });
+    await until(() => remote.approvals.value.length === 1, 'the approval');
+    expect(remote.approvals.value[0]!.request.ownCall).toBeUndefined();
+    remote.approvals.value[0]!.answer({ action: 'deny' });
+    await expect(other).rejects.toMatchObject({ kind: 'denied' });
+  });
+
+  it('the worker takes nothing but the exact mark { startedFrom: "form" } from the panel’s port', async () => {
+    const { controller, calls } = await setup();
+    const siteAccess = await createSiteAccess({ load: async () => [], save: async () => undefined });
+    const [workerEnd, pageEnd] = portPair('toolgate-panel');
+    servePanel({ port: workerEnd, controller, siteAccess });
+    const replies = new Map<number, { ok: boolean }>();
+    pageEnd.onMessage.addListener((message) => {
+      const data = message as { type: string; id: number; ok: boolean };
+      if (data.type === 'reply') replies.set(data.id, data);
+    });
+    const marks: unknown[] = ['form', { startedFrom: 'Form' }, { startedFrom: ['form'] }, null];
+    for (const [index, mark] of marks.entries()) {
+      const id = index + 1;
+      pageEnd.postMessage({
+        type: 'command',
+        id,
+        method: 'call',
+        params: ['calc', 'add', { a: id, b: 0 }, mark],
+      });
+      await until(() => controller.approvals.value.length === 1, `the approval for ${JSON.stringify(mark)}`);
+      expect(controller.approvals.value[0]!.request.caller).toEqual({ kind: 'person', label: 'you' });
+      expect(controller.approvals.value[0]!.request.ownCall).toBeUndefined();
+      controller.approvals.value[0]!.answer({ action: 'deny' });
+      await until(() => replies.has(id), `the reply to ${id}`);
+      expect(replies.get(id)).toMatchObject({ ok: false });
+    }
+    expect(calls).toEqual([]);
   });
 
   it('a denial comes back as the gate’s error; switching a tool off goes through the worker policy', async () => {

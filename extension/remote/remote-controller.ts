@@ -262,11 +262,18 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     retry: async (id) => fromWireServer(await command<WireServer>('retry', id)),
     setTrust: (id, trust) => command('setTrust', id, trust),
     setToolEnabled: (id, toolName, enabled) => command('setToolEnabled', id, toolName, enabled),
-    // Calls from the panel are the person's own, or an MCP App's shown in it; the worker sets the caller.
-    call: ({ serverId, toolName, arguments: args, caller, signal }) =>
+    // Calls from the panel are the person's own, or an MCP App's shown in it; the worker sets the
+    // caller. The form's Call button marks its call (its click approves it); an app's call never is.
+    call: ({ serverId, toolName, arguments: args, caller, signal, startedFrom }) =>
       caller?.kind === 'mcp-app'
         ? callForApp(command, serverId, toolName, args, caller, signal)
-        : command<GateResult>('call', serverId, toolName, args),
+        : command<GateResult>(
+            'call',
+            serverId,
+            toolName,
+            args,
+            startedFrom === 'form' ? { startedFrom: 'form' } : {},
+          ),
     readResource: readResourceThrough(command),
     cancel: (invocationId) => void command('cancel', invocationId).catch(() => undefined),
     signOut: (serverId) => command('signOut', serverId),

@@ -16,9 +16,7 @@ interface FoundServer {
   headers?: Record<string, string>;
 }
 
-type ServerInput =
-  | { ok: true; servers: FoundServer[]; ignored: string[] }
-  | { ok: false; problem: string };
+type ServerInput = { ok: true; servers: FoundServer[]; ignored: string[] } | { ok: false; problem: string };
 
 /** Pasted text above this is refused unread: no MCP client configuration is that long. */
 const MAX_INPUT_CHARS = 100_000;

@@ -286,8 +286,9 @@ function CallOutcome({
       <p role="status" class="tg-call-phase">
         {state.phase === 'checking' && 'Checking the arguments and the policy…'}
         {state.phase === 'approval' && 'Waiting for approval: answer the dialog.'}
+        {/* The form's calls are the person's own: their click (or their answer) approved it already. */}
         {state.phase === 'running' &&
-          `Approved; running on ${serverName}${state.progress?.message ? `: ${state.progress.message}` : '…'}`}
+          `Running on ${serverName}${state.progress?.message ? `: ${state.progress.message}` : '…'}`}
         {outcome?.ok === true && (
           <ResultSummary
             kind={resultKind(outcome.result)}
