@@ -27,7 +27,7 @@ const tokens = [
 ].join(';');
 
 export const panelStyles = `
-:host{${tokens};display:block;color-scheme:light dark}
+:host{${tokens};display:block;color-scheme:light}@media (prefers-color-scheme:dark){:host{color-scheme:dark}}
 :host([theme=light]),.tg-root[data-theme=light]{color-scheme:light}:host([theme=dark]),.tg-root[data-theme=dark]{color-scheme:dark}
 *{box-sizing:border-box}
 .tg-root{padding:var(--tg-s3);container-type:inline-size;accent-color:var(--tg-accent);color:var(--tg-fg);background:var(--tg-bg);font:var(--tg-text-m)/1.45 var(--tg-font)}
