@@ -68,8 +68,8 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   const tab = useSignal<string>('servers');
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
   const views = useMemo(createPanelViewState, []);
-  const [theme, choose] = useThemeChoice();
   const root = useRef<HTMLDivElement>(null);
+  const [theme, choose] = useThemeChoice(root);
   useEffect(() => {
     // "/" searches the tools, from anywhere in the panel but a field being typed in or a dialog.
     const onKey = (event: KeyboardEvent) => {
@@ -157,7 +157,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
   );
   if (shape === 'overlay')
     return (
-      <div class="tg-root tg-overlay">
+      <div class="tg-root tg-overlay" ref={root}>
         {running > 0 && (
           <p class="tg-indicator" role="status">
             <span class="tg-spinner" aria-hidden="true" /> {running} tool {running === 1 ? 'call' : 'calls'}{' '}
@@ -172,7 +172,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
     tab.value = id;
   };
   return (
-    <div class="tg-root" data-theme={theme} ref={root}>
+    <div class="tg-root" ref={root}>
       <header class="tg-header">
         <strong>Toolgate</strong>
         {running > 0 && (
@@ -180,7 +180,7 @@ export function Panel({ controller, shape = 'panel', extraTabs = [], extraDialog
             <span class="tg-spinner" aria-hidden="true" /> {running} running
           </span>
         )}
-        <ThemeToggle chosen={theme} choose={choose} />
+        <ThemeToggle root={root} chosen={theme} choose={choose} />
       </header>
       <AuditAlert controller={controller} onOpen={() => select('log')} />
       <div

@@ -5,14 +5,14 @@
  * components/components.css.ts, loaded with them.
  *
  * Tokens are custom properties on :host, so a host page overrides them with a rule on the element
- * (`toolgate-panel { --tg-accent: #7a1fa2 }`: docs/embedding.md). Colours are `light-dark()` pairs:
- * the scheme in force picks one, which is the system's unless the `theme` attribute or the person's
- * toggle (data-theme on .tg-root, theme-toggle.tsx) says otherwise; one set of tokens serves both.
+ * (`toolgate-panel { --tg-accent: #7a1fa2 }`: docs/embedding.md), in both schemes. The colours come
+ * in a light and a dark set. Which applies: the person's choice (the panel's toggle sets
+ * data-tg-theme on the host element: theme-toggle.tsx), else the element's `theme` attribute, else
+ * the system's prefers-color-scheme. Not light-dark(): the extension supports Chrome 116, and
+ * pages embed the widget in browsers older than that function.
  */
 
-const pair = (light: string, dark: string) => `light-dark(${light},${dark})`;
-
-const tokens = [
+const layout = [
   // Spacing scale.
   '--tg-s1:4px;--tg-s2:8px;--tg-s3:12px;--tg-s4:16px;--tg-s5:24px',
   // Type scale and families.
@@ -20,15 +20,18 @@ const tokens = [
   '--tg-font:system-ui,sans-serif;--tg-mono:ui-monospace,monospace',
   // Radii and the focus ring.
   '--tg-radius:6px;--tg-radius-l:10px;--tg-focus:2px solid var(--tg-accent)',
-  // Colours; ok, warn and danger are the status colours.
-  `--tg-fg:${pair('#1b1f24', '#e6edf3')};--tg-bg:${pair('#fff', '#0d1117')};--tg-surface:${pair('#f6f8fa', '#161b22')}`,
-  `--tg-muted:${pair('#57606a', '#9aa4ae')};--tg-border:${pair('#d0d7de', '#3d444d')};--tg-accent:${pair('#0b57d0', '#7cacf8')}`,
-  `--tg-ok:${pair('#1a7f37', '#56d364')};--tg-warn:${pair('#8a5a00', '#e3b341')};--tg-danger:${pair('#b3261e', '#ff8a80')};--tg-warn-bg:${pair('#fff4e5', '#3d2e00')}`,
 ].join(';');
 
+// Colours; ok, warn and danger are the status colours. Text passes 4.5:1 on bg and surface.
+const light =
+  'color-scheme:light;--tg-fg:#1b1f24;--tg-bg:#fff;--tg-surface:#f6f8fa;--tg-muted:#57606a;--tg-border:#d0d7de;--tg-accent:#0b57d0;--tg-ok:#1a7f37;--tg-warn:#8a5a00;--tg-danger:#b3261e;--tg-warn-bg:#fff4e5';
+const dark =
+  'color-scheme:dark;--tg-fg:#e6edf3;--tg-bg:#0d1117;--tg-surface:#161b22;--tg-muted:#9aa4ae;--tg-border:#3d444d;--tg-accent:#7cacf8;--tg-ok:#56d364;--tg-warn:#e3b341;--tg-danger:#ff8a80;--tg-warn-bg:#3d2e00';
+
 export const panelStyles = `
-:host{${tokens};display:block;color-scheme:light}@media (prefers-color-scheme:dark){:host{color-scheme:dark}}
-:host([theme=light]),.tg-root[data-theme=light]{color-scheme:light}:host([theme=dark]),.tg-root[data-theme=dark]{color-scheme:dark}
+:host{${layout};display:block;color:var(--tg-fg);background:var(--tg-bg)}
+@media (prefers-color-scheme:dark){:host(:not([theme=light]):not([data-tg-theme])){${dark}}}
+:host,:host([data-tg-theme=light]){${light}}:host([theme=dark]:not([data-tg-theme])),:host([data-tg-theme=dark]){${dark}}
 *{box-sizing:border-box}
 .tg-root{padding:var(--tg-s3);container-type:inline-size;accent-color:var(--tg-accent);color:var(--tg-fg);background:var(--tg-bg);font:var(--tg-text-m)/1.45 var(--tg-font)}
 .tg-header{display:flex;gap:var(--tg-s3);align-items:center;margin-bottom:var(--tg-s2)}.tg-header>:last-child{margin-left:auto}

@@ -1,13 +1,14 @@
 /**
  * The panel's dark-theme switch. Until the person uses it the panel follows the host element's
  * `theme` attribute, else the system (prefers-color-scheme). Their choice is kept per page
- * (localStorage, keyed by the path: a site may embed the panel in pages of different looks); the
- * panel sets it as data-theme on .tg-root, whose color-scheme then picks the dark or light side of
- * every colour token (styles.ts). A toggle button: its pressed state is what assistive technology
- * announces.
+ * (localStorage, keyed by the path: a site may embed the panel in pages of different looks) and set
+ * as data-tg-theme on the host element, where the colour tokens are chosen (styles.ts); a host
+ * page's own token overrides still apply over it. A toggle button: its pressed state is what
+ * assistive technology announces.
  */
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 
 type Theme = 'light' | 'dark';
 
@@ -24,9 +25,25 @@ function storedTheme(): Theme | undefined {
   }
 }
 
-/** The person's choice, read once at the start (so the first paint has it), and how to change it. */
-export function useThemeChoice(): [Theme | undefined, (theme: Theme) => void] {
+/** The element the panel's shadow root is attached to (none when rendered in a plain page). */
+const hostOf = (element: Element | null | undefined) => {
+  const place = element?.getRootNode();
+  return place instanceof ShadowRoot ? place.host : undefined;
+};
+
+/**
+ * The person's choice, read once at the start and applied to the host before the first paint (so a
+ * dark choice never flashes light), and how to change it.
+ */
+export function useThemeChoice(
+  root: RefObject<HTMLElement | null>,
+): [Theme | undefined, (theme: Theme) => void] {
   const [chosen, setChosen] = useState(storedTheme);
+  useLayoutEffect(() => {
+    const host = hostOf(root.current);
+    if (chosen) host?.setAttribute('data-tg-theme', chosen);
+    else host?.removeAttribute('data-tg-theme');
+  }, [chosen]);
   const choose = (theme: Theme) => {
     setChosen(theme);
     try {
@@ -39,18 +56,18 @@ export function useThemeChoice(): [Theme | undefined, (theme: Theme) => void] {
 }
 
 export function ThemeToggle({
+  root,
   chosen,
   choose,
 }: {
+  root: RefObject<HTMLElement | null>;
   chosen: Theme | undefined;
   choose: (theme: Theme) => void;
 }) {
-  const button = useRef<HTMLButtonElement>(null);
   const [systemDark, setSystemDark] = useState(() => matchMedia(DARK).matches);
   const [hostTheme, setHostTheme] = useState<string | null>(null);
   useEffect(() => {
-    const place = button.current?.getRootNode();
-    if (place instanceof ShadowRoot) setHostTheme(place.host.getAttribute('theme'));
+    setHostTheme(hostOf(root.current)?.getAttribute('theme') ?? null);
     const media = matchMedia(DARK);
     const follow = () => setSystemDark(media.matches);
     media.addEventListener('change', follow);
@@ -59,7 +76,7 @@ export function ThemeToggle({
   const theme = chosen ?? hostTheme;
   const dark = theme === 'dark' || (theme !== 'light' && systemDark);
   return (
-    <button ref={button} type="button" aria-pressed={dark} onClick={() => choose(dark ? 'light' : 'dark')}>
+    <button type="button" aria-pressed={dark} onClick={() => choose(dark ? 'light' : 'dark')}>
       Dark theme
     </button>
   );
