@@ -34,7 +34,7 @@ export const panelStyles = `
 :host,:host([data-tg-theme=light]){${light}}:host([theme=dark]:not([data-tg-theme])),:host([data-tg-theme=dark]){${dark}}
 *{box-sizing:border-box}
 .tg-root{padding:var(--tg-s3);container-type:inline-size;accent-color:var(--tg-accent);color:var(--tg-fg);background:var(--tg-bg);font:var(--tg-text-m)/1.45 var(--tg-font)}
-.tg-header{display:flex;gap:var(--tg-s3);align-items:center;margin-bottom:var(--tg-s2)}.tg-header>:last-child{margin-left:auto}
+.tg-header{display:flex;gap:var(--tg-s3);align-items:center;margin-bottom:var(--tg-s2)}.tg-header>:last-child{margin-left:auto}.tg-header [aria-pressed=true]{border-color:var(--tg-accent)}
 .tg-tablist{display:flex;gap:var(--tg-s1);overflow-x:auto;scrollbar-width:thin;border-bottom:1px solid var(--tg-border);margin-bottom:var(--tg-s3)}
 .tg-tablist [role=tab]{flex:none;white-space:nowrap;border:0;border-bottom:2px solid transparent;border-radius:0;background:none;padding:6px 10px}
 .tg-tablist [aria-selected=true]{border-bottom-color:var(--tg-accent);font-weight:600}

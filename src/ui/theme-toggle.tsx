@@ -77,6 +77,8 @@ export function ThemeToggle({
   const dark = theme === 'dark' || (theme !== 'light' && systemDark);
   return (
     <button type="button" aria-pressed={dark} onClick={() => choose(dark ? 'light' : 'dark')}>
+      {/* The state for the eye; the pressed state says it to assistive technology. */}
+      <span aria-hidden="true">{dark ? '☾ ' : '☀ '}</span>
       Dark theme
     </button>
   );
