@@ -22,8 +22,9 @@ const widgetBuild = {
  * The modules the first screen loads: those of the entry chunk and of the chunks it imports
  * statically, in a build split the default way (in memory, without this plugin).
  */
-async function firstScreenModules(): Promise<Set<string>> {
+async function firstScreenModules(root: string | undefined): Promise<Set<string>> {
   const result = await build({
+    ...(root ? { root } : {}),
     configFile: false,
     logLevel: 'silent',
     build: { ...widgetBuild, write: false },
@@ -53,8 +54,9 @@ function firstScreenChunk(): Plugin {
   return {
     name: 'toolgate-first-screen-chunk',
     apply: 'build',
-    async config(): Promise<UserConfig> {
-      const first = await firstScreenModules();
+    // The same root as the build it serves (bench/oauth.mjs builds a tree of its own).
+    async config(user): Promise<UserConfig> {
+      const first = await firstScreenModules(user.root);
       return {
         build: {
           rolldownOptions: {
