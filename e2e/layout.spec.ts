@@ -3,10 +3,12 @@
  * the selected tool side by side from 720 px of panel, one column below; tools grouped by server with
  * their annotations marked as the server's claim; one scrollable row of tabs at 400 px; checkboxes
  * kept with their labels; the dark-theme toggle, kept per page; design tokens a host page overrides;
- * "/" to search the tools; axe in light and dark at both widths.
+ * "/" to search the tools; placeholder lines while a lazy view loads; axe in light and dark at both
+ * widths.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { type ApprovalPeer, startApprovalPeer } from './fixtures/approval/start-peer.js';
+import { serveFixture } from './support/fixture-page.js';
 import { type Peer, startPeer } from './support/peers.js';
 import { axe, focusInPanel, horizontalOverflow, openTab, openWidget, shot } from './support/widget-page.js';
 
@@ -252,6 +254,26 @@ test('"/" opens the Tools tab at its search, except while typing in a field', as
   await page.locator('.tg-tool-button', { hasText: /^echo\b/ }).focus();
   await page.keyboard.press('/');
   await expect.poll(async () => (await focusInPanel(page))?.id).toBe('tg-tool-search');
+});
+
+test('a lazy view shows placeholder lines, announced as loading, until its chunk arrives', async ({
+  page,
+}) => {
+  await serveFixture(page, 'https://lazy.test', 'e2e/fixtures/layout/lazy-page.tsx', 'Lazy view');
+  await page.goto('https://lazy.test/');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  const placeholder = page.locator('.tg-placeholder');
+  await expect(placeholder).toHaveRole('status');
+  await expect(placeholder).toHaveText('Loading…');
+  // Grey lines with height, not a blank area.
+  const lines = await placeholder
+    .locator('i')
+    .evaluateAll((all) => all.map((line) => line.getBoundingClientRect().height));
+  expect(lines).toHaveLength(3);
+  for (const height of lines) expect(height).toBeGreaterThan(0);
+  await page.evaluate(() => (window as unknown as { arrive(): void }).arrive());
+  await expect(page.locator('.tg-arrived')).toHaveText('The view arrived.');
+  await expect(placeholder).toHaveCount(0);
 });
 
 for (const width of [1280, 400])
