@@ -262,10 +262,12 @@ test('two servers with one name are told apart, and the audit Server picker name
     await call;
   }
   await openTab(page, 'Tools');
-  await expect(page.locator('.tg-tool-button', { hasText: /^echo\b/ })).toHaveText([
+  // Each row's first line: its title, and its server's name (for a reader; the eye has the group's heading).
+  await expect(page.locator('.tg-tool-button', { hasText: /^echo\b/ }).locator('.tg-tool-line')).toHaveText([
     `echo · ${SDK_NAME} (first)`,
     `echo · ${SDK_NAME} (second)`,
   ]);
+  await expect(page.locator('.tg-tool-group')).toHaveText([`${SDK_NAME} (first)`, `${SDK_NAME} (second)`]);
   await openTab(page, /Activity/);
   await expect(page.locator('.tg-finished-call h3')).toContainText([
     `echo on ${SDK_NAME} (second)`,

@@ -61,11 +61,12 @@ test('long names and addresses wrap or are cut with the full text at hand; the p
 
   await openTab(page, 'Tools');
   const tool = page.locator('.tg-tool-button', { hasText: /^echo\b/ });
-  // Cut in the one-line list, with the full text in its title.
+  // The row names its server in its title; the server's heading over the rows is cut to one line,
+  // with the full text in its title.
   await expect(tool).toHaveAttribute('title', `echo · ${LONG_LABEL}`);
-  const cut = await tool
-    .locator('.tg-tool-server')
-    .evaluate((element) => element.scrollWidth > element.clientWidth);
+  const heading = page.locator('.tg-tool-group span');
+  await expect(heading).toHaveAttribute('title', LONG_LABEL);
+  const cut = await heading.evaluate((element) => element.scrollWidth > element.clientWidth);
   expect(cut).toBe(true);
   await tool.click();
   await expect(page.locator('.tg-tool-detail .tg-muted').first()).toContainText(LONG_LABEL);

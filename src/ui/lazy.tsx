@@ -1,8 +1,8 @@
 /**
  * Views that most visits never open (the approval dialog before the first call, results, the audit
- * log) are separate chunks, so the widget's first load stays small. `lazyView` renders a short
- * status line until its chunk is in; `prefetchViews` pulls every chunk in once the browser is idle,
- * so the first approval dialog still opens at once.
+ * log) are separate chunks, so the widget's first load stays small. `lazyView` renders a
+ * placeholder (grey lines, announced as loading) until its chunk is in; `prefetchViews` pulls every
+ * chunk in once the browser is idle, so the first approval dialog still opens at once.
  */
 
 import type { ComponentType, JSX } from 'preact';
@@ -62,11 +62,15 @@ export function lazyView<P extends object>(load: Loader<P>): (props: P) => JSX.E
           {failure}
         </p>
       );
+    // Grey lines where the view will be, so a tab never opens blank; named for assistive technology.
     if (!component)
       return (
-        <p class="tg-muted" role="status">
-          Loading…
-        </p>
+        <div class="tg-placeholder" role="status">
+          <span class="tg-visually-hidden">Loading…</span>
+          <i />
+          <i />
+          <i />
+        </div>
       );
     const View = component;
     return <View {...props} />;

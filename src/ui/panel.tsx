@@ -7,11 +7,12 @@
 
 import { useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { afterFirstPaint, type PanelController, serverNames } from '../session/index.js';
 import { AuditAlert } from './audit-alert.js';
 import type { ConnectionFix } from './connection-fix.js';
 import { lazyView } from './lazy.js';
+import { ThemeToggle, useThemeChoice } from './theme-toggle.js';
 import { createPanelViewState } from './view-state.js';
 import type { PanelApps } from './views/app-area.js';
 import { ServersView } from './views/servers-view.js';
@@ -79,6 +80,29 @@ export function Panel({
   const tab = useSignal<string>(startTab);
   // What the Tools tab keeps (selected tool, typed arguments, the form's last call) across tabs.
   const views = useMemo(createPanelViewState, []);
+  const root = useRef<HTMLDivElement>(null);
+  const [theme, choose] = useThemeChoice(root);
+  useEffect(() => {
+    // "/" searches the tools, from anywhere in the panel but a field being typed in or a dialog.
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (
+        event.key !== '/' ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey ||
+        target.isContentEditable ||
+        target.closest('textarea,select,input:not([type=checkbox],[type=radio]),.tg-backdrop')
+      )
+        return;
+      event.preventDefault();
+      views.focusToolSearch.value = true;
+      tab.value = 'tools';
+    };
+    const element = root.current;
+    element?.addEventListener('keydown', onKey);
+    return () => element?.removeEventListener('keydown', onKey);
+  }, [views]);
   // MCP Apps: their store and tab come after the first paint, so the first screen never pays for them.
   const [apps, setApps] = useState<PanelApps | string>();
   useEffect(() => {
@@ -146,7 +170,7 @@ export function Panel({
   );
   if (shape === 'overlay')
     return (
-      <div class="tg-root tg-overlay">
+      <div class="tg-root tg-overlay" ref={root}>
         {running > 0 && (
           <p class="tg-indicator" role="status">
             <span class="tg-spinner" aria-hidden="true" /> {running} tool {running === 1 ? 'call' : 'calls'}{' '}
@@ -161,7 +185,7 @@ export function Panel({
     tab.value = id;
   };
   return (
-    <div class="tg-root">
+    <div class="tg-root" ref={root}>
       <header class="tg-header">
         <strong>Toolgate</strong>
         {running > 0 && (
@@ -169,6 +193,7 @@ export function Panel({
             <span class="tg-spinner" aria-hidden="true" /> {running} running
           </span>
         )}
+        <ThemeToggle root={root} chosen={theme} choose={choose} />
       </header>
       <AuditAlert controller={controller} onOpen={() => select('log')} />
       <div

@@ -28,6 +28,8 @@ export interface PanelViewState {
   selectedTool: Signal<string | undefined>;
   /** Set when the person picked a tool: its detail takes focus once shown, then clears this. */
   focusToolDetail: Signal<boolean>;
+  /** Set by the "/" shortcut: the Tools tab's search takes focus once shown, then clears this. */
+  focusToolSearch: Signal<boolean>;
   /** Arguments typed into each tool's form, by row key. */
   drafts: Map<string, JsonObject>;
   /** The latest call from each tool's form, by row key. */
@@ -40,6 +42,7 @@ export function createPanelViewState(): PanelViewState {
     toolScrollTop: signal(0),
     selectedTool: signal(undefined),
     focusToolDetail: signal(false),
+    focusToolSearch: signal(false),
     drafts: new Map(),
     formCalls: signal({}),
   };

@@ -5,6 +5,17 @@
  */
 
 export const componentStyles = `
+.tg-running,.tg-finished,.tg-badges{list-style:none;padding:0}
+.tg-running-call,.tg-finished-call{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s2) var(--tg-s3);margin:var(--tg-s2) 0}
+.tg-badges{display:flex;gap:6px;flex-wrap:wrap}
+.tg-claimed{color:var(--tg-muted)}
+.tg-flags{color:var(--tg-danger);padding-left:18px}
+.tg-description{white-space:pre-wrap}
+.tg-tabs{display:flex;gap:4px;margin:8px 0}.tg-tabs [aria-pressed=true]{font-weight:600;border-color:var(--tg-accent)}
+.tg-diff .tg-before{color:var(--tg-danger);white-space:pre-wrap}.tg-diff .tg-after{color:var(--tg-ok);white-space:pre-wrap}
+.tg-log-table{width:100%;border-collapse:collapse;font-size:13px}.tg-log-table th,.tg-log-table td{text-align:left;border-bottom:1px solid var(--tg-border);padding:var(--tg-s1)}
+@container (max-width:560px){:is(.tg-log-table,.tg-remembered) thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}:is(.tg-log-table,.tg-remembered),:is(.tg-log-table,.tg-remembered) :is(tbody,tr,td){display:block}:is(.tg-log-table,.tg-remembered) tr{border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:var(--tg-s1) var(--tg-s2);margin:var(--tg-s2) 0}:is(.tg-log-table,.tg-remembered) td{display:grid;grid-template-columns:5.5em minmax(0,1fr);gap:var(--tg-s2);border:0;padding:2px 0}:is(.tg-log-table,.tg-remembered) td::before{content:attr(data-label);color:var(--tg-muted)}}
+.tg-filters{display:flex;flex-wrap:wrap;gap:var(--tg-s2)}.tg-filters label{margin:0}.tg-filters input{min-width:0}
 .tg-json{font-family:var(--tg-mono,ui-monospace,monospace);font-size:13px;color:var(--tg-fg)}
 .tg-json summary{cursor:pointer}
 .tg-json-children{list-style:none;margin:0;padding-left:16px;border-left:1px dotted var(--tg-border)}
@@ -15,7 +26,7 @@ export const componentStyles = `
 .tg-link-button{border:0;background:none;padding:0;color:var(--tg-accent);text-decoration:underline;cursor:pointer;font:inherit}
 
 .tg-result{display:flex;flex-direction:column;gap:6px}
-.tg-result.tg-tool-error{border-left:4px solid var(--tg-danger);padding-left:8px}
+.tg-tool-error{border-left:4px solid var(--tg-danger);padding-left:8px}
 .tg-tool-error>h4{color:var(--tg-danger);margin:4px 0}
 .tg-text{font-family:var(--tg-mono,ui-monospace,monospace);font-size:13px;white-space:pre-wrap;word-break:break-word;margin:4px 0;padding:6px 8px;border:1px solid var(--tg-border);border-radius:var(--tg-radius)}
 .tg-image{display:block;max-width:100%;height:auto;border-radius:var(--tg-radius)}
@@ -35,7 +46,7 @@ export const componentStyles = `
 .tg-field{display:flex;flex-direction:column;gap:2px;margin:4px 0}
 .tg-field>label{font-weight:500}
 .tg-field-check{flex-direction:row;flex-wrap:wrap;align-items:center;gap:6px}
-.tg-field-check>.tg-help{flex-basis:100%}
+.tg-field-check>.tg-help{flex-basis:100%}.tg-field-check>label{flex:1 1 0;min-width:0;margin:0}
 .tg-field input:not([type=checkbox]),.tg-field select,.tg-field textarea{font:inherit;color:var(--tg-fg);background:var(--tg-bg);border:1px solid var(--tg-border);border-radius:var(--tg-radius);padding:4px 6px;max-width:100%}
 .tg-field textarea{width:100%;resize:vertical}
 .tg-field [aria-invalid=true]{border-color:var(--tg-danger)}

@@ -1,6 +1,7 @@
 /**
- * Tools of every connected server: search, a virtualized list (only the rows in view are in the
- * DOM, so 10,000 tools stay fast), and the selected tool in full (tool-detail.tsx).
+ * Tools of every connected server: search, a virtualized list grouped by server (only the rows in
+ * view are in the DOM, so 10,000 tools stay fast), and the selected tool in full (tool-detail.tsx),
+ * beside the list when the panel is 720 px wide or more (styles.ts), under it otherwise.
  */
 
 import { useComputed, useSignal } from '@preact/signals';
@@ -16,14 +17,56 @@ import { ExcludedTools } from './excluded-tools.js';
 // The selected tool in full (poisoning checks, schema form, JSON trees) is its own chunk.
 const ToolDetail = lazyView(() => import('./tool-detail.js').then((m) => m.ToolDetail));
 
-const ROW_HEIGHT = 44;
-const VIEW_ROWS = 10;
-const OVERSCAN = 6;
+const ROW_HEIGHT = 52;
+/** A server's heading in the list, above its tools. */
+const GROUP_HEIGHT = 30;
+/** The list's height at most, and how far beyond it rows are drawn (px). */
+const VIEW_HEIGHT = 520;
+const OVERSCAN = 300;
+/** How many rows PageUp and PageDown move. */
+const PAGE_ROWS = 8;
 
 export interface Row {
   server: ServerState;
   tool: Tool;
   key: string;
+}
+
+/** What the list draws: a server's heading, or a tool row (`index` in the list of tools). */
+interface Item {
+  top: number;
+  server: ServerState;
+  row?: Row;
+  index: number;
+}
+
+/** Places each tool under its server's heading; returns every item, in order, and each tool's top. */
+function layOut(list: readonly Row[]): { items: Item[]; tops: number[]; height: number } {
+  const items: Item[] = [];
+  const tops: number[] = [];
+  let y = 0;
+  list.forEach((row, index) => {
+    if (row.server !== list[index - 1]?.server) {
+      items.push({ top: y, server: row.server, index: -1 });
+      y += GROUP_HEIGHT;
+    }
+    items.push({ top: y, server: row.server, row, index });
+    tops.push(y);
+    y += ROW_HEIGHT;
+  });
+  return { items, tops, height: y };
+}
+
+/** The first item that ends below `y` (items are in order of their tops). */
+function firstBelow(items: readonly Item[], y: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (items[middle]!.top + ROW_HEIGHT <= y) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 export function ToolsView({ controller, views }: { controller: PanelController; views?: PanelViewState }) {
@@ -34,6 +77,7 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
   const active = useSignal(-1);
   const wantsFocus = useRef(false);
   const scroller = useRef<HTMLDivElement>(null);
+  const search = useRef<HTMLInputElement>(null);
   const names = serverNames(controller.servers.value);
   // `serverId/name` of every name a server lists more than once: each such row is flagged.
   const twins = useMemo(() => {
@@ -69,14 +113,29 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
     return all;
   });
   const list = rows.value;
-  const first = Math.max(0, Math.floor(scrollTop.value / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(list.length, first + VIEW_ROWS + OVERSCAN * 2);
+  const { items, tops, height } = useMemo(() => layOut(list), [list]);
+  // The items drawn: those in view, and OVERSCAN px of them either side.
+  const from = firstBelow(items, scrollTop.value - OVERSCAN);
+  let to = from;
+  while (to < items.length && items[to]!.top < scrollTop.value + VIEW_HEIGHT + OVERSCAN) to++;
+  const drawn = items.slice(from, to);
+  const drawnTools = drawn.filter((item) => item.row);
+  const first = drawnTools[0]?.index ?? 0;
+  const last = (drawnTools.at(-1)?.index ?? -1) + 1;
   const current = list.find((row) => row.key === selected.value);
   const selectedIndex = current ? list.indexOf(current) : -1;
   // The tab stop: the row moved to with the arrows, else the selected one; always one that is drawn.
   const preferred = active.value >= 0 ? active.value : Math.max(selectedIndex, 0);
   const stop = Math.min(Math.max(preferred, first), Math.max(first, last - 1));
+  const marked = list.some((row) => marksOf(row.tool).length > 0);
 
+  // Read while rendering, so "/" pressed on this tab renders it again and the search takes focus.
+  const wantsSearch = own.focusToolSearch.value;
+  useEffect(() => {
+    if (!wantsSearch) return;
+    own.focusToolSearch.value = false;
+    search.current?.focus();
+  });
   useEffect(() => {
     if (scroller.current) scroller.current.scrollTop = scrollTop.value;
   }, []);
@@ -91,11 +150,12 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
     active.value = next;
     const box = scroller.current;
     if (box) {
-      // Scroll just enough that the row is drawn and visible, then focus it once rendered.
-      const top = next * ROW_HEIGHT;
+      // Scroll just enough that the row is drawn and visible (with its server's heading when it is
+      // the server's first), then focus it once rendered.
+      const top = tops[next]! - (list[next - 1]?.server === list[next]!.server ? 0 : GROUP_HEIGHT);
       if (top < box.scrollTop) box.scrollTop = top;
-      else if (top + ROW_HEIGHT > box.scrollTop + box.clientHeight)
-        box.scrollTop = top + ROW_HEIGHT - box.clientHeight;
+      else if (tops[next]! + ROW_HEIGHT > box.scrollTop + box.clientHeight)
+        box.scrollTop = tops[next]! + ROW_HEIGHT - box.clientHeight;
       scrollTop.value = box.scrollTop;
     }
     // A row already drawn takes focus now; one the scroll brings in, once it is rendered.
@@ -107,8 +167,8 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
     const steps: Record<string, number> = {
       ArrowDown: stop + 1,
       ArrowUp: stop - 1,
-      PageDown: stop + VIEW_ROWS,
-      PageUp: stop - VIEW_ROWS,
+      PageDown: stop + PAGE_ROWS,
+      PageUp: stop - PAGE_ROWS,
       Home: 0,
       End: list.length - 1,
     };
@@ -121,88 +181,163 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
   return (
     <section class="tg-view" aria-labelledby="tg-tools-heading">
       <h2 id="tg-tools-heading">Tools</h2>
-      <label for="tg-tool-search">Search tools</label>
-      <input
-        id="tg-tool-search"
-        type="search"
-        value={query.value}
-        onInput={(e) => {
-          query.value = (e.currentTarget as HTMLInputElement).value;
-          scrollTop.value = 0;
-          active.value = -1;
-          if (scroller.current) scroller.current.scrollTop = 0;
-        }}
-      />
-      <p class="tg-muted" role="status">
-        {list.length} {list.length === 1 ? 'tool' : 'tools'}
-      </p>
-      {list.length === 0 && <EmptyTools controller={controller} searching={query.value.trim() !== ''} />}
-      <ListWarnings servers={controller.servers.value} names={names} />
-      <div
-        ref={scroller}
-        class="tg-virtual"
-        hidden={list.length === 0}
-        style={{ height: `${Math.min(list.length, VIEW_ROWS) * ROW_HEIGHT + 2}px` }}
-        onScroll={(e) => {
-          scrollTop.value = (e.currentTarget as HTMLDivElement).scrollTop;
-        }}
-      >
-        <ul
-          class="tg-tool-list"
-          aria-label="Tools"
-          aria-describedby={list.length > 1 ? 'tg-tool-list-hint' : undefined}
-          onKeyDown={onListKey}
-          style={{ height: `${list.length * ROW_HEIGHT}px`, position: 'relative' }}
-        >
-          {list.slice(first, last).map((row, offset) => (
-            <li
-              key={row.key}
-              class="tg-tool-row"
-              style={{ top: `${(first + offset) * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` }}
+      <div class="tg-panes">
+        <div>
+          <label for="tg-tool-search">Search tools</label>
+          <input
+            id="tg-tool-search"
+            ref={search}
+            type="search"
+            aria-keyshortcuts="/"
+            value={query.value}
+            onInput={(e) => {
+              query.value = (e.currentTarget as HTMLInputElement).value;
+              scrollTop.value = 0;
+              active.value = -1;
+              if (scroller.current) scroller.current.scrollTop = 0;
+            }}
+          />
+          <p class="tg-muted" role="status">
+            {list.length} {list.length === 1 ? 'tool' : 'tools'}
+          </p>
+          {list.length === 0 && <EmptyTools controller={controller} searching={query.value.trim() !== ''} />}
+          <ListWarnings servers={controller.servers.value} names={names} />
+          <div
+            ref={scroller}
+            class="tg-virtual"
+            hidden={list.length === 0}
+            style={{ height: `${Math.min(height, VIEW_HEIGHT) + 2}px` }}
+            onScroll={(e) => {
+              scrollTop.value = (e.currentTarget as HTMLDivElement).scrollTop;
+            }}
+          >
+            <ul
+              class="tg-tool-list"
+              aria-label="Tools"
+              aria-describedby={list.length > 1 ? 'tg-tool-list-hint' : undefined}
+              onKeyDown={onListKey}
+              style={{ height: `${height}px`, position: 'relative' }}
             >
-              <button
-                type="button"
-                class="tg-tool-button"
-                data-index={first + offset}
-                tabIndex={first + offset === stop ? 0 : -1}
-                aria-pressed={selected.value === row.key}
-                title={`${row.tool.title ?? row.tool.name} · ${names(row.server.id)}`}
-                onClick={() => {
-                  active.value = first + offset;
-                  selected.value = row.key;
-                  own.focusToolDetail.value = true;
-                }}
-              >
-                <ToolIcon tool={row.tool} />
-                <span class="tg-tool-title">{row.tool.title ?? row.tool.name}</span>
-                <span class="tg-muted tg-tool-server"> · {names(row.server.id)}</span>
-                {row.server.disabled.has(row.tool.name) && <span class="tg-badge">off</span>}
-                {twins.has(`${row.server.id}/${row.tool.name}`) && (
-                  <span
-                    class="tg-badge tg-badge-danger"
-                    title={`${names(row.server.id)} lists more than one tool named ${row.tool.name}`}
+              {drawn.map((item) =>
+                item.row ? (
+                  <ToolRow
+                    key={item.row.key}
+                    item={item}
+                    label={names(item.server.id)}
+                    stop={item.index === stop}
+                    selected={selected.value === item.row.key}
+                    twin={twins.has(`${item.server.id}/${item.row.tool.name}`)}
+                    onPick={() => {
+                      active.value = item.index;
+                      selected.value = item.row!.key;
+                      own.focusToolDetail.value = true;
+                    }}
+                  />
+                ) : (
+                  <li
+                    key={`server ${item.server.id}`}
+                    class="tg-tool-row tg-tool-group"
+                    style={{ top: `${item.top}px`, height: `${GROUP_HEIGHT}px` }}
                   >
-                    ⚠ name listed twice
-                  </span>
-                )}
-                {toolNameProblem(row.tool.name) && (
-                  <span class="tg-badge tg-badge-danger" title={toolNameProblem(row.tool.name)}>
-                    ⚠ bad name
-                  </span>
-                )}
-              </button>
-            </li>
-          ))}
-        </ul>
+                    <span title={names(item.server.id)}>{names(item.server.id)}</span>
+                  </li>
+                ),
+              )}
+            </ul>
+          </div>
+          {list.length > 1 && (
+            <p id="tg-tool-list-hint" class="tg-help">
+              The list is one Tab stop: arrow keys move through it, Enter opens a tool.
+            </p>
+          )}
+          {marked && (
+            <p class="tg-help">
+              Read-only, Destructive and Open world are what each server claims about its tools.
+            </p>
+          )}
+          <ExcludedTools servers={controller.servers.value} names={names} query={query.value} />
+        </div>
+        {current ? (
+          <ToolDetail key={current.key} row={current} controller={controller} views={own} />
+        ) : (
+          list.length > 0 && <p class="tg-pick">Pick a tool to read about it and call it.</p>
+        )}
       </div>
-      {list.length > 1 && (
-        <p id="tg-tool-list-hint" class="tg-help">
-          The list is one Tab stop: arrow keys move through it, Enter opens a tool.
-        </p>
-      )}
-      <ExcludedTools servers={controller.servers.value} names={names} query={query.value} />
-      {current && <ToolDetail key={current.key} row={current} controller={controller} views={own} />}
     </section>
+  );
+}
+
+/** What a tool's annotations claim, as marks on its row (never checked: the server's word). */
+function marksOf(tool: Tool): Array<[className: string, text: string]> {
+  const claims = tool.annotations ?? {};
+  const marks: Array<[string, string]> = [];
+  if (claims.readOnlyHint === true) marks.push(['tg-mark-read-only', 'Read-only']);
+  else if (claims.destructiveHint === true) marks.push(['tg-mark-destructive', 'Destructive']);
+  if (claims.openWorldHint === true) marks.push(['tg-mark-open-world', 'Open world']);
+  return marks;
+}
+
+/** One tool in the list: its title first, its name beside it, one line of description, its marks. */
+function ToolRow({
+  item,
+  label,
+  stop,
+  selected,
+  twin,
+  onPick,
+}: {
+  item: Item;
+  label: string;
+  stop: boolean;
+  selected: boolean;
+  twin: boolean;
+  onPick: () => void;
+}) {
+  const { server, tool } = item.row!;
+  const title = tool.title?.trim() || tool.name;
+  const problem = toolNameProblem(tool.name);
+  return (
+    <li class="tg-tool-row" style={{ top: `${item.top}px`, height: `${ROW_HEIGHT}px` }}>
+      <button
+        type="button"
+        class="tg-tool-button"
+        data-index={item.index}
+        tabIndex={stop ? 0 : -1}
+        aria-pressed={selected}
+        title={`${title} · ${label}`}
+        onClick={onPick}
+      >
+        <ToolIcon tool={tool} />
+        <span class="tg-tool-text">
+          <span class="tg-tool-line">
+            <span class="tg-tool-title">{title}</span>
+            <span class="tg-visually-hidden"> · {label}</span>
+            {title !== tool.name && <code>{tool.name}</code>}
+            {marksOf(tool).map(([className, text]) => (
+              <span key={text} class={`tg-badge ${className}`} title={`${text} (the server's claim)`}>
+                {text}
+                <span class="tg-visually-hidden"> (the server's claim)</span>
+              </span>
+            ))}
+            {server.disabled.has(tool.name) && <span class="tg-badge">off</span>}
+            {twin && (
+              <span
+                class="tg-badge tg-badge-danger"
+                title={`${label} lists more than one tool named ${tool.name}`}
+              >
+                ⚠ name listed twice
+              </span>
+            )}
+            {problem && (
+              <span class="tg-badge tg-badge-danger" title={problem}>
+                ⚠ bad name
+              </span>
+            )}
+          </span>
+          {tool.description && <span class="tg-tool-description">{tool.description.slice(0, 200)}</span>}
+        </span>
+      </button>
+    </li>
   );
 }
 
