@@ -139,7 +139,7 @@ test('the side panel connects to an SDK server and server-everything, lists tool
     .getByRole('button', { name: /^Call / })
     .click();
   // The person's click on Call approved it (one consent per intent): no dialog in the side panel.
-  await expect(panel.locator('.tg-try')).toContainText('Done');
+  await expect(panel.locator('.tg-try')).toContainText('Succeeded');
   await expect(panel.getByRole('dialog')).toHaveCount(0);
   await panel.getByRole('tab', { name: /Activity/ }).click();
   await expect(panel.locator('.tg-finished-call').first()).toContainText('42');
