@@ -140,6 +140,9 @@ for (const { kind, era } of OURS)
             { timeout: 15_000 },
           )
           .toContainEqual({ event: 'resourceUpdated', update: { uri: 'note://welcome' } });
+        const methods = (await peer.events()).messages.map((m) => m.method);
+        expect(methods).toContain(era === 'modern' ? 'subscriptions/listen' : 'resources/subscribe');
+        expect(methods).not.toContain(era === 'modern' ? 'resources/subscribe' : 'subscriptions/listen');
         value(await run(page, 'unsubscribeResource', { uri: 'note://welcome' }));
       });
 

@@ -98,7 +98,11 @@ const handler = createMcpHandler(
           return { content: [{ type: 'text', text: `the text of ${args.path}` }] };
         },
       );
-    if (flags.offerings) registerOfferings(server, { ResourceTemplate, completable, z, wrapArgs: z.object });
+    if (flags.offerings) {
+      registerOfferings(server, { ResourceTemplate, completable, z, wrapArgs: z.object });
+      // Updates reach a subscriptions/listen stream through handler.notify.resourceUpdated (below).
+      server.server.registerCapabilities({ resources: { subscribe: true } });
+    }
     for (const name of extraTools)
       server.registerTool(
         name,
