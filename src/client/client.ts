@@ -39,7 +39,7 @@ import { type CatalogSnapshot, ToolCatalog } from './catalog.js';
 import { applyElicitationDefaults, asElicitRequest } from './elicitation.js';
 import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';
 import type { ListParams } from './offerings.js';
-import type { OfferingEvent, OfferingEvents, OfferingsPort } from './offerings-port.js';
+import type { OfferingEvent, OfferingEvents } from './offerings-port.js';
 import type { CallToolOptions, ConnectOptions } from './options.js';
 import { QuestionScopes } from './question-scope.js';
 import { mirroredHeaders } from './tool-checks.js';
@@ -63,8 +63,6 @@ export class McpClient {
   /** Running calls and open questions: a question is withdrawn once no call it can belong to runs. */
   private readonly questions = new QuestionScopes();
   private readonly observers = new Set<MessageObserver>();
-  /** Built on first use of resources, prompts or completion (offerings.ts, loaded then). */
-  private port: OfferingsPort | undefined;
 
   /** Use connect() to make one. */
   constructor(
@@ -201,31 +199,13 @@ export class McpClient {
    * stop. On 2026-07-28 this opens (or widens) the `subscriptions/listen` stream that carries them.
    */
   on<E extends OfferingEvent>(event: E, listener: OfferingEvents[E]): () => void {
-    let stop: (() => void) | undefined;
-    let stopped = false;
-    void this.offer('listen', [event, listener]).then((off) => {
-      stop = off as () => void;
-      if (stopped) stop();
-    });
-    return () => {
-      stopped = true;
-      stop?.();
-    };
+    const added = this.offer('listen', [event, listener]);
+    return () => void added.then((stop) => (stop as () => void)());
   }
 
-  /** Runs one of offerings.ts's operations with this connection's port (built on first use). */
+  /** Runs one of offerings.ts's operations (its friend module: it reads this connection's internals). */
   private offer(name: string, args: unknown[]): Promise<unknown> {
-    return import('./offerings.js').then((offerings) => {
-      this.port ??= offerings.portFor(this, {
-        session: () => this.session,
-        isClosed: () => this.closed,
-        requestWithInput: (method, params, options) =>
-          this.questions.track(this.requestWithInput(method, params, options)),
-        warn: (warning) => this.options.onWarning?.(warning),
-        engine: this.engine,
-      });
-      return offerings.run(this.port, name, args);
-    });
+    return import('./offerings.js').then((offerings) => offerings.run(this, name, args));
   }
 
   /** Sends a request in the current era (adds modern `_meta`; re-initializes an expired legacy session once). */
@@ -452,11 +432,12 @@ for (const name of [
   'getPrompt',
   'complete',
 ])
-  Object.defineProperty(McpClient.prototype, name, {
-    value(this: { offer(name: string, args: unknown[]): Promise<unknown> }, ...args: unknown[]) {
-      return this.offer(name, args);
-    },
-  });
+  (McpClient.prototype as unknown as Record<string, unknown>)[name] = function (
+    this: { offer(name: string, args: unknown[]): Promise<unknown> },
+    ...args: unknown[]
+  ) {
+    return this.offer(name, args);
+  };
 
 export interface McpClient {
   /** `resources/list`: every page within bounds, or the one page at `params.cursor`. */

@@ -1,11 +1,10 @@
 /**
  * What the lazily loaded offerings module (offerings.ts: resources, prompts, completion,
- * subscriptions) uses of one connection. McpClient hands over its internals on first use, so none
- * of that code, not even the notification handlers, is on the eager path of connect, list and call.
+ * subscriptions) uses of one connection, made on first use (offerings.ts portOf), so none of that
+ * code, not even the notification handlers, is on the eager path of connect, list and call.
  */
 
 import type { Era, JsonObject, RequestOptions, RpcEngine, ServerCapabilities } from '../protocol/index.js';
-import type { ServerSession } from './handshake.js';
 import type { ClientWarning } from './options.js';
 
 /** The events McpClient surfaces for resources and prompts. */
@@ -18,15 +17,6 @@ export interface OfferingEvents {
   resourceUpdated: (update: { uri: string }) => void;
 }
 export type OfferingEvent = keyof OfferingEvents;
-
-/** What McpClient hands over of itself (its private parts, as functions). */
-export interface ClientInternals {
-  session(): ServerSession;
-  isClosed(): boolean;
-  requestWithInput(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
-  warn(warning: ClientWarning): void;
-  engine: RpcEngine;
-}
 
 export interface OfferingsPort {
   readonly serverId: string;

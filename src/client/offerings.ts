@@ -39,7 +39,7 @@ import {
   type RequestOptions,
 } from '../protocol/index.js';
 import type { McpClient } from './client.js';
-import type { ClientInternals, OfferingEvent, OfferingEvents, OfferingsPort } from './offerings-port.js';
+import type { OfferingEvent, OfferingEvents, OfferingsPort } from './offerings-port.js';
 
 /** Pages followed in one listing at most (as the tool catalog): each is a round trip. */
 export const DEFAULT_MAX_PAGES = 200;
@@ -315,22 +315,37 @@ export function syncListen(port: OfferingsPort): void {
     );
 }
 
-/** The port of one connection, from the internals McpClient hands over (once, on first use). */
-export function portFor(client: McpClient, internals: ClientInternals): OfferingsPort {
-  return {
+/** Each connection's port, made on its first use of this module. */
+const ports = new WeakMap<McpClient, OfferingsPort>();
+
+/**
+ * The port of one connection. This module is McpClient's friend: it reads the connection's private
+ * parts by name (TypeScript allows that through an element access), so that the class carries only
+ * one small stub per method on the eager path, and none of this.
+ */
+// biome-ignore-start lint/complexity/useLiteralKeys: element access is how TypeScript lets a friend read private members.
+export function portOf(client: McpClient): OfferingsPort {
+  let port = ports.get(client);
+  if (port) return port;
+  const session = () => client['session'];
+  port = {
     serverId: client.serverId,
-    era: () => internals.session().era,
-    capabilities: () => internals.session().capabilities,
-    isClosed: internals.isClosed,
+    era: () => session().era,
+    capabilities: () => session().capabilities,
+    isClosed: () => client['closed'],
     request: (method, params, options) => client.request(method, params, options),
-    requestWithInput: internals.requestWithInput,
-    warn: internals.warn,
-    engine: internals.engine,
+    requestWithInput: (method, params, options) =>
+      client['questions'].track(client['requestWithInput'](method, params, options)),
+    warn: (warning) => client['options'].onWarning?.(warning),
+    engine: client['engine'],
     handlers: false,
     listeners: { resourceListChanged: new Set(), promptListChanged: new Set(), resourceUpdated: new Set() },
     subscribed: new Set(),
   };
+  ports.set(client, port);
+  return port;
 }
+// biome-ignore-end lint/complexity/useLiteralKeys: element access is how TypeScript lets a friend read private members.
 
 /**
  * Adds a listener (installing the notification handlers with the first one) and keeps the
@@ -382,7 +397,8 @@ const OPERATIONS = {
 } as const;
 
 /** Runs the operation McpClient's method of that name stands for. */
-export function run(port: OfferingsPort, name: string, args: unknown[]): unknown {
+export function run(client: McpClient, name: string, args: unknown[]): unknown {
+  const port = portOf(client);
   const operation = OPERATIONS[name as keyof typeof OPERATIONS] as (...a: unknown[]) => unknown;
   return name === 'listen' ? operation(port, ...args) : operation(port, args[0] ?? {}, args[1] ?? {});
 }
