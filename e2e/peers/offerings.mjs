@@ -5,12 +5,15 @@
  *
  *   note://welcome         text/plain, "Welcome to Toolgate"
  *   note://logo            image/png, a 1x1 PNG as a base64 blob
+ *   note://config          text with a credential in it (the audit log must not keep it)
  *   note://notes/{name}    a template; `name` completes from NOTE_NAMES
  *   greet(who)             a prompt; `who` completes from PEOPLE
  */
 
 export const NOTE_NAMES = ['welcome', 'weekly', 'wishlist', 'todo'];
 export const PEOPLE = ['Ada', 'Alan', 'Grace'];
+/** A credential a resource holds: reads return it, the audit log keeps it redacted. */
+export const CONFIG_SECRET = 'api_key=sk-live-0123456789abcdefghij';
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -27,6 +30,9 @@ export function registerOfferings(server, { ResourceTemplate, completable, z, wr
   );
   server.registerResource('logo', 'note://logo', { mimeType: 'image/png' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG }],
+  }));
+  server.registerResource('config', 'note://config', { mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${CONFIG_SECRET}\nregion=eu` }],
   }));
   server.registerResource(
     'note',

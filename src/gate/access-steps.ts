@@ -3,8 +3,8 @@
  * tool call, with "what is invoked" a resource or a prompt instead of a tool:
  *   resolve -> validate -> decide -> approve -> record pending -> send -> check -> record final.
  * The shared parts are the tool call's own (call-context.ts: the call's context, refusals on
- * record, audit failures; approve-step.ts: the wait for a person with its deadline; steps.ts: how
- * errors are recorded); what differs per kind is here: what resolves (the capability, the prompt's
+ * record, audit failures; approve-step.ts: the wait for a person with its deadline; send-step.ts:
+ * the pending, re-send, failure and final records); what differs per kind is here: what resolves (the capability, the prompt's
  * listing), what is validated (a URI, the prompt's required arguments), the default policy (the
  * person's own reads are allowed, a site's, an app's or the host's model's are asked) and what is
  * checked in the answer (MIME types, size caps, text vs blob).
@@ -32,18 +32,16 @@ import {
   sha256Hex,
 } from '../protocol/index.js';
 import { waitForAnswer } from './approve-step.js';
-import {
-  type CallContext,
-  type GateRuntime,
-  recordHead,
-  refuse,
-  reportAuditFailure,
-  startCall,
-} from './call-context.js';
+import { type CallContext, type GateRuntime, refuse, startCall } from './call-context.js';
 import { isOwnCaller } from './caller.js';
-import { AuditUnavailableError, DeniedError, UnknownToolError } from './errors.js';
-import { DEFAULT_CALL_TIMEOUT_MS } from './send-step.js';
-import { describeError, outcomeOfError } from './steps.js';
+import { DeniedError, UnknownToolError } from './errors.js';
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  recordFinished,
+  recordResend,
+  recordSendFailure,
+  recordSending,
+} from './send-step.js';
 import type { AccessRequest, AccessTarget, Decision, InvocationRequest } from './types.js';
 
 /** A read's answer above this many bytes (text as UTF-8, blobs decoded) is refused, not returned. */
@@ -238,34 +236,23 @@ async function approveAccess(
   return answer.decidedBy ?? 'approved';
 }
 
-/** Step 5: durable before anything leaves (or, with onAuditFailure 'warn', a warning is). */
+/** Step 5: the tool call's pending record, with what the person was shown as the definition. */
 async function recordPendingAccess(
   call: CallContext,
   decision: Decision,
   approvedBy: string | undefined,
   listed: JsonObject | undefined,
 ): Promise<void> {
+  // A prompt is pinned by its listing entry, a read by its target: the hash says what was approved.
+  call.definitionHash = await sha256Hex(canonicalJson(listed ?? call.proposed));
   const now = call.gate.now();
-  try {
-    await call.gate.options.audit.pending({
-      ...recordHead(call),
-      // What the person was shown: the listing entry for a prompt, the target itself for a read.
-      definitionHash: await sha256Hex(canonicalJson(listed ?? call.proposed)),
-      arguments: call.proposed,
-      decision,
-      ...(approvedBy ? { approvedBy } : {}),
-      timestamps: {
-        requested: call.requestedAt,
-        decided: call.decidedAt ?? now,
-        ...(approvedBy ? { approved: now } : {}),
-        sent: now,
-      },
-    });
-  } catch (error) {
-    reportAuditFailure(call, 'pending', error);
-    if (call.gate.options.onAuditFailure !== 'warn')
-      throw new AuditUnavailableError(call.request.serverId, call.request.toolName, error);
-  }
+  await recordSending(call, {
+    definitionHash: call.definitionHash,
+    arguments: call.proposed,
+    decision,
+    decidedAt: call.decidedAt ?? now,
+    ...(approvedBy ? { approvedBy, approvedAt: now } : {}),
+  });
 }
 
 /** Step 6: over the transport; every re-send on record first; a failure gets its final record. */
@@ -286,19 +273,7 @@ async function sendAccess(
     subject: { server: request.serverId, tool: method },
     beforeResend: async (reason: ResendReason) => {
       sends++;
-      try {
-        await gate.options.audit.resent({
-          invocationId,
-          reason,
-          attempt: sends,
-          definitionHash: '',
-          at: gate.now(),
-        });
-      } catch (error) {
-        reportAuditFailure(call, 'resent', error);
-        if (gate.options.onAuditFailure !== 'warn')
-          throw new AuditUnavailableError(request.serverId, method, error);
-      }
+      await recordResend(call, reason, sends, call.definitionHash ?? '');
     },
   };
   try {
@@ -306,18 +281,7 @@ async function sendAccess(
       ? await client.readResource({ uri: target.uri }, options)
       : await client.getPrompt({ name: target.name, arguments: { ...(target.arguments ?? {}) } }, options);
   } catch (error) {
-    const finishedAt = gate.now();
-    try {
-      await gate.options.audit.final({
-        invocationId,
-        outcome: outcomeOfError(error),
-        finishedAt,
-        durationMs: finishedAt - sentAt,
-        error: describeError(error),
-      });
-    } catch (auditError) {
-      reportAuditFailure(call, 'final', auditError);
-    }
+    await recordSendFailure(call, sentAt, error);
     throw error;
   }
 }
@@ -357,25 +321,18 @@ async function measure(result: JsonObject | ReadResourceResult | GetPromptResult
 }
 
 /** Step 8: the final record, with the answer (redacted and truncated by the log) and its digest. */
-async function recordFinalAccess(
+function recordFinalAccess(
   call: CallContext,
   sentAt: number,
   result: ReadResourceResult | GetPromptResult,
   received: { bytes: number; sha256: string },
   problem: string | undefined,
 ): Promise<void> {
-  const finishedAt = call.gate.now();
-  try {
-    await call.gate.options.audit.final({
-      invocationId: call.invocationId,
-      outcome: problem ? 'invalid-output' : 'success',
-      finishedAt,
-      durationMs: finishedAt - sentAt,
-      result: result as unknown as CallToolResult,
-      received,
-      ...(problem ? { error: { kind: 'invalid-response', message: problem } } : {}),
-    });
-  } catch (error) {
-    reportAuditFailure(call, 'final', error);
-  }
+  return recordFinished(call, sentAt, {
+    outcome: problem ? 'invalid-output' : 'success',
+    // The log stores any result object (redacted, truncated); its type names a tool's only.
+    result: result as unknown as CallToolResult,
+    received,
+    ...(problem ? { error: { kind: 'invalid-response', message: problem } } : {}),
+  });
 }
