@@ -2,7 +2,7 @@
  * The manual's examples run: each named block of README.md and docs/ (test/docs/doc-examples.ts)
  * is taken from the Markdown as it is, bundled against the package's entry points (package.json
  * exports -> the build's source entries) and run in Chromium, against a real MCP server (the
- * docs-files peer (modern.mjs --read-file), reached at the examples' own https://example.com URLs by routing), with the
+ * docs-files peer (modern.mjs --read-file --offerings), reached at the examples' own https://example.com URLs by routing), with the
  * names an example leaves to the reader given real values first (e2e/fixtures/doc-examples/
  * world.ts). Each test checks that the example did what its text says; test/docs/examples.test.ts
  * compiles them.
@@ -198,6 +198,32 @@ test('example=gate-call: the gate asks (confirm), sends, and the reply is for a 
   expect(await page.evaluate(() => window.docExample.replies)).toMatchObject([
     { isError: false, text: expect.stringContaining('the text of /tmp/x') },
   ]);
+});
+
+test('example=resources-prompts: lists, completes, subscribes, reads as the person, gets a prompt when allowed', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.accept();
+  });
+  await runExample(page, 'resources-prompts', [
+    'resources',
+    'resourceTemplates',
+    'prompts',
+    'completion',
+    'read',
+    'greeting',
+  ]);
+  await finished(page);
+  expect(asked).toEqual(['Let my agent use the prompt greet?']);
+  expect(await observed(page, 'resources')).toContain('note://welcome');
+  expect(await observed(page, 'resourceTemplates')).toContain('note://notes/{name}');
+  expect(await observed(page, 'prompts')).toContain('greet');
+  expect(await observed(page, 'completion')).toContain('wishlist');
+  expect(await observed(page, 'read')).toContain('Welcome to Toolgate');
+  expect(await observed(page, 'greeting')).toContain('Please greet Ada warmly.');
 });
 
 test('example=connect: the era, the tools, a call with the header', async ({ page }) => {

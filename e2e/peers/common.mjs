@@ -15,6 +15,7 @@ export function peerFlags(argv = process.argv.slice(2)) {
       json: { type: 'boolean', default: false },
       'no-cors': { type: 'boolean', default: false },
       'read-file': { type: 'boolean', default: false },
+      offerings: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -24,6 +25,7 @@ export function peerFlags(argv = process.argv.slice(2)) {
     json: values.json,
     cors: !values['no-cors'],
     readFile: values['read-file'],
+    offerings: values.offerings,
   };
 }
 

@@ -13,12 +13,20 @@
  * Extra tools: `elicit` asks for a name through an input_required round (modern era only; the
  * stateless legacy fallback cannot carry a server-to-client request), `region` mirrors its `region`
  * argument into the Mcp-Param-Region header (x-mcp-header). POST /__control/add-tool publishes a
- * tools list change to open subscriptions/listen streams.
+ * tools list change to open subscriptions/listen streams; POST /__control/resource-updated?uri=U publishes
+ * notifications/resources/updated for U. --offerings adds resources, a template and a prompt (offerings.mjs).
  */
 
 import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
+import {
+  completable,
+  createMcpHandler,
+  inputRequired,
+  inputResponse,
+  McpServer,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
   applyCors,
@@ -29,6 +37,7 @@ import {
   sendJson,
   serveEvents,
 } from './common.mjs';
+import { registerOfferings } from './offerings.mjs';
 import { ELICIT_FORM, elicitAnswer, registerSharedTools } from './tools.mjs';
 
 const flags = peerFlags();
@@ -89,6 +98,11 @@ const handler = createMcpHandler(
           return { content: [{ type: 'text', text: `the text of ${args.path}` }] };
         },
       );
+    if (flags.offerings) {
+      registerOfferings(server, { ResourceTemplate, completable, z, wrapArgs: z.object });
+      // Updates reach a subscriptions/listen stream through handler.notify.resourceUpdated (below).
+      server.server.registerCapabilities({ resources: { subscribe: true } });
+    }
     for (const name of extraTools)
       server.registerTool(
         name,
@@ -116,6 +130,10 @@ const httpServer = createServer(async (req, res) => {
       extraTools.push(name);
       handler.notify.toolsChanged();
       return sendJson(res, 200, { added: name });
+    }
+    if (req.method === 'POST' && path === '/__control/resource-updated') {
+      handler.notify.resourceUpdated(new URL(req.url ?? '/', 'http://peer').searchParams.get('uri') ?? '');
+      return sendJson(res, 200, { published: true });
     }
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
     const body = req.method === 'POST' ? await readJsonBody(req) : undefined;

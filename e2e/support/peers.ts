@@ -26,7 +26,7 @@ export type PeerKind =
   | 'skills'
   /** MCP Apps that try to reach an attacker (e2e/peers/hostile-app.mjs); needs `args` naming it. */
   | 'hostile-app'
-  /** The tools the manual's examples call: the modern peer with read_file (modern.mjs --read-file). */
+  /** What the manual's examples use: the modern peer with read_file and the offerings (modern.mjs --read-file --offerings). */
   | 'docs-files';
 
 export const PEER_KINDS: readonly PeerKind[] = [
@@ -127,7 +127,7 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
     case 'skills':
       return ours('skills-server.mjs');
     case 'docs-files':
-      return ours('modern.mjs', '--read-file');
+      return ours('modern.mjs', '--read-file', '--offerings');
     case 'hostile-app':
       if (options.cors === false) throw new Error('hostile-app always sends CORS headers');
       return ours('hostile-app.mjs');

@@ -123,4 +123,18 @@ describe('folding chain events into entries', () => {
     expect(summarizeResult({ content: [], structuredContent: { t: 1 } })).toBe('{"t":1}');
     expect(summarizeResult({ content: [] })).toBe('(empty result)');
   });
+
+  it('summaries of reads and prompt gets: kinds and counts, never their text', () => {
+    expect(
+      summarizeResult({
+        contents: [
+          { uri: 'file:///a', mimeType: 'text/plain', text: 'private words' },
+          { uri: 'file:///b', blob: 'AAEC' },
+        ],
+      }),
+    ).toBe('2 items: text/plain, binary');
+    expect(summarizeResult({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] })).toBe(
+      '1 message',
+    );
+  });
 });

@@ -244,5 +244,22 @@ export function summarizeResult(result: CallToolResult | JsonObject): string {
   if (text && text.type === 'text') return text.text.length > 200 ? `${text.text.slice(0, 199)}…` : text.text;
   if (content.length > 0) return content.map((block) => block.type).join(', ');
   if (result.structuredContent !== undefined) return JSON.stringify(result.structuredContent).slice(0, 200);
+  // A read (resources/read) or a prompt get (prompts/get): what came back, by kind, not its text.
+  if (Array.isArray(result.contents))
+    return `${result.contents.length} item${result.contents.length === 1 ? '' : 's'}: ${result.contents
+      .map((item) =>
+        isObject(item) && typeof item.mimeType === 'string'
+          ? item.mimeType
+          : isObject(item) && 'blob' in item
+            ? 'binary'
+            : 'text',
+      )
+      .join(', ')}`.slice(0, 200);
+  if (Array.isArray(result.messages))
+    return `${result.messages.length} message${result.messages.length === 1 ? '' : 's'}`;
   return '(empty result)';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

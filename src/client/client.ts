@@ -7,18 +7,25 @@
 import {
   type CallToolResult,
   CapabilityMissingError,
+  type CompleteRequestParams,
+  type CompleteResult,
   ConnectionClosedError,
   describeJsonType,
   type Era,
   ErrorCode,
+  type GetPromptResult,
   GuardError,
   type Implementation,
   InvalidResponseError,
   isJsonObject,
   type JsonObject,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
   type ListToolsResult,
   McpError,
   type ProtocolVersion,
+  type ReadResourceResult,
   type RequestOptions,
   type RpcEngine,
   type ServerCapabilities,
@@ -29,6 +36,8 @@ import { encodeHeaderValue, StreamableHttpCore } from '../transport/index.js';
 import { type CatalogSnapshot, ToolCatalog } from './catalog.js';
 import type { QuestionContext } from './elicitation.js';
 import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';
+import type { ListParams } from './offerings.js';
+import type { OfferingEvent, OfferingEvents } from './offerings-port.js';
 import type { CallToolOptions, ConnectOptions } from './options.js';
 import { QuestionScopes } from './question-scope.js';
 import { mirroredHeaders } from './tool-checks.js';
@@ -55,6 +64,7 @@ const INPUT_CAPABLE_METHODS = new Set(['tools/call', 'prompts/get', 'resources/r
 /** Sees one JSON-RPC message as it leaves or arrives (unvalidated, as on the wire). */
 export type MessageObserver = (direction: 'sent' | 'received', message: unknown) => void;
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares the methods installed on the prototype after the class (loaded lazily, see there).
 export class McpClient {
   private readonly catalog: ToolCatalog;
   private readonly toolListeners = new Set<(snapshot: CatalogSnapshot) => void>();
@@ -194,6 +204,20 @@ export class McpClient {
       result = await run();
     }
     return normalizeCallToolResult(result, this.serverId, name);
+  }
+
+  /**
+   * Listens for `resourceListChanged`, `promptListChanged` or `resourceUpdated`; returns the way to
+   * stop. On 2026-07-28 this opens (or widens) the `subscriptions/listen` stream that carries them.
+   */
+  on<E extends OfferingEvent>(event: E, listener: OfferingEvents[E]): () => void {
+    const added = this.offer('listen', [event, listener]);
+    return () => void added.then((stop) => (stop as () => void)());
+  }
+
+  /** Runs one of offerings.ts's operations (its friend module: it reads this connection's internals). */
+  private offer(name: string, args: unknown[]): Promise<unknown> {
+    return import('./offerings.js').then((offerings) => offerings.run(this, name, args));
   }
 
   /** Sends a request in the current era (adds modern `_meta`; re-initializes an expired legacy session once). */
@@ -384,6 +408,50 @@ export class McpClient {
     const transport = this.engine.transport;
     if (transport instanceof StreamableHttpCore) void transport.openServerStream().catch(() => undefined);
   }
+}
+
+// Resources, prompts and completion, under the official SDK Client's names: each loads offerings.ts
+// on first use, so connect, list and call do not pay for them. Their signatures are declared below.
+for (const name of [
+  'listResources',
+  'listResourceTemplates',
+  'readResource',
+  'subscribeResource',
+  'unsubscribeResource',
+  'listPrompts',
+  'getPrompt',
+  'complete',
+])
+  (McpClient.prototype as unknown as Record<string, unknown>)[name] = function (
+    this: { offer(name: string, args: unknown[]): Promise<unknown> },
+    ...args: unknown[]
+  ) {
+    return this.offer(name, args);
+  };
+
+export interface McpClient {
+  /** `resources/list`: every page within bounds, or the one page at `params.cursor`. */
+  listResources(params?: ListParams, options?: RequestOptions): Promise<ListResourcesResult>;
+  /** `resources/templates/list`: every page within bounds, or the one page at `params.cursor`. */
+  listResourceTemplates(params?: ListParams, options?: RequestOptions): Promise<ListResourceTemplatesResult>;
+  /**
+   * `resources/read`, answering input rounds. Not gated: people, sites, apps and models read through
+   * the gate (`gate.read()`), which asks, records and checks.
+   */
+  readResource(params: { uri: string }, options?: RequestOptions): Promise<ReadResourceResult>;
+  /** Updates about one resource: `resources/subscribe` (legacy) or `subscriptions/listen` (2026-07-28). */
+  subscribeResource(params: { uri: string }, options?: RequestOptions): Promise<JsonObject>;
+  /** No more updates about it: `resources/unsubscribe` (legacy) or a stream without it (2026-07-28). */
+  unsubscribeResource(params: { uri: string }, options?: RequestOptions): Promise<JsonObject>;
+  /** `prompts/list`: every page within bounds, or the one page at `params.cursor`. */
+  listPrompts(params?: ListParams, options?: RequestOptions): Promise<ListPromptsResult>;
+  /** `prompts/get`, answering input rounds. Not gated: the gate's `getPrompt()` is. */
+  getPrompt(
+    params: { name: string; arguments?: Record<string, string> },
+    options?: RequestOptions,
+  ): Promise<GetPromptResult>;
+  /** `completion/complete`: suggestions for a prompt argument or a template's URI variable. */
+  complete(params: CompleteRequestParams, options?: RequestOptions): Promise<CompleteResult>;
 }
 
 /** Makes a result safe to read: `content` is always an array; the modern `resultType` is dropped. */

@@ -33,7 +33,8 @@ export interface ClientWarning {
     | 'invalid-x-mcp-header'
     | 'catalog-incomplete'
     | 'server-stream'
-    | 'subscription';
+    | 'subscription'
+    | 'malformed-offering';
   message: string;
 }
 

@@ -140,7 +140,7 @@ export async function approveStep(
  * (`approvalTimeoutMs`, per call or per gate; 0 waits for ever). The approver's signal aborts in
  * both cases, so its dialog leaves the queue.
  */
-function waitForAnswer(
+export function waitForAnswer(
   call: CallContext,
   ask: (signal: AbortSignal, deadline: number | undefined) => Promise<ApprovalAnswer>,
 ): Promise<ApprovalAnswer> {

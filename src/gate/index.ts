@@ -1,5 +1,6 @@
 /** The gate room's front door: the pipeline every tool call takes, its policy, pins and audit records. */
 
+export type { AccessResult } from './access-steps.js';
 export {
   type ActionEnd,
   type ActionRecord,
@@ -41,6 +42,9 @@ export { idbSettingsStore, memorySettingsStore, newRecordId, type SettingsStore 
 export type { TraceContext, TraceRequest } from './trace-context.js';
 export { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from './trust.js';
 export type {
+  AccessApprovalRequest,
+  AccessRequest,
+  AccessTarget,
   ApprovalAnswer,
   ApprovalRequest,
   Approver,

@@ -12,8 +12,18 @@
  */
 
 import type { McpClient } from '../client/index.js';
-import { type CallToolResult, type JsonObject, RequestCancelledError } from '../protocol/index.js';
+import {
+  type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type GetPromptResult,
+  type JsonObject,
+  type ReadResourceResult,
+  RequestCancelledError,
+  redactSecrets,
+} from '../protocol/index.js';
 import { checkToolOutput, type SchemaValidator } from '../schema/index.js';
+import type { AccessResult } from './access-steps.js';
 import { approveStep } from './approve-step.js';
 import {
   type AuditRecordKind,
@@ -23,12 +33,21 @@ import {
   startCall,
 } from './call-context.js';
 import { decideStep, resolveStep, traceStep, validateStep } from './check-steps.js';
-import { DeniedError } from './errors.js';
+import { DeniedError, UnknownToolError } from './errors.js';
 import type { ConfirmOwnCalls } from './own-call.js';
 import { createToolPins, type ToolPins } from './pins.js';
 import type { Policy } from './policy.js';
 import { recordFinal, recordPending, sendStep } from './send-step.js';
-import type { Approver, AuditSink, Decision, InvocationRequest, ValidationReport } from './types.js';
+import type {
+  AccessRequest,
+  AccessTarget,
+  Approver,
+  AuditSink,
+  Caller,
+  Decision,
+  InvocationRequest,
+  ValidationReport,
+} from './types.js';
 
 export { DEFAULT_CALL_TIMEOUT_MS } from './send-step.js';
 
@@ -59,6 +78,8 @@ export interface GateOptions {
   confirmOwnCalls?: ConfirmOwnCalls;
   now?: () => number;
   newInvocationId?: () => string;
+  /** A read or prompt answer larger than this (bytes) is refused after it arrives. Default 16 MiB. */
+  maxReadBytes?: number;
 }
 
 /** What a caller gets back. Tool execution errors are results (`result.isError`), not exceptions. */
@@ -91,12 +112,47 @@ export type GateEvent =
   | { type: 'progress'; invocationId: string; progress: number; total?: number; message?: string }
   | { type: 'finished'; invocationId: string; result: GateResult }
   | { type: 'failed'; invocationId: string; error: Error }
+  /** A read or a prompt get came back and passed its checks (its records are written). */
+  | {
+      type: 'accessed';
+      invocationId: string;
+      serverId: string;
+      method: 'resources/read' | 'prompts/get';
+      received: { bytes: number; sha256: string };
+    }
+  /**
+   * A completion was asked (not gated, not in the audit log): the argument as it may be shown, its
+   * value redacted when its name or its text looks secret.
+   */
+  | {
+      type: 'completion';
+      serverId: string;
+      caller: Caller;
+      ref: CompleteRequestParams['ref'];
+      argument: { name: string; value: string };
+    }
   /** An audit record could not be written (also a warning on the result, when the call has one). */
   | { type: 'audit-failed'; invocationId: string; record: AuditRecordKind; message: string };
 
 export interface Gate {
   /** Runs one tool call through the gate. Rejects with a ToolgateError when the call did not complete. */
   call(request: InvocationRequest): Promise<GateResult>;
+  /**
+   * Reads a resource through the gate (`resources/read`): the person's own reads are allowed, every
+   * other caller's are asked (Approver.approveAccess); recorded before it leaves and when it returns.
+   */
+  read(request: AccessRequest & { uri: string }): Promise<AccessResult<ReadResourceResult>>;
+  /** Gets a prompt through the gate (`prompts/get`), asked and recorded as `read` is. */
+  getPrompt(
+    request: AccessRequest & { name: string; arguments?: Record<string, string> },
+  ): Promise<AccessResult<GetPromptResult>>;
+  /** Argument completion: not asked, not recorded (it reads suggestions, not data); see the `completion` event. */
+  complete(request: {
+    serverId: string;
+    caller: Caller;
+    params: CompleteRequestParams;
+    signal?: AbortSignal;
+  }): Promise<CompleteResult>;
   onEvent(listener: (event: GateEvent) => void): () => void;
 }
 
@@ -165,8 +221,33 @@ export function createGate(options: GateOptions): Gate {
     }
   }
 
+  // Reads and prompt gets load their steps on first use: the widget's first screen does not pay for them.
+  const access = async <T extends ReadResourceResult | GetPromptResult>(
+    request: AccessRequest,
+    target: AccessTarget,
+  ): Promise<AccessResult<T>> => {
+    const { runAccess } = await import('./access-steps.js');
+    return runAccess<T>(gate, request, target, options.maxReadBytes);
+  };
+
   return {
     call,
+    read: ({ uri, ...request }) => access<ReadResourceResult>(request, { kind: 'resource', uri }),
+    getPrompt: ({ name, arguments: args, ...request }) =>
+      access<GetPromptResult>(request, { kind: 'prompt', name, ...(args ? { arguments: args } : {}) }),
+    async complete({ serverId, caller, params, signal }) {
+      const client = options.servers.get(serverId);
+      if (!client) throw new UnknownToolError(`No server "${serverId}" is connected: add it first.`);
+      const shown = redactSecrets({ [params.argument.name]: params.argument.value }).value;
+      gate.emit({
+        type: 'completion',
+        serverId,
+        caller,
+        ref: params.ref,
+        argument: { name: params.argument.name, value: String(shown[params.argument.name]) },
+      });
+      return client.complete(params, signal ? { signal } : {});
+    },
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -5,37 +5,62 @@
  * leaves ('refuse', the default, or 'warn') and are reported after it, never swallowed.
  */
 
-import type { CallToolResult, ResendReason } from '../protocol/index.js';
+import type { CallToolResult, JsonObject, ResendReason } from '../protocol/index.js';
 import type { Approval } from './approve-step.js';
 import { type CallContext, recordHead, reportAuditFailure } from './call-context.js';
 import type { Decided, ResolvedTool } from './check-steps.js';
 import { AuditUnavailableError, DefinitionChangedError } from './errors.js';
 import { describeError, outcomeOfError, outcomeOfResult } from './steps.js';
 import { traceMeta } from './trace-context.js';
-import type { ValidationReport } from './types.js';
+import type { Decision, FinalRecord, ValidationReport } from './types.js';
 
 /** Defaults the spec asks for: every call times out. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
 
 /** Step 5: the pending entry is durable before anything leaves (or, with 'warn', a warning is). */
-export async function recordPending(
+export function recordPending(
   call: CallContext,
   tool: ResolvedTool,
   decided: Decided,
   approval: Approval,
 ): Promise<void> {
+  return recordSending(call, {
+    definitionHash: tool.pinned.definitionHash,
+    arguments: approval.arguments,
+    decision: decided.decision,
+    decidedAt: decided.decidedAt,
+    ...(approval.approvedBy ? { approvedBy: approval.approvedBy } : {}),
+    ...(approval.approvedAt ? { approvedAt: approval.approvedAt } : {}),
+  });
+}
+
+/**
+ * The pending record of whatever is invoked (a tool call, a read, a prompt get): durable before it
+ * leaves, or refused with AuditUnavailableError (with 'warn': a warning, and it leaves).
+ */
+export async function recordSending(
+  call: CallContext,
+  what: {
+    definitionHash: string;
+    arguments: JsonObject;
+    decision: Decision;
+    decidedAt: number;
+    approvedBy?: string;
+    approvedAt?: number;
+  },
+): Promise<void> {
   try {
     await call.gate.options.audit.pending({
       ...recordHead(call),
-      definitionHash: tool.pinned.definitionHash,
-      arguments: approval.arguments,
-      decision: decided.decision,
-      ...(approval.approvedBy ? { approvedBy: approval.approvedBy } : {}),
+      definitionHash: what.definitionHash,
+      arguments: what.arguments,
+      decision: what.decision,
+      ...(what.approvedBy ? { approvedBy: what.approvedBy } : {}),
       timestamps: {
         requested: call.requestedAt,
-        decided: decided.decidedAt,
-        ...(approval.approvedAt ? { approved: approval.approvedAt } : {}),
+        decided: what.decidedAt,
+        ...(what.approvedAt ? { approved: what.approvedAt } : {}),
         sent: call.gate.now(),
       },
     });
@@ -43,6 +68,40 @@ export async function recordPending(
     reportAuditFailure(call, 'pending', error);
     if (call.gate.options.onAuditFailure !== 'warn')
       throw new AuditUnavailableError(call.request.serverId, call.request.toolName, error);
+  }
+}
+
+/** A re-send on record before it leaves (refused like a first send when the log cannot record it). */
+export async function recordResend(
+  call: CallContext,
+  reason: ResendReason,
+  attempt: number,
+  definitionHash: string,
+): Promise<void> {
+  const { gate, invocationId, request } = call;
+  try {
+    await gate.options.audit.resent({ invocationId, reason, attempt, definitionHash, at: gate.now() });
+  } catch (error) {
+    reportAuditFailure(call, 'resent', error);
+    if (gate.options.onAuditFailure !== 'warn')
+      throw new AuditUnavailableError(request.serverId, request.toolName, error);
+  }
+}
+
+/** The final record of something that failed once it had left; a failed write is reported beside it. */
+export async function recordSendFailure(call: CallContext, sentAt: number, error: unknown): Promise<void> {
+  const finishedAt = call.gate.now();
+  try {
+    await call.gate.options.audit.final({
+      invocationId: call.invocationId,
+      outcome: outcomeOfError(error),
+      finishedAt,
+      durationMs: finishedAt - sentAt,
+      error: describeError(error),
+    });
+  } catch (auditError) {
+    // The failure itself is what the caller gets; the lost record is reported beside it.
+    reportAuditFailure(call, 'final', auditError);
   }
 }
 
@@ -74,18 +133,7 @@ export async function sendStep(call: CallContext, tool: ResolvedTool, approval: 
     if (hashes.size !== 1 || !hashes.has(tool.pinned.definitionHash))
       throw new DefinitionChangedError(serverId, toolName);
     sends++;
-    try {
-      await gate.options.audit.resent({
-        invocationId,
-        reason,
-        attempt: sends,
-        definitionHash: tool.pinned.definitionHash,
-        at: gate.now(),
-      });
-    } catch (error) {
-      reportAuditFailure(call, 'resent', error);
-      if (gate.options.onAuditFailure !== 'warn') throw new AuditUnavailableError(serverId, toolName, error);
-    }
+    await recordResend(call, reason, sends, tool.pinned.definitionHash);
   };
   try {
     const result = await tool.client.callTool(toolName, approval.arguments, {
@@ -101,38 +149,37 @@ export async function sendStep(call: CallContext, tool: ResolvedTool, approval: 
     });
     return { result, sentAt, receivedAt: gate.now() };
   } catch (error) {
-    const finishedAt = gate.now();
-    try {
-      await gate.options.audit.final({
-        invocationId,
-        outcome: outcomeOfError(error),
-        finishedAt,
-        durationMs: finishedAt - sentAt,
-        error: describeError(error),
-      });
-    } catch (auditError) {
-      // The call's own failure is what the caller gets; the lost record is reported beside it.
-      reportAuditFailure(call, 'final', auditError);
-    }
+    await recordSendFailure(call, sentAt, error);
     throw error;
   }
 }
 
 /** Step 8: the final entry, in the same chain; a failed write is a warning on the result. */
-export async function recordFinal(
+export function recordFinal(
   call: CallContext,
   sent: Sent,
   outputValidation: ValidationReport | undefined,
+): Promise<void> {
+  return recordFinished(call, sent.sentAt, {
+    outcome: outcomeOfResult(sent.result, outputValidation),
+    result: sent.result,
+    ...(outputValidation ? { outputValidation } : {}),
+  });
+}
+
+/** The final record of whatever was invoked and came back; a failed write is a warning on the result. */
+export async function recordFinished(
+  call: CallContext,
+  sentAt: number,
+  ending: Omit<FinalRecord, 'invocationId' | 'finishedAt' | 'durationMs'>,
 ): Promise<void> {
   const finishedAt = call.gate.now();
   try {
     await call.gate.options.audit.final({
       invocationId: call.invocationId,
-      outcome: outcomeOfResult(sent.result, outputValidation),
       finishedAt,
-      durationMs: finishedAt - sent.sentAt,
-      result: sent.result,
-      ...(outputValidation ? { outputValidation } : {}),
+      durationMs: finishedAt - sentAt,
+      ...ending,
     });
   } catch (error) {
     reportAuditFailure(call, 'final', error);

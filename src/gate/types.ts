@@ -115,7 +115,10 @@ export type DecisionReasonCode =
   | 'person-action'
   | 'not-approved'
   // The person's own click on a tool form's Call button approved the call (own-call.ts).
-  | 'person-started';
+  | 'person-started'
+  // Reads and prompt gets (access-steps.ts): the person's own are allowed, everyone else's asked.
+  | 'own-access'
+  | 'access-must-be-approved';
 
 /** The code of a decision the validation floor made: the arguments could not be checked. */
 export type ValidationReasonCode = 'arguments-unchecked';
@@ -183,9 +186,53 @@ export type ApprovalAnswer =
     }
   | { action: 'deny'; reason?: string; decidedBy?: string };
 
+/**
+ * What is invoked besides a tool: a resource read (`resources/read` of `uri`) or a prompt get
+ * (`prompts/get` of `name` with `arguments`). The audit log records these under the method as the
+ * tool name and the target as the arguments (`{uri}`, `{name, arguments}`).
+ */
+export type AccessTarget =
+  | { kind: 'resource'; uri: string }
+  | { kind: 'prompt'; name: string; arguments?: Record<string, string> };
+
+/** A read or a prompt get handed to the gate (`gate.read()`, `gate.getPrompt()`). */
+export interface AccessRequest {
+  serverId: string;
+  caller: Caller;
+  signal?: AbortSignal;
+  /** Idle timeout, reset by progress. Default 60 s. */
+  timeoutMs?: number;
+  /** How long to wait for approval before the gate denies it (ms; 0: no limit). Default: the gate's. */
+  approvalTimeoutMs?: number;
+}
+
+/**
+ * What the approver is shown for a read or a prompt get: who asks, what is read (the URI) or which
+ * prompt with which arguments, and how the server listed it (when it did), for a dialog to show.
+ */
+export interface AccessApprovalRequest {
+  invocationId: string;
+  serverId: string;
+  serverLabel: string;
+  trust: TrustLevel;
+  caller: Caller;
+  method: 'resources/read' | 'prompts/get';
+  target: AccessTarget;
+  /** The server's listing entry of the resource or prompt (display only: the server wrote it). */
+  listed?: JsonObject;
+  decision: Decision;
+  signal: AbortSignal;
+  deadline?: number;
+}
+
 /** Implemented by the widget (a person) or by host code. */
 export interface Approver {
   approve(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /**
+   * Asked for reads and prompt gets the policy does not allow by itself. Without it, those are
+   * denied: a dialog that cannot show a read must not approve one. Edited arguments are ignored.
+   */
+  approveAccess?(request: AccessApprovalRequest): Promise<ApprovalAnswer>;
 }
 
 /** Final outcome of one invocation, as recorded. */
@@ -238,6 +285,8 @@ export interface FinalRecord {
   durationMs: number;
   result?: CallToolResult;
   outputValidation?: ValidationReport;
+  /** For reads and prompt gets: how many bytes came back and their SHA-256 (of the canonical JSON). */
+  received?: { bytes: number; sha256: string };
   error?: { kind: string; message: string };
 }
 

@@ -198,5 +198,9 @@ function translate(event: GateEvent): HostEvent | undefined {
         : { type: 'failed', invocationId: event.invocationId, error: event.error };
     case 'audit-failed':
       return { type: 'audit-failed', invocationId: event.invocationId, message: event.message };
+    case 'accessed':
+      return { type: 'finished', invocationId: event.invocationId, isError: false };
+    case 'completion':
+      return undefined;
   }
 }

@@ -34,6 +34,41 @@ export {
   type JsonRpcRequest,
   type RequestId,
 } from './jsonrpc.js';
+export type {
+  BlobResourceContents,
+  CompleteRequestParams,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ParseNote,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+  TextResourceContents,
+} from './offerings.js';
+export {
+  base64Bytes,
+  contentsBytes,
+  isMimeType,
+  keep,
+  MAX_COMPLETION_VALUES,
+  type Parsed,
+  pageItems,
+  parseCompleteResult,
+  parseCursor,
+  parseGetPromptResult,
+  parsePrompt,
+  parseReadResult,
+  parseResource,
+  parseResourceTemplate,
+} from './offerings-parse.js';
 export { forwardPersonWait, reportPersonWait } from './person-wait.js';
 export {
   isSecretName,
