@@ -4,6 +4,7 @@
  */
 
 import { GuardError, isJsonObject, type ListToolsResult, type Tool } from '../protocol/index.js';
+import type { CatalogStop } from './catalog-stops.js';
 import type { ClientWarning } from './options.js';
 import { type HeaderBinding, headerBindings, isToolShape } from './tool-checks.js';
 import { TOOL_NAME } from './tool-name.js';
@@ -134,7 +135,7 @@ export class ToolCatalog {
     let cursor: string | undefined;
     let pages = 0;
     let minTtl = Number.POSITIVE_INFINITY;
-    let incomplete: Error | undefined;
+    let stop: CatalogStop | undefined;
     const fetchedAt = this.now();
 
     for (;;) {
@@ -143,16 +144,12 @@ export class ToolCatalog {
         page = await this.options.fetchPage(cursor);
       } catch (error) {
         if (pages === 0) throw error;
-        incomplete = new GuardError(
-          `${serverId}: tools/list failed on page ${pages + 1} (${(error as Error).message}); showing the ${tools.length} tools fetched before it`,
-        );
+        stop = { kind: 'page-failed', error };
         break;
       }
       pages++;
       if (!Array.isArray(page.tools)) {
-        incomplete = new GuardError(
-          `${serverId}: tools/list page ${pages} has no "tools" array; stopped with the ${tools.length} tools fetched before it`,
-        );
+        stop = { kind: 'no-tools-array' };
         break;
       }
       // One at a time: spreading a huge page into push() overflows the argument limit.
@@ -171,22 +168,16 @@ export class ToolCatalog {
       const next = page.nextCursor;
       const more = typeof next === 'string' && next !== '';
       if (dropped || (more && tools.length >= maxTools)) {
-        incomplete = new GuardError(
-          `${serverId}: tools/list offered more than ${maxTools} tools; kept the first ${maxTools} (after ${pages} ${pages === 1 ? 'page' : 'pages'})`,
-        );
+        stop = { kind: 'too-many-tools', maxTools };
         break;
       }
       if (!more) break;
       if (seenCursors.has(next)) {
-        incomplete = new GuardError(
-          `${serverId}: tools/list returned cursor "${truncate(next)}" twice (a pagination loop); stopped after ${pages} pages with ${tools.length} tools`,
-        );
+        stop = { kind: 'cursor-loop', cursor: next };
         break;
       }
       if (pages >= maxPages) {
-        incomplete = new GuardError(
-          `${serverId}: tools/list still had more pages after ${maxPages}; stopped with ${tools.length} tools (raise maxPages if this server really has that many)`,
-        );
+        stop = { kind: 'too-many-pages', maxPages };
         break;
       }
       seenCursors.add(next);
@@ -196,6 +187,12 @@ export class ToolCatalog {
     // The wording of a wrong tool loads only for a listing that has one (tool-problems.ts).
     const wrong = tools.some((tool) => !isToolShape(tool) || !TOOL_NAME.test(tool.name));
     const snapshot = this.check(tools, wrong ? await import('./tool-problems-entry.js') : undefined);
+    // The wording of an early stop loads only when a listing stops early (catalog-stops.ts).
+    const incomplete = stop
+      ? new GuardError(
+          (await import('./catalog-stops.js')).catalogStopMessage(serverId, stop, pages, tools.length),
+        )
+      : undefined;
     if (incomplete) this.warn('catalog-incomplete', incomplete.message);
     return {
       ...snapshot,

@@ -211,11 +211,7 @@ export function parseReadResult(result: JsonObject): Parsed<{ contents: Resource
 }
 
 /** One content block of a prompt message (text, image, audio, resource link, embedded resource). */
-function parseContentBlock(
-  block: unknown,
-  path: string,
-  notes: ParseNote[],
-): ContentBlock | undefined {
+function parseContentBlock(block: unknown, path: string, notes: ParseNote[]): ContentBlock | undefined {
   if (!isJsonObject(block) || typeof block.type !== 'string') return drop(notes, path, 'it has no type');
   switch (block.type) {
     case 'text':
