@@ -25,7 +25,10 @@ test.afterAll(async () => {
 async function callEchoWithOneClick(page: Page, message: string) {
   await page.getByRole('tab', { name: 'Tools' }).click();
   await page.getByLabel('Search tools').fill('echo');
-  await page.locator('.tg-tool-button', { hasText: /^echo\b/ }).first().click();
+  await page
+    .locator('.tg-tool-button', { hasText: /^echo\b/ })
+    .first()
+    .click();
   const form = page.locator('.tg-try');
   await form.getByLabel(/^message/).fill(message);
   await form.getByRole('button', { name: /^Call / }).click();
