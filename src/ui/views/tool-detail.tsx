@@ -2,8 +2,9 @@
  * The selected tool in full: the description never cut without a way to expand, poisoning flags,
  * the form to call it (through the gate, like every call) with the call's progress and result right
  * under it, then what the server claims about the tool in the tool list's words ("Destructive (the
- * server's claim)"), an on/off switch and the schemas. The form comes first because calling is what people open a tool for; the heading takes
- * focus when the tool is picked, so the form is one Tab away.
+ * server's claim)"), an on/off switch and the schemas. The form comes first because calling is what
+ * people open a tool for; the heading takes focus when the tool is picked, so the form is one Tab
+ * away.
  *
  * The form is checked against the tool's schema as the person types (each field marked with its
  * message); Call with something to fix sends nothing and records nothing: it shows every problem
