@@ -189,8 +189,16 @@ describe('the audit view in words', () => {
     };
     expect(actionLabel(allowed('auth/sign-in', byIssuer))).toBe('Signed in');
     expect(decisionInWords(allowed('auth/sign-in', byIssuer))).toBe(
-      'Decided at the authorization server https://as',
+      'You signed in. Decided at the authorization server https://as',
     );
+    expect(decisionInWords(allowed('auth/refresh', byIssuer))).toBe(
+      'Renewed by Toolgate. Decided at the authorization server https://as',
+    );
+    expect(decisionInWords(allowed('auth/sign-out', byIssuer))).toBe('You signed out');
+    expect(decisionInWords(allowed('auth/sign-in-failed', byIssuer))).toBe(
+      'You started the sign-in; it did not finish',
+    );
+
     expect(actionLabel(allowed('auth/refresh', byIssuer))).toBe('Sign-in renewed');
     expect(actionLabel(allowed('auth/sign-out', byIssuer))).toBe('Signed out');
     expect(actionLabel(allowed('auth/sign-in-failed', byIssuer))).toBe('Sign-in failed');
@@ -200,6 +208,7 @@ describe('the audit view in words', () => {
       reason: 'shown',
     };
     expect(actionLabel(allowed('apps/show', shown))).toBe('App shown');
+    expect(decisionInWords(allowed('apps/show', shown))).toBe('shown');
     const own = {
       verdict: 'allow' as const,
       source: { kind: 'default' as const, reason: 'person-action' as const },

@@ -165,8 +165,18 @@ function actionDecision(
   if (source.kind === 'remembered') return 'Allowed by your approval of this skill';
   if (source.kind === 'default' && source.reason === 'person-action')
     return 'Your own action in the Skills view';
-  if (toolName === 'auth/refresh') return `Renewed by Toolgate. ${reason}`;
-  return reason;
+  switch (toolName) {
+    case 'auth/sign-in':
+      return `You signed in. ${reason}`;
+    case 'auth/refresh':
+      return `Renewed by Toolgate. ${reason}`;
+    case 'auth/sign-out':
+      return 'You signed out';
+    case 'auth/sign-in-failed':
+      return 'You started the sign-in; it did not finish';
+    default:
+      return reason;
+  }
 }
 
 const SECOND = 1000;
