@@ -10,7 +10,7 @@ import type { ToolAnnotations } from '../../protocol/index.js';
 /** How every view qualifies an annotation: the server said it, Toolgate did not check it. */
 export const SERVER_CLAIM = "the server's claim";
 
-export interface ToolMark {
+interface ToolMark {
   /** The mark's colour class (styles.ts). */
   className: string;
   /** The mark as a word: "Read-only", "Destructive", "Open world". */
