@@ -139,7 +139,7 @@ test('the side panel connects to an SDK server and server-everything, lists tool
     .getByRole('button', { name: /^Call / })
     .click();
   // The person's click on Call approved it (one consent per intent): no dialog in the side panel.
-  await expect(panel.locator('.tg-try')).toContainText('Done');
+  await expect(panel.locator('.tg-try')).toContainText('Succeeded');
   await expect(panel.getByRole('dialog')).toHaveCount(0);
   await panel.getByRole('tab', { name: /Activity/ }).click();
   await expect(panel.locator('.tg-finished-call').first()).toContainText('42');
@@ -374,6 +374,9 @@ test('a site asks for access: one refused must wait to ask again, one allowed ca
   });
   await panel.getByRole('tab', { name: 'Sites' }).click();
   await expect(siteRow(panel, originA)).toContainText('add');
+  // The server by its label, as everywhere else in the panel, not by its id.
+  await expect(siteRow(panel, originA)).toContainText(/add on \S/);
+  await expect(siteRow(panel, originA)).not.toContainText(`(${serverId})`);
   await panel.getByRole('button', { name: `Revoke access for ${originA}` }).click();
   await expect(panel.getByRole('button', { name: `Revoke access for ${originA}` })).toHaveCount(0);
   await expect(siteRow(panel, originA)).toContainText('No tools');
