@@ -64,7 +64,10 @@ test('the assistant proposes, the person approves and denies, results flow back'
 
   // 3: denied with a reason; the model is told, and nothing ran.
   await page.getByRole('button', { name: /^Send: “Please delete/ }).click();
-  await expect(dialog).toContainText('may delete or overwrite things. (Claimed by an untrusted server.)');
+  await expect(dialog).toContainText(
+    "Destructive (the server's claim) This tool says it may delete or overwrite things.",
+  );
+  await expect(dialog).toContainText('Toolgate does not trust this server, so it is only its word.');
   await expect(dialog).toHaveClass(/tg-risky/);
   await dialog.getByLabel(/Reason if you deny/).fill('keep my report');
   await dialog.getByRole('button', { name: 'Deny' }).click();

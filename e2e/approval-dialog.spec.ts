@@ -209,9 +209,9 @@ test('unchecked arguments: Allow waits for the acknowledgement; the call goes th
   const row = page.locator('.tg-log-table tbody tr', { hasText: 'annotate' });
   await expect(row).toContainText('Succeeded');
   await row.getByRole('button', { name: /Details/ }).click();
-  // Who approved, in words; the stored approver ("person (panel), acknowledging …") is in the raw events.
+  // Who approved, in words; the stored approver ("you, in the approval dialog, confirming …") is in the raw events.
   await expect(page.getByRole('dialog', { name: /annotate on/ })).toContainText(
-    'You approved, confirming you checked the arguments yourself',
+    'You approved in the approval dialog, confirming you checked the arguments yourself',
   );
 });
 

@@ -109,7 +109,8 @@ test("the app's call asks in the side panel naming the app; deny sends nothing, 
   }
   expect(seen.sort()).toEqual(
     [
-      `apps/show success: The MCP App ${BASIC_APP}`,
+      // The app shown is an action: its plain label first, the name it is recorded under beside it.
+      `App shown apps/show success: The MCP App ${BASIC_APP}`,
       `get-time denied: The MCP App ${BASIC_APP}`,
       `get-time success: The MCP App ${BASIC_APP}`,
       'get-time success: You',

@@ -374,6 +374,9 @@ test('a site asks for access: one refused must wait to ask again, one allowed ca
   });
   await panel.getByRole('tab', { name: 'Sites' }).click();
   await expect(siteRow(panel, originA)).toContainText('add');
+  // The server by its label, as everywhere else in the panel, not by its id.
+  await expect(siteRow(panel, originA)).toContainText(/add on \S/);
+  await expect(siteRow(panel, originA)).not.toContainText(`(${serverId})`);
   await panel.getByRole('button', { name: `Revoke access for ${originA}` }).click();
   await expect(panel.getByRole('button', { name: `Revoke access for ${originA}` })).toHaveCount(0);
   await expect(siteRow(panel, originA)).toContainText('No tools');

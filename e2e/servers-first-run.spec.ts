@@ -189,6 +189,15 @@ test.describe('sign-in on first run', () => {
     const log = await exportedLog(page);
     expect(log).not.toContain('auth/sign-in-failed');
     expect(log).toContain('You chose not to sign in');
+    // The audit view names it plainly and says who decided.
+    await page.getByRole('tab', { name: 'Audit log' }).click();
+    const declined = page.getByRole('button', { name: /^Details of Sign-in declined/ });
+    await expect(declined).toHaveCount(1);
+    await expect(page.locator('.tg-log-table tbody tr').first()).toContainText('Sign-in declined');
+    await declined.click();
+    const drawer = page.getByRole('dialog', { name: /Sign-in declined/ });
+    await expect(drawer).toContainText('You declined to sign in (Not now)');
+    await expect(drawer).not.toContainText('Refused by policy');
   });
 });
 

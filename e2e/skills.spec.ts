@@ -150,8 +150,13 @@ test('approve in the panel, then the model loads and reads verified files; nothi
 
   await page.getByRole('tab', { name: 'Audit log' }).click();
   const rows = page.locator('.tg-log-table tbody tr');
-  for (const action of ['skills/approve', 'skills/load', 'skills/read'])
-    await expect(rows.filter({ hasText: action }).first()).toBeVisible({ timeout: 10_000 });
+  // Each action by its plain label, with the name it is recorded under beside it.
+  for (const [action, label] of [
+    ['skills/approve', 'Skill approved'],
+    ['skills/load', 'Skill loaded'],
+    ['skills/read', 'Skill file read'],
+  ] as const)
+    await expect(rows.filter({ hasText: `${label} ${action}` }).first()).toBeVisible({ timeout: 10_000 });
   await axe(page, 'audit log with skills');
 });
 

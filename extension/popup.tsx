@@ -114,7 +114,7 @@ function Popup({ connection, state }: { connection: PopupConnection; state: Popu
                   <p class="tg-muted">
                     {askedBy(approval)}
                     {request.annotations.claims.destructiveHint === true
-                      ? ' · Destructive (the server’s claim)'
+                      ? " · Destructive (the server's claim)"
                       : ''}
                   </p>
                   <div class="tg-actions">
@@ -132,7 +132,7 @@ function Popup({ connection, state }: { connection: PopupConnection; state: Popu
                       onClick={() =>
                         connection.answerApproval(request.invocationId, {
                           action: 'deny',
-                          decidedBy: 'person (popup)',
+                          decidedBy: 'you, in the extension’s popup',
                         })
                       }
                     >

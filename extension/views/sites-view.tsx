@@ -4,6 +4,7 @@
  */
 
 import { useSignal } from '@preact/signals';
+import { type ServerNames, serverNames } from '../../src/session/index.js';
 import { visibleToolName } from '../../src/ui/index.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import type { SiteGrant } from '../site-access.js';
@@ -23,6 +24,8 @@ export function SitesView({ remote, turnedOn, activeOrigin }: SitesViewProps) {
   const problem = useSignal('');
   const grants = new Map(remote.sites.value.map((grant) => [grant.origin, grant]));
   const origins = [...new Set([...turnedOn, ...grants.keys()])].sort();
+  // Servers by the label the panel shows everywhere else, not by their ids.
+  const names = serverNames(remote.servers.value);
   const fail = (error: Error) => {
     problem.value = error.message;
   };
@@ -49,6 +52,7 @@ export function SitesView({ remote, turnedOn, activeOrigin }: SitesViewProps) {
             origin={origin}
             on={turnedOn.includes(origin)}
             grant={grants.get(origin)}
+            names={names}
             onRevoke={() => void remote.revokeSite(origin).catch(fail)}
             onTurnOff={() =>
               // The worker hears the permission go, revokes the tools and closes the site's pages.
@@ -65,6 +69,7 @@ function SiteRow(props: {
   origin: string;
   on: boolean;
   grant: SiteGrant | undefined;
+  names: ServerNames;
   onRevoke: () => void;
   onTurnOff: () => void;
 }) {
@@ -93,7 +98,7 @@ function SiteRow(props: {
       <InsecureOriginNote origin={origin} />
       <p class="tg-muted">
         {grant
-          ? `Since ${new Date(grant.grantedAt).toLocaleString()}: ${grant.tools.map((tool) => `${visibleToolName(tool.toolName)} (${tool.serverId})`).join(', ')}`
+          ? `Since ${new Date(grant.grantedAt).toLocaleString()}: ${grant.tools.map((tool) => `${visibleToolName(tool.toolName)} on ${props.names(tool.serverId)}`).join(', ')}`
           : 'No tools: the site has not been given any (it asks with requestAccess()).'}
         {grant && !on && ' Turned off, so its pages cannot use them until you turn it on again.'}
       </p>

@@ -1,5 +1,6 @@
 /** The person's words for how a call ended: who stopped it, and when. */
 import { describe, expect, it } from 'vitest';
+import { describeCaller } from '../../gate/index.js';
 import type { FinishedCall } from '../../session/index.js';
 import { duration, plainFailure } from './call-words.js';
 
@@ -7,16 +8,19 @@ const failed = (
   outcome: Extract<FinishedCall['outcome'], { ok: false }>,
   change: Partial<FinishedCall> = {},
 ) =>
-  plainFailure({
-    invocationId: 'i',
-    serverId: 'files',
-    toolName: 'delete_file',
-    startedAt: 1_000,
-    finishedAt: 2_700,
-    caller: { kind: 'person' },
-    outcome,
-    ...change,
-  });
+  plainFailure(
+    {
+      invocationId: 'i',
+      serverId: 'files',
+      toolName: 'delete_file',
+      startedAt: 1_000,
+      finishedAt: 2_700,
+      caller: { kind: 'person' },
+      outcome,
+      ...change,
+    },
+    describeCaller,
+  );
 
 describe('plainFailure', () => {
   it('says "You denied this call", with the reason given, not the gate’s sentence', () => {

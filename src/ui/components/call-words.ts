@@ -5,20 +5,22 @@
  * was cancelled"), which still goes to callers and the audit log unchanged.
  */
 
-import { describeCaller } from '../../gate/index.js';
+import type { Caller } from '../../gate/index.js';
 import type { FinishedCall } from '../../session/index.js';
 
 /**
  * How a call that did not succeed ended, in the person's words: who stopped it and when, instead of
  * the gate's sentence for the caller ("The person denied …", "tools/call was cancelled").
+ * `describe` names the caller that cancelled (the gate's describeCaller): passed in, so the Tools
+ * form, whose calls are the person's own, does not load the gate's wording on the first screen.
  */
-export function plainFailure(call: FinishedCall): string {
+export function plainFailure(call: FinishedCall, describe?: (caller: Caller) => string): string {
   const outcome = call.outcome;
   if (outcome.ok) return '';
   const after = call.startedAt !== undefined ? ` after ${duration(call.finishedAt - call.startedAt)}` : '';
   if (outcome.cancelledInPanel) return `Cancelled by you${after}.`;
   if (outcome.kind === 'cancelled')
-    return `Cancelled by ${call.caller ? describeCaller(call.caller) : 'its caller'}${after}.`;
+    return `Cancelled by ${call.caller && describe ? describe(call.caller) : 'its caller'}${after}.`;
   if (outcome.kind === 'denied' && outcome.by === 'person')
     return `You denied this call${outcome.reason ? ` (your reason: ${outcome.reason})` : ''}; nothing was sent.`;
   if (outcome.kind === 'denied' && outcome.by === 'policy')

@@ -198,7 +198,7 @@ function FinishedRow({
         </>
       ) : (
         <p class={outcome.kind === 'cancelled' || outcome.cancelledInPanel ? 'tg-muted' : 'tg-error'}>
-          {plainFailure(call)}
+          {plainFailure(call, describeCaller)}
         </p>
       )}
     </li>

@@ -21,7 +21,9 @@ import { escapeHiddenInJson, hiddenInValue, summarizeHidden } from '../component
 import { ModalDialog } from '../components/modal-dialog.js';
 import { SchemaForm } from '../components/schema-form.js';
 import type { NamedTool } from '../components/title-lookalike.js';
+import { ToolMarks, toolMarks } from '../components/tool-marks.js';
 import { ApprovalCountdown } from './approval-countdown.js';
+import { APPROVED_UNCHECKED_IN_DIALOG, DECIDED_IN_DIALOG } from './approver-words.js';
 import { DefinitionChangeView } from './definition-change-view.js';
 import { ListingWarnings } from './listing-warnings.js';
 import { OwnCallConfirmation } from './own-call-confirmation.js';
@@ -64,6 +66,8 @@ function FullApprovalDialog({ pending, queued, tools = [] }: ApprovalDialogProps
   const tool = request.pinned.tool;
   const claims = request.annotations.claims;
   const risky = claims.destructiveHint === true || claims.openWorldHint === true;
+  // The tool list's marks, for the claims that call for care (even beside a read-only claim).
+  const riskyMarks = toolMarks({ ...claims, readOnlyHint: false });
   const edited = JSON.stringify(args.value) !== JSON.stringify(request.arguments);
   const titleId = `tg-approval-title-${request.invocationId}`;
   const ackId = `tg-ack-${request.invocationId}`;
@@ -108,17 +112,14 @@ function FullApprovalDialog({ pending, queued, tools = [] }: ApprovalDialogProps
       ...(edited ? { arguments: args.value } : {}),
       ...(uncheckedReason !== undefined ? { acknowledgedUnchecked: true } : {}),
       // The audit log records who approved; an approval of unchecked arguments says so there.
-      decidedBy:
-        uncheckedReason !== undefined
-          ? 'person (panel), acknowledging that the arguments could not be checked against the schema'
-          : 'person (panel)',
+      decidedBy: uncheckedReason !== undefined ? APPROVED_UNCHECKED_IN_DIALOG : DECIDED_IN_DIALOG,
     });
   };
   const deny = () =>
     answer({
       action: 'deny',
       ...(reason.value.trim() ? { reason: reason.value.trim() } : {}),
-      decidedBy: 'person (panel)',
+      decidedBy: DECIDED_IN_DIALOG,
     });
 
   return (
@@ -140,9 +141,9 @@ function FullApprovalDialog({ pending, queued, tools = [] }: ApprovalDialogProps
       </p>
       {risky && (
         <p class="tg-warning">
-          {claims.destructiveHint ? 'This tool says it may delete or overwrite things. ' : ''}
-          {claims.openWorldHint ? 'This tool says it reaches outside systems. ' : ''}
-          {request.annotations.trusted ? '' : '(Claimed by an untrusted server.)'}
+          <ToolMarks marks={riskyMarks} claimShown={true} />{' '}
+          {riskyMarks.map((mark) => `This tool says it ${mark.says}. `).join('')}
+          {request.annotations.trusted ? '' : 'Toolgate does not trust this server, so it is only its word.'}
         </p>
       )}
       <ListingWarnings warnings={request.listingWarnings} />

@@ -10,8 +10,8 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { AuditEntry, AuditLog, ChainEvent } from '../../audit/index.js';
 import type { ServerNames } from '../../session/index.js';
 import { JsonTree } from '../components/json-tree.js';
-import { ToolName } from '../components/tool-name.js';
 import { trapFocus } from '../focus-trap.js';
+import { EntryName } from './audit-table.js';
 import { callerInWords, decisionInWords, duration, fullTime, OUTCOME_WORDS } from './audit-words.js';
 
 /** Arguments longer than this (pretty-printed) are cut in the drawer; the raw events keep them whole. */
@@ -66,7 +66,7 @@ export function AuditDrawer({
       >
         <header class="tg-audit-drawer-head">
           <h3 id={titleId}>
-            <ToolName name={entry.toolName} /> on {names(entry.serverId)}
+            <EntryName entry={entry} /> on {names(entry.serverId)}
           </h3>
           <button type="button" onClick={onClose}>
             Close

@@ -8,7 +8,28 @@
 import type { AuditEntry } from '../../audit/index.js';
 import type { ServerNames } from '../../session/index.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';
-import { callerInWords, compactTime, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { actionLabel, callerInWords, compactTime, fullTime, OUTCOME_WORDS } from './audit-words.js';
+
+/**
+ * What an entry is about: a tool call by the tool's name, an action (a sign-in, an app shown, a
+ * skill's step) by its plain label first with the name it is recorded under beside it.
+ */
+/** The entry's name as its button is read: the label and the recorded name, as shown. */
+function entryName(entry: Pick<AuditEntry, 'toolName' | 'decision'>): string {
+  const label = actionLabel(entry);
+  const name = visibleToolName(entry.toolName);
+  return label === undefined ? name : `${label} ${name}`;
+}
+
+export function EntryName({ entry }: { entry: Pick<AuditEntry, 'toolName' | 'decision'> }) {
+  const label = actionLabel(entry);
+  if (label === undefined) return <ToolName name={entry.toolName} />;
+  return (
+    <>
+      <span class="tg-action-label">{label}</span> <code class="tg-muted">{entry.toolName}</code>
+    </>
+  );
+}
 
 export function AuditTable({
   entries,
@@ -60,10 +81,10 @@ export function AuditTable({
                 <button
                   type="button"
                   class="tg-log-open"
-                  aria-label={`Details of ${visibleToolName(entry.toolName)} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
+                  aria-label={`Details of ${entryName(entry)} at ${new Date(entry.startedAt).toLocaleTimeString()}`}
                   onClick={(event) => onOpen(entry, event.currentTarget)}
                 >
-                  <ToolName name={entry.toolName} />
+                  <EntryName entry={entry} />
                 </button>
               </td>
               <td data-label="Server" class="tg-wrap" title={entry.serverId}>

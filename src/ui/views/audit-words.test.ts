@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../audit/index.js';
 import { ALL_OUTCOMES } from '../../audit/index.js';
-import { compactTime, countOf, decisionInWords, duration, OUTCOME_WORDS } from './audit-words.js';
+import { APPROVED_UNCHECKED_IN_DIALOG, CONFIRMED_OWN_CALL, DECIDED_IN_DIALOG } from './approver-words.js';
+import {
+  actionLabel,
+  compactTime,
+  countOf,
+  decisionInWords,
+  duration,
+  OUTCOME_WORDS,
+} from './audit-words.js';
 
 const base: AuditEntry = {
   invocationId: 'i1',
@@ -36,25 +44,40 @@ describe('the audit view in words', () => {
     }
   });
 
-  it('says who decided: you, your own click, the policy, a remembered approval', () => {
-    expect(decisionInWords({ ...base, decision: ask, approvedBy: 'person (panel)' })).toBe('You approved');
-    expect(
-      decisionInWords({
-        ...base,
-        decision: ask,
-        approvedBy:
-          'person (panel), acknowledging that the arguments could not be checked against the schema',
-      }),
-    ).toBe('You approved, confirming you checked the arguments yourself');
+  it('says who decided on each path the gate records', () => {
+    // The person's own click on Call: the gate records its own decision, person-started.
     expect(
       decisionInWords({
         ...base,
         caller: { kind: 'person' },
-        decision: ask,
-        approvedBy: 'person (own click on the form)',
+        decision: {
+          verdict: 'allow',
+          source: { kind: 'default', reason: 'person-started' },
+          reason: 'You started echo yourself',
+        },
+        approvedBy: 'you, with the Call button of the tool’s form',
       }),
     ).toBe('Approved by your own click');
+    // An answer in the approval dialog, as recorded now and in older logs.
+    expect(decisionInWords({ ...base, decision: ask, approvedBy: DECIDED_IN_DIALOG })).toBe(
+      'You approved in the approval dialog',
+    );
+    expect(decisionInWords({ ...base, decision: ask, approvedBy: 'person (panel)' })).toBe(
+      'You approved in the approval dialog',
+    );
+    for (const approvedBy of [
+      APPROVED_UNCHECKED_IN_DIALOG,
+      'person (panel), acknowledging that the arguments could not be checked against the schema',
+    ])
+      expect(decisionInWords({ ...base, decision: ask, approvedBy })).toBe(
+        'You approved in the approval dialog, confirming you checked the arguments yourself',
+      );
+    // The compact confirmation of an own call (a destructive tool, or a rule asks).
+    expect(
+      decisionInWords({ ...base, caller: { kind: 'person' }, decision: ask, approvedBy: CONFIRMED_OWN_CALL }),
+    ).toBe('You confirmed your own call');
     expect(decisionInWords({ ...base, decision: ask, approvedBy: 'ci-bot' })).toBe('Approved by ci-bot');
+    // A remembered grant.
     expect(
       decisionInWords({
         ...base,
@@ -67,6 +90,33 @@ describe('the audit view in words', () => {
     ).toBe('Allowed by your earlier “Always allow”');
     expect(
       decisionInWords({
+        ...base,
+        decision: {
+          verdict: 'allow',
+          source: { kind: 'remembered', scope: 'session', grantId: 'g' },
+          reason: 'grant',
+        },
+      }),
+    ).toBe('Allowed by your earlier approval for this session');
+    // A rule, and the policy's default.
+    expect(
+      decisionInWords({
+        ...base,
+        decision: { verdict: 'allow', source: { kind: 'rule', ruleId: 'r' }, reason: 'echo is fine' },
+      }),
+    ).toBe('Allowed by your rule: echo is fine');
+    expect(
+      decisionInWords({
+        ...base,
+        decision: {
+          verdict: 'allow',
+          source: { kind: 'default', reason: 'trusted-read-only' },
+          reason: 'a trusted server’s read-only tool',
+        },
+      }),
+    ).toBe('Allowed by policy: a trusted server’s read-only tool');
+    expect(
+      decisionInWords({
         ...unsent,
         outcome: 'denied',
         decision: {
@@ -76,7 +126,20 @@ describe('the audit view in words', () => {
         },
         reason: 'writes are off on Fridays',
       }),
-    ).toBe('Refused by policy: writes are off on Fridays');
+    ).toBe('Refused by your rule: writes are off on Fridays');
+    expect(
+      decisionInWords({
+        ...unsent,
+        outcome: 'denied',
+        decision: {
+          verdict: 'deny',
+          source: { kind: 'default', reason: 'caller-must-be-approved' },
+          reason: 'this site is not allowed',
+        },
+        reason: 'this site is not allowed',
+      }),
+    ).toBe('Refused by policy: this site is not allowed');
+    // The person's denial, with and without a reason; denials the panel gave for them.
     expect(
       decisionInWords({ ...base, outcome: 'denied', decision: ask, reason: 'denied by the person' }),
     ).toBe('Denied by you');
@@ -86,10 +149,91 @@ describe('the audit view in words', () => {
     expect(
       decisionInWords({
         ...base,
+        outcome: 'denied',
+        decision: ask,
+        reason: 'denied by the person: the Toolgate panel was closed',
+      }),
+    ).toBe('Denied because the Toolgate panel was closed; nothing was sent');
+    expect(
+      decisionInWords({
+        ...base,
         outcome: 'invalid-arguments',
         reason: 'the arguments do not match the input schema',
       }),
     ).toBe('Refused before sending: the arguments do not match the input schema');
+  });
+
+  it('labels the actions recorded beside tool calls, and says who decided them', () => {
+    const signIn = { kind: 'default' as const, reason: 'sign-in' as const };
+    const declined: AuditEntry = {
+      ...unsent,
+      toolName: 'auth/sign-in-declined',
+      caller: { kind: 'person' },
+      outcome: 'denied',
+      decision: { verdict: 'deny', source: signIn, reason: 'You chose not to sign in (Not now)' },
+      reason: 'You chose not to sign in (Not now)',
+    };
+    expect(actionLabel(declined)).toBe('Sign-in declined');
+    expect(decisionInWords(declined)).toBe(
+      'You declined to sign in (Not now); nothing was sent to the authorization server',
+    );
+    const allowed = (toolName: string, decision: NonNullable<AuditEntry['decision']>) => ({
+      ...base,
+      toolName,
+      decision,
+    });
+    const byIssuer = {
+      verdict: 'allow' as const,
+      source: signIn,
+      reason: 'Decided at the authorization server https://as',
+    };
+    expect(actionLabel(allowed('auth/sign-in', byIssuer))).toBe('Signed in');
+    expect(decisionInWords(allowed('auth/sign-in', byIssuer))).toBe(
+      'You signed in. Decided at the authorization server https://as',
+    );
+    expect(decisionInWords(allowed('auth/refresh', byIssuer))).toBe(
+      'Renewed by Toolgate. Decided at the authorization server https://as',
+    );
+    expect(decisionInWords(allowed('auth/sign-out', byIssuer))).toBe('You signed out');
+    expect(decisionInWords(allowed('auth/sign-in-failed', byIssuer))).toBe(
+      'You started the sign-in; it did not finish',
+    );
+
+    expect(actionLabel(allowed('auth/refresh', byIssuer))).toBe('Sign-in renewed');
+    expect(actionLabel(allowed('auth/sign-out', byIssuer))).toBe('Signed out');
+    expect(actionLabel(allowed('auth/sign-in-failed', byIssuer))).toBe('Sign-in failed');
+    const shown = {
+      verdict: 'allow' as const,
+      source: { kind: 'default' as const, reason: 'app-shown' as const },
+      reason: 'shown',
+    };
+    expect(actionLabel(allowed('apps/show', shown))).toBe('App shown');
+    expect(decisionInWords(allowed('apps/show', shown))).toBe('shown');
+    const own = {
+      verdict: 'allow' as const,
+      source: { kind: 'default' as const, reason: 'person-action' as const },
+      reason: "the person's own action in the Skills view",
+    };
+    for (const [name, label] of [
+      ['skills/approve', 'Skill approved'],
+      ['skills/revoke', 'Skill approval revoked'],
+      ['skills/inspect', 'Skill inspected'],
+    ])
+      expect(actionLabel(allowed(name!, own))).toBe(label);
+    expect(decisionInWords(allowed('skills/approve', own))).toBe('Your own action in the Skills view');
+    const approvedSkill = {
+      verdict: 'allow' as const,
+      source: { kind: 'remembered' as const, scope: 'always' as const, grantId: 'a' },
+      reason: "the person approved this skill's manifest",
+    };
+    expect(actionLabel(allowed('skills/load', approvedSkill))).toBe('Skill loaded');
+    expect(actionLabel(allowed('skills/read', approvedSkill))).toBe('Skill file read');
+    expect(decisionInWords(allowed('skills/load', approvedSkill))).toBe(
+      'Allowed by your approval of this skill',
+    );
+    // A server's tool named like an action is still a tool call: no label it did not earn.
+    expect(actionLabel(allowed('auth/sign-in', ask))).toBeUndefined();
+    expect(actionLabel(allowed('echo', byIssuer))).toBeUndefined();
   });
 
   it('writes times compactly: relative today, a date before', () => {

@@ -10,6 +10,11 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { PendingApproval } from '../../session/index.js';
 import { escapeHidden } from '../components/hidden-characters.js';
 import { ModalDialog } from '../components/modal-dialog.js';
+import { SERVER_CLAIM, toolMarks } from '../components/tool-marks.js';
+import { CONFIRMED_OWN_CALL, DENIED_OWN_CALL } from './approver-words.js';
+
+/** What a destructive tool says of itself, in the tool list's words. */
+const DESTRUCTIVE_SAYS = toolMarks({ destructiveHint: true })[0]!.says;
 
 /** Longest value shown in full on one line; the rest is cut with an ellipsis (the form holds it all). */
 const SHOWN_CHARACTERS = 200;
@@ -28,13 +33,12 @@ export function OwnCallConfirmation({ pending, queued }: { pending: PendingAppro
     if (destructive) denyButton.current?.focus();
   }, []);
 
-  const deny = () =>
-    pending.answer({ action: 'deny', decidedBy: 'you, in the confirmation of your own call' });
+  const deny = () => pending.answer({ action: 'deny', decidedBy: DENIED_OWN_CALL });
   const confirm = () =>
     pending.answer({
       action: 'allow',
       remember: 'once',
-      decidedBy: 'you, confirming your own call from the tool’s form',
+      decidedBy: CONFIRMED_OWN_CALL,
     });
 
   return (
@@ -53,9 +57,7 @@ export function OwnCallConfirmation({ pending, queued }: { pending: PendingAppro
       </h2>
       {queued > 1 && <p class="tg-muted">{queued - 1} more waiting</p>}
       <p class="tg-own-call-why">
-        {destructive
-          ? `${tool.name} says it may delete or overwrite things${request.annotations.trusted ? '' : ' (the server’s claim)'}.`
-          : request.decision.reason}
+        {destructive ? `${label} says it ${DESTRUCTIVE_SAYS} (${SERVER_CLAIM}).` : request.decision.reason}
       </p>
       {args.length > 0 ? (
         <ul class="tg-own-call-arguments" aria-label="Arguments">

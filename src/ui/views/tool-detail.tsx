@@ -1,9 +1,10 @@
 /**
  * The selected tool in full: the description never cut without a way to expand, poisoning flags,
  * the form to call it (through the gate, like every call) with the call's progress and result right
- * under it, then annotations marked "claimed" unless the server is trusted, an on/off switch and the
- * schemas. The form comes first because calling is what people open a tool for; the heading takes
- * focus when the tool is picked, so the form is one Tab away.
+ * under it, then what the server claims about the tool in the tool list's words ("Destructive (the
+ * server's claim)"), an on/off switch and the schemas. The form comes first because calling is what
+ * people open a tool for; the heading takes focus when the tool is picked, so the form is one Tab
+ * away.
  *
  * The form is checked against the tool's schema as the person types (each field marked with its
  * message); Call with something to fix sends nothing and records nothing: it shows every problem
@@ -20,8 +21,10 @@ import type { JsonObject } from '../../protocol/index.js';
 import { type SchemaIssue, sharedSchemaValidator, type ValidationReport } from '../../schema/index.js';
 import { type PanelController, serverNames } from '../../session/index.js';
 import { CallResult, ResultSummary, resultKind, serverTimeOf } from '../components/call-result.js';
+import { plainFailure } from '../components/call-words.js';
 import { JsonTree } from '../components/json-tree.js';
 import { SchemaForm, withDefaults } from '../components/schema-form.js';
+import { ToolMarks, toolMarks } from '../components/tool-marks.js';
 import { callFromForm, type FormCall, type PanelViewState, phaseOf } from '../view-state.js';
 import type { Row } from './tools-view.js';
 
@@ -35,7 +38,6 @@ export function ToolDetail({
   views: PanelViewState;
 }) {
   const { server, tool } = row;
-  const trusted = server.trust === 'trusted';
   const flags = useMemo(() => detectPoisoning(tool), [tool]);
   const args = useSignal<JsonObject>(
     views.drafts.get(row.key) ?? withDefaults(tool.inputSchema as JsonObject, {}),
@@ -45,7 +47,7 @@ export function ToolDetail({
   const description = revealInvisible(tool.description ?? '');
   const long = description.length > 400;
   const enabled = !server.disabled.has(tool.name);
-  const annotations = Object.entries(tool.annotations ?? {}).filter(([key]) => key !== 'title');
+  const marks = toolMarks(tool.annotations, true);
   const nameProblem = toolNameProblem(tool.name);
   const twins = server.tools.filter((other) => other.name === tool.name).length;
   const serverName = serverNames(controller.servers.value)(server.id);
@@ -215,15 +217,10 @@ export function ToolDetail({
           />
         )}
       </form>
-      {annotations.length > 0 && (
-        <ul class="tg-badges" aria-label="Annotations">
-          {annotations.map(([key, value]) => (
-            <li key={key} class={`tg-badge ${key === 'destructiveHint' && value ? 'tg-badge-danger' : ''}`}>
-              {key}: {String(value)}
-              {!trusted && <span class="tg-claimed"> (claimed)</span>}
-            </li>
-          ))}
-        </ul>
+      {marks.length > 0 && (
+        <p class="tg-badges" data-marks>
+          <ToolMarks marks={marks} claimShown={true} />
+        </p>
       )}
       <label class="tg-row">
         <input
@@ -305,7 +302,7 @@ function CallOutcome({
               serverMs={failure?.sentAt !== undefined ? failure.finishedAt - failure.sentAt : undefined}
               totalMs={totalMs}
             />
-            . {outcome.error}
+            . {failure ? plainFailure(failure) : outcome.error}
           </>
         )}
       </p>

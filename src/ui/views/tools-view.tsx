@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { toolNameProblem } from '../../client/index.js';
 import type { Tool } from '../../protocol/index.js';
 import { type PanelController, type ServerState, serverNames } from '../../session/index.js';
+import { ToolMarks, toolMarks } from '../components/tool-marks.js';
 import { lazyView } from '../lazy.js';
 import { safeIconSrc } from '../safe-media.js';
 import { createPanelViewState, type PanelViewState } from '../view-state.js';
@@ -127,7 +128,7 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
   // The tab stop: the row moved to with the arrows, else the selected one; always one that is drawn.
   const preferred = active.value >= 0 ? active.value : Math.max(selectedIndex, 0);
   const stop = Math.min(Math.max(preferred, first), Math.max(first, last - 1));
-  const marked = list.some((row) => marksOf(row.tool).length > 0);
+  const marked = list.some((row) => toolMarks(row.tool.annotations).length > 0);
 
   // Read while rendering, so "/" pressed on this tab renders it again and the search takes focus.
   const wantsSearch = own.focusToolSearch.value;
@@ -267,16 +268,6 @@ export function ToolsView({ controller, views }: { controller: PanelController; 
   );
 }
 
-/** What a tool's annotations claim, as marks on its row (never checked: the server's word). */
-function marksOf(tool: Tool): Array<[className: string, text: string]> {
-  const claims = tool.annotations ?? {};
-  const marks: Array<[string, string]> = [];
-  if (claims.readOnlyHint === true) marks.push(['tg-mark-read-only', 'Read-only']);
-  else if (claims.destructiveHint === true) marks.push(['tg-mark-destructive', 'Destructive']);
-  if (claims.openWorldHint === true) marks.push(['tg-mark-open-world', 'Open world']);
-  return marks;
-}
-
 /** One tool in the list: its title first, its name beside it, one line of description, its marks. */
 function ToolRow({
   item,
@@ -313,12 +304,7 @@ function ToolRow({
             <span class="tg-tool-title">{title}</span>
             <span class="tg-visually-hidden"> · {label}</span>
             {title !== tool.name && <code>{tool.name}</code>}
-            {marksOf(tool).map(([className, text]) => (
-              <span key={text} class={`tg-badge ${className}`} title={`${text} (the server's claim)`}>
-                {text}
-                <span class="tg-visually-hidden"> (the server's claim)</span>
-              </span>
-            ))}
+            <ToolMarks marks={toolMarks(tool.annotations)} claimShown={false} />
             {server.disabled.has(tool.name) && <span class="tg-badge">off</span>}
             {twin && (
               <span
