@@ -77,6 +77,12 @@ const PLAIN_NAMES: readonly string[][] = [
   ['primary', 'key'],
   ['public', 'key'],
   ['idempotency', 'key'],
+  // Place markers of the protocol and of pagination, not credentials.
+  ['progress', 'token'],
+  ['next', 'token'],
+  ['page', 'token'],
+  ['next', 'page', 'token'],
+  ['continuation', 'token'],
   ['page'],
   ['query'],
 ];

@@ -16,6 +16,8 @@
  * - `key` after a word that makes it a database or keyboard key (`sort_key`, `primary_key`,
  *   `cache_key`, `idempotency_key`, `press_key`, `public_key`) is not secret; a bare `key` is.
  * - `PWD` and `OLDPWD`, spelt exactly so, are the shell's working directory, not a password.
+ * - `token` after a word that makes it a place marker (`progressToken`, `next_token`, `pageToken`)
+ *   is not secret; a bare `token` is.
  * - `tokens` (plural) is not a credential word: in LLM tools it counts tokens (`max_tokens`,
  *   `input_tokens`); a list of real tokens is still caught by their shapes (value rules).
  *
@@ -144,6 +146,13 @@ const PLAIN_KEY_QUALIFIERS = new Set([
   'public',
 ]);
 
+/**
+ * Words that turn a following `token` into a place marker, not a credential: MCP's own
+ * `progressToken`, pagination's `next_token` / `pageToken` / `continuationToken`, a cancellation
+ * token. Shown in clear, they let a person follow a call; hidden, they only hide the protocol.
+ */
+const PLAIN_TOKEN_QUALIFIERS = new Set(['progress', 'page', 'next', 'continuation', 'cancellation']);
+
 /** Shell variables whose names only look like a password abbreviation. */
 const SHELL_WORKING_DIRECTORY = new Set(['PWD', 'OLDPWD']);
 
@@ -189,6 +198,12 @@ function hasSecretWord(words: readonly string[]): boolean {
 
 function isSecretWord(word: string, before: string | undefined): boolean {
   if (word === 'key' || word === 'keys') return before === undefined || !PLAIN_KEY_QUALIFIERS.has(before);
+  if (word === 'token') return before === undefined || !PLAIN_TOKEN_QUALIFIERS.has(before);
+  // Run together (`progresstoken`, as `progressToken` reads without its capitals).
+  if (word.endsWith('token')) {
+    const prefix = word.slice(0, -5);
+    if ([...PLAIN_TOKEN_QUALIFIERS].some((qualifier) => prefix.endsWith(qualifier))) return false;
+  }
   if (SECRET_WORDS.has(word)) return true;
   if (SECRET_INFIXES.some((infix) => word.includes(infix))) return true;
   if (SECRET_ENDINGS.some((ending) => word.endsWith(ending))) return true;
