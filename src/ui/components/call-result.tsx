@@ -9,6 +9,7 @@ import { useSignal } from '@preact/signals';
 import type { GateResult } from '../../gate/index.js';
 import { type CallToolResult, type JsonObject, redactSecrets } from '../../protocol/index.js';
 import { argumentChanges } from './argument-diff.js';
+import { duration } from './call-words.js';
 import { CopyButton } from './copy-button.js';
 import { LongText } from './long-text.js';
 import type { ResourceReader } from './resource-contents.js';
@@ -74,10 +75,6 @@ export function ResultSummary({
 /** The server's time for a result: from the request leaving to its response arriving. */
 export function serverTimeOf(result: GateResult): number | undefined {
   return result.timings ? result.timings.receivedAt - result.timings.sentAt : undefined;
-}
-
-function duration(ms: number): string {
-  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 export function CallResult({

@@ -9,10 +9,11 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import type { AuditEntry, AuditLog, ChainEvent } from '../../audit/index.js';
 import type { ServerNames } from '../../session/index.js';
+import { duration } from '../components/call-words.js';
 import { JsonTree } from '../components/json-tree.js';
 import { trapFocus } from '../focus-trap.js';
 import { EntryName } from './audit-table.js';
-import { callerInWords, decisionInWords, duration, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { callerInWords, decisionInWords, fullTime, OUTCOME_WORDS } from './audit-words.js';
 
 /** Arguments longer than this (pretty-printed) are cut in the drawer; the raw events keep them whole. */
 const SHOWN_CHARS = 20_000;

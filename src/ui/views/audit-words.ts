@@ -207,13 +207,6 @@ export function fullTime(at: number): string {
   return new Date(at).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'medium' });
 }
 
-/** "850 ms", "1.2 s", "2 min 5 s". */
-export function duration(ms: number): string {
-  if (ms < SECOND) return `${Math.round(ms)} ms`;
-  if (ms < MINUTE) return `${(ms / SECOND).toFixed(1)} s`;
-  return `${Math.floor(ms / MINUTE)} min ${Math.round((ms % MINUTE) / SECOND)} s`;
-}
-
 /** "1 entry", "9 entries"; "1 event", "17 events". */
 export function countOf(n: number, one: string, many: string): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
