@@ -2,13 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../audit/index.js';
 import { ALL_OUTCOMES } from '../../audit/index.js';
 import { APPROVED_UNCHECKED_IN_DIALOG, CONFIRMED_OWN_CALL, DECIDED_IN_DIALOG } from './approver-words.js';
-import {
-  actionLabel,
-  compactTime,
-  countOf,
-  decisionInWords,
-  OUTCOME_WORDS,
-} from './audit-words.js';
+import { actionLabel, compactTime, countOf, decisionInWords, OUTCOME_WORDS } from './audit-words.js';
 
 const base: AuditEntry = {
   invocationId: 'i1',
