@@ -5,20 +5,13 @@
  */
 
 import type { JsonObject } from './jsonrpc.js';
-import type { ContentAnnotations, ContentBlock, Icon } from './types.js';
+import type { ContentAnnotations, ContentBlock, Icon, ResourceLink } from './types.js';
 
-/** A resource as `resources/list` describes it. */
-export interface Resource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** Size in bytes, as the server claims it (a hint: a read is checked on what arrives). */
-  size?: number;
-  icons?: Icon[];
-  annotations?: ContentAnnotations;
-  _meta?: JsonObject;
+/**
+ * A resource as `resources/list` describes it: the fields of a resource link in a result (its
+ * `size` is the server's claim, a hint: a read is checked on what arrives), without its `type`.
+ */
+export interface Resource extends Omit<ResourceLink, 'type'> {
   [key: string]: unknown;
 }
 
