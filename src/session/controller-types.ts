@@ -20,6 +20,7 @@ import type {
 import type { JsonObject } from '../protocol/index.js';
 import type { SkillsHub } from '../skills/index.js';
 import type { AppHost, McpAppsOptions } from './app-host.js';
+import type { SessionOfferings } from './offerings.js';
 import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
 import type {
@@ -125,6 +126,11 @@ export interface PanelController {
   ping?(serverId: string): Promise<number>;
   /** Asks a server for log messages at `level` and above (logging/setLevel). */
   setLogLevel?(serverId: string, level: string): Promise<void>;
+  /**
+   * Resources, templates, prompts and completion for the Resources and Prompts tabs (reads and gets
+   * through the gate as the person). Absent where the controller cannot reach connections.
+   */
+  readonly offerings?: SessionOfferings;
   /** Reads a resource through the server that named it (resources/read). */
   readResource?(serverId: string, uri: string): Promise<JsonObject>;
   addServer(config: ServerConfig): Promise<ServerState>;

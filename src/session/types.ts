@@ -85,8 +85,13 @@ export interface ServerState {
   signedIn?: { issuer: string; scopes: readonly string[] } | undefined;
   /** The last ping: its round trip in ms, or why it failed. */
   ping?: { at: number; ms: number; method: string } | { at: number; error: string };
-  /** Whether the server declared `logging`, `resources` (read them through Toolgate). */
-  offers?: { logging: boolean; resources: boolean };
+  /**
+   * What the server declared: `logging`, `resources` (read them through Toolgate), `subscribe`
+   * (resources.subscribe), `prompts`, `completions`.
+   */
+  offers?: { logging: boolean; resources: boolean; subscribe?: boolean; prompts?: boolean; completions?: boolean };
+  /** The server's `instructions` from initialize (server text: shown as text only). */
+  instructions?: string;
   /** The level asked for with logging/setLevel, once the person chose one. */
   logLevel?: string;
 }
