@@ -10,7 +10,15 @@ import { expect, type Page, test } from '@playwright/test';
 import { type ApprovalPeer, startApprovalPeer } from './fixtures/approval/start-peer.js';
 import { serveFixture } from './support/fixture-page.js';
 import { type Peer, startPeer } from './support/peers.js';
-import { axe, fillServerUrl, focusInPanel, horizontalOverflow, openTab, openWidget, shot } from './support/widget-page.js';
+import {
+  axe,
+  fillServerUrl,
+  focusInPanel,
+  horizontalOverflow,
+  openTab,
+  openWidget,
+  shot,
+} from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
 test.describe.configure({ mode: 'serial' });

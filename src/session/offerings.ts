@@ -41,7 +41,12 @@ export interface SessionOfferings {
 /** The piece of a connection the offerings use (McpClient). */
 type Connection = Pick<
   import('../client/client.js').McpClient,
-  'listResources' | 'listResourceTemplates' | 'listPrompts' | 'subscribeResource' | 'unsubscribeResource' | 'on'
+  | 'listResources'
+  | 'listResourceTemplates'
+  | 'listPrompts'
+  | 'subscribeResource'
+  | 'unsubscribeResource'
+  | 'on'
 >;
 
 export function createOfferings(options: {

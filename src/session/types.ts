@@ -89,7 +89,13 @@ export interface ServerState {
    * What the server declared: `logging`, `resources` (read them through Toolgate), `subscribe`
    * (resources.subscribe), `prompts`, `completions`.
    */
-  offers?: { logging: boolean; resources: boolean; subscribe?: boolean; prompts?: boolean; completions?: boolean };
+  offers?: {
+    logging: boolean;
+    resources: boolean;
+    subscribe?: boolean;
+    prompts?: boolean;
+    completions?: boolean;
+  };
   /** The server's `instructions` from initialize (server text: shown as text only). */
   instructions?: string;
   /** The level asked for with logging/setLevel, once the person chose one. */
