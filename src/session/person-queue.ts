@@ -75,6 +75,17 @@ export function createPersonQueue(
           },
         ];
       }),
+    // Reads and prompt gets asked of the person (a site's, an app's, the host's): the panel has no
+    // dialog for them yet, so they are denied with a sentence saying so, never left unanswered.
+    approveAccess: async (request) => ({
+      action: 'deny',
+      reason: `Toolgate's panel cannot yet ask you about ${
+        request.target.kind === 'resource'
+          ? `reading ${request.target.uri}`
+          : `getting the prompt ${request.target.name}`
+      } for ${request.caller.label ?? request.caller.kind}; only your own reads and gets from the panel are allowed.`,
+      decidedBy: 'toolgate',
+    }),
   };
 
   function ask(

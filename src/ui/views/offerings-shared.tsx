@@ -129,7 +129,7 @@ export function CompletingField({
   suggestions: readonly string[];
   onChange: (value: string) => void;
 }) {
-  const shown = suggestions.filter((item) => item !== value).slice(0, 8);
+  const shown = suggestions.slice(0, 8);
   return (
     <div class="tg-field">
       <label for={id}>

@@ -6,12 +6,13 @@
 
 import type { ReadResourceResult } from '../../protocol/index.js';
 import { JsonTree } from '../components/json-tree.js';
+import { download, fileName, isBase64 } from '../components/media.js';
 import {
   type ResourceContent,
   ResourceContentView,
   resourceContentsOf,
 } from '../components/resource-contents.js';
-import { baseType } from '../safe-media.js';
+import { ALLOWED_AUDIO_TYPES, ALLOWED_IMAGE_TYPES, baseType } from '../safe-media.js';
 
 /** JSON text at most this long is parsed into a tree; longer stays text. */
 const TREE_LIMIT = 1_000_000;
@@ -26,6 +27,21 @@ function jsonOf(content: ResourceContent): { value: unknown } | undefined {
     // Not JSON after all: shown as the text it is.
     return undefined;
   }
+}
+
+/**
+ * A blob the page shows (decoded text, an allowed image or audio) may still be wanted as the file it
+ * is; other blobs are already offered only as a download.
+ */
+function shownInPage(content: ResourceContent): boolean {
+  if (!isBase64(content.blob)) return false;
+  const type = baseType(content.mimeType);
+  return (
+    type.startsWith('text/') ||
+    type === 'application/json' ||
+    ALLOWED_IMAGE_TYPES.has(type) ||
+    ALLOWED_AUDIO_TYPES.has(type)
+  );
 }
 
 export function ResourcePreview({ result, uri }: { result: ReadResourceResult; uri: string }) {
@@ -46,6 +62,11 @@ export function ResourcePreview({ result, uri }: { result: ReadResourceResult; u
               <JsonTree value={json.value} path="contents" />
             ) : (
               <ResourceContentView content={content} />
+            )}
+            {shownInPage(content) && (
+              <button type="button" onClick={() => download(content.blob!, content.uri || uri)}>
+                Download {fileName(content.uri || uri)}
+              </button>
             )}
           </section>
         );

@@ -186,7 +186,7 @@ function ResourceDetail({ item, controller }: { item: Item; controller: PanelCon
           >
             {current.status === 'reading' ? 'Reading…' : current.status === 'read' ? 'Read again' : 'Read'}
           </button>
-          {item.kind === 'resource' && item.server.offers?.subscribe && (
+          {item.server.offers?.subscribe && missing.length === 0 && (
             <SubscribeButton controller={controller} serverId={item.server.id} uri={uri} onReRead={read} />
           )}
         </div>
