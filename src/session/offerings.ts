@@ -40,7 +40,7 @@ export interface SessionOfferings {
 
 /** The piece of a connection the offerings use (McpClient). */
 type Connection = Pick<
-  import('../client/client.js').McpClient,
+  import('../client/index.js').McpClient,
   | 'listResources'
   | 'listResourceTemplates'
   | 'listPrompts'

@@ -10,12 +10,9 @@ import type { CompleteRequestParams } from '../../protocol/index.js';
 import type { PanelController, ServerState, SessionOfferings } from '../../session/index.js';
 
 /** Typing pauses this long before completion is asked: one request per pause, not per key. */
-export const COMPLETION_DEBOUNCE_MS = 250;
+const COMPLETION_DEBOUNCE_MS = 250;
 
-export type Listing<T> =
-  | { status: 'loading' }
-  | { status: 'failed'; error: string }
-  | { status: 'ready'; value: T };
+type Listing<T> = { status: 'loading' } | { status: 'failed'; error: string } | { status: 'ready'; value: T };
 
 /** Loads `load(server)` for each connected server `wanted` offers, again on a list change. */
 export function useListings<T>(

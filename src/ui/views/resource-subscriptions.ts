@@ -6,7 +6,7 @@
 import { type Signal, signal } from '@preact/signals';
 import type { SessionOfferings } from '../../session/index.js';
 
-export interface Subscriptions {
+interface Subscriptions {
   /** `serverId\nuri` of each subscribed resource. */
   readonly subscribed: Signal<ReadonlySet<string>>;
   /** When the last update about each arrived (ms), by `serverId\nuri`. */
