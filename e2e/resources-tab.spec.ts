@@ -6,6 +6,7 @@
  * Axe on both tabs.
  */
 import { expect, test } from '@playwright/test';
+import { untilArmed } from './support/dialogs.js';
 import { type Peer, startPeer } from './support/peers.js';
 import { axe, openTab, openWidget } from './support/widget-page.js';
 
@@ -151,4 +152,47 @@ test('resources and prompts of server-everything: browse, complete, read, subscr
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText('resources/read');
   });
+});
+
+test('a read and a prompt get from the host app are asked in the panel, showing what and with what', async ({
+  page,
+}) => {
+  await openWidget(page, [{ url: everything.url, id: 'everything' }]);
+  type Access = (request: object) => Promise<unknown>;
+  const ask = (method: 'read' | 'getPrompt', request: object) =>
+    page.evaluate(
+      ([m, r]) =>
+        (
+          window as unknown as { toolgate: { ready: Promise<{ gate: Record<string, Access> }> } }
+        ).toolgate.ready
+          .then(({ gate }) =>
+            gate[m]!({ ...r, serverId: 'everything', caller: { kind: 'host', label: 'Agent' } }),
+          )
+          .then(
+            () => 'allowed',
+            (error: Error) => `refused: ${error.message}`,
+          ),
+      [method, request] as const,
+    );
+
+  const read = ask('read', { uri: 'demo://resource/dynamic/text/3' });
+  const dialog = page.getByRole('dialog', { name: /^Read a resource on / });
+  await expect(dialog).toContainText('demo://resource/dynamic/text/3');
+  await expect(dialog).toContainText('The app (Agent) asks to read');
+  await axe(page, 'access dialog');
+  await untilArmed(dialog);
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  expect(await read).toBe('allowed');
+
+  const got = ask('getPrompt', { name: 'args-prompt', arguments: { city: 'Paris' } });
+  const question = page.getByRole('dialog', { name: /^Use a prompt on / });
+  await expect(question.getByRole('list', { name: 'Arguments' })).toContainText('city = Paris');
+  await untilArmed(question);
+  await question.getByRole('button', { name: 'Deny' }).click();
+  expect(await got).toMatch(/^refused: /);
+
+  await openTab(page, 'Audit log');
+  const rows = page.locator('.tg-log-table tbody tr');
+  await expect(rows.filter({ hasText: 'resources/read' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'prompts/get' })).toHaveCount(1);
 });

@@ -25,6 +25,7 @@ import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
 import type {
   FinishedCall,
+  PendingAccess,
   PendingApproval,
   PendingElicitation,
   PendingSignIn,
@@ -108,6 +109,8 @@ export interface PanelController {
   readonly running: Signal<RunningCall[]>;
   readonly finished: Signal<FinishedCall[]>;
   readonly elicitations: Signal<PendingElicitation[]>;
+  /** Reads and prompt gets from a site, an app or the host, waiting for the person (absent: none come). */
+  readonly accesses?: Signal<PendingAccess[]>;
   /** Servers asking the person to sign in (absent where the controller cannot sign in). */
   readonly signIns?: Signal<PendingSignIn[]>;
   /** Signs out of a server's authorization server (revoking its tokens where it can). */

@@ -89,6 +89,7 @@ export function createController(options: ControllerOptions = {}): Controller {
     approvals: queue.approvals,
     elicitations: queue.elicitations,
     signIns: queue.signIns,
+    accesses: queue.accesses,
     running: calls.running,
     finished: calls.finished,
     serverLog: diagnostics.serverLog,

@@ -19,6 +19,7 @@ export {
   createController,
   type FinishedCall,
   type PanelController,
+  type PendingAccess,
   type PendingApproval,
   type PendingElicitation,
   type PendingSignIn,

@@ -5,7 +5,14 @@
  */
 
 import type { SignInOptions } from '../auth/index.js';
-import type { ApprovalAnswer, ApprovalRequest, Caller, GateResult, TrustLevel } from '../gate/index.js';
+import type {
+  AccessApprovalRequest,
+  ApprovalAnswer,
+  ApprovalRequest,
+  Caller,
+  GateResult,
+  TrustLevel,
+} from '../gate/index.js';
 import type { ElicitRequestParams, ElicitResult, JsonObject, Tool } from '../protocol/index.js';
 import type { Transport } from '../transport/index.js';
 import type { ConnectFailureCause } from './connect-errors.js';
@@ -150,6 +157,12 @@ export interface PendingSignIn {
   /** Call inside the person's click: the sign-in window may only open during one. */
   accept: () => void;
   decline: () => void;
+}
+
+/** A read or prompt get from a site, an app or the host, waiting for the person's answer. */
+export interface PendingAccess {
+  request: AccessApprovalRequest;
+  answer: (answer: ApprovalAnswer) => void;
 }
 
 export interface PendingApproval {

@@ -28,6 +28,7 @@ const PromptsView = lazyView(() => import('./views/prompts-view.js').then((m) =>
 const SkillsView = lazyView(() => import('./views/skills-view.js').then((m) => m.SkillsView));
 const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
 const SignInDialog = lazyView(() => import('./views/sign-in-dialog.js').then((m) => m.SignInDialog));
+const AccessDialog = lazyView(() => import('./views/access-dialog.js').then((m) => m.AccessDialog));
 const ElicitationDialog = lazyView(() =>
   import('./views/elicitation-dialog.js').then((m) => m.ElicitationDialog),
 );
@@ -152,6 +153,7 @@ export function Panel({
   const signIn = controller.signIns?.value.find((item) => !item.onCard);
   const approval = controller.approvals.value[0];
   const elicitation = controller.elicitations.value[0];
+  const access = controller.accesses?.value[0];
   const running = controller.running.value.length;
 
   const dialogs = (
@@ -172,7 +174,14 @@ export function Panel({
           tools={everyTool(controller.servers.value)}
         />
       )}
-      {!extraDialog && !signIn && !approval && elicitation && (
+      {!extraDialog && !signIn && !approval && access && (
+        <AccessDialog
+          key={access.request.invocationId}
+          pending={access}
+          queued={controller.accesses!.value.length}
+        />
+      )}
+      {!extraDialog && !signIn && !approval && !access && elicitation && (
         <ElicitationDialog
           key={elicitation.id}
           pending={elicitation}
