@@ -23,8 +23,9 @@ const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) 
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
-const ResourcesView = lazyView(() => import('./views/resources-view.js').then((m) => m.ResourcesView));
-const PromptsView = lazyView(() => import('./views/prompts-view.js').then((m) => m.PromptsView));
+// One chunk for both tabs: they share their listings and completion code.
+const ResourcesView = lazyView(() => import('./views/offerings-tabs.js').then((m) => m.ResourcesView));
+const PromptsView = lazyView(() => import('./views/offerings-tabs.js').then((m) => m.PromptsView));
 const SkillsView = lazyView(() => import('./views/skills-view.js').then((m) => m.SkillsView));
 const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
 const SignInDialog = lazyView(() => import('./views/sign-in-dialog.js').then((m) => m.SignInDialog));

@@ -6,16 +6,17 @@
  * else does not answer it.
  */
 
+import type { Caller } from '../../gate/index.js';
 import type { PendingAccess } from '../../session/index.js';
 import { escapeHidden } from '../components/hidden-characters.js';
 import { ModalDialog } from '../components/modal-dialog.js';
-import { callerInWords } from './audit-words.js';
 
 export function AccessDialog({ pending, queued }: { pending: PendingAccess; queued: number }) {
   const { request } = pending;
   const { target } = request;
   const titleId = `tg-access-title-${request.invocationId}`;
-  const who = callerInWords({ caller: request.caller });
+  const named = callerWords(request.caller);
+  const who = named.charAt(0).toUpperCase() + named.slice(1);
   const deny = () => pending.answer({ action: 'deny', decidedBy: 'person (panel)' });
   const allow = () => pending.answer({ action: 'allow', remember: 'once', decidedBy: 'person (panel)' });
   const args = target.kind === 'prompt' ? Object.entries(target.arguments ?? {}) : [];
@@ -43,10 +44,7 @@ export function AccessDialog({ pending, queued }: { pending: PendingAccess; queu
         ) : (
           <p class="tg-muted">No arguments.</p>
         ))}
-      <p class="tg-muted">
-        What comes back goes to {who.charAt(0).toLowerCase() + who.slice(1)}, and is recorded in the audit
-        log.
-      </p>
+      <p class="tg-muted">What comes back goes to {named}, and is recorded in the audit log.</p>
       <div class="tg-actions">
         <button type="button" class="tg-deny" onClick={deny}>
           Deny
@@ -57,4 +55,13 @@ export function AccessDialog({ pending, queued }: { pending: PendingAccess; queu
       </div>
     </ModalDialog>
   );
+}
+
+/** Who asks, as the approval dialog and the log name them ("the app (Agent)", "the web site …"). */
+function callerWords(caller: Caller): string {
+  const label = caller.label?.trim();
+  if (caller.kind === 'host') return label ? `the app (${label})` : 'the app';
+  if (caller.kind === 'site') return label ? `the web site ${label}` : 'a web site';
+  if (caller.kind === 'mcp-app') return label ? `the MCP App ${label}` : 'an MCP App';
+  return 'you';
 }

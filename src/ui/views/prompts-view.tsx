@@ -230,7 +230,7 @@ function PromptMessages({ result, source }: { result: GetPromptResult; source: s
 }
 
 /** The messages as plain text, for Copy: "role: text" per message, other content named by kind. */
-export function messagesAsText(result: GetPromptResult): string {
+function messagesAsText(result: GetPromptResult): string {
   return result.messages
     .map((message) => {
       const content = message.content as {
