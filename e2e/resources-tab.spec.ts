@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { untilArmed } from './support/dialogs.js';
 import { type Peer, startPeer } from './support/peers.js';
-import { axe, openTab, openWidget } from './support/widget-page.js';
+import { axe, horizontalOverflow, openTab, openWidget, shot } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
 
@@ -65,6 +65,7 @@ test('resources and prompts of server-everything: browse, complete, read, subscr
     const contents = page.getByRole('region', { name: 'Contents of demo://resource/dynamic/text/7' });
     await expect(contents.locator('pre.tg-text')).toContainText('7');
     await axe(page, 'resources tab, read');
+    await shot(page, 'resources-tab-read');
   });
 
   await test.step('a blob: offered as a download', async () => {
@@ -78,6 +79,13 @@ test('resources and prompts of server-everything: browse, complete, read, subscr
     const saved = page.waitForEvent('download');
     await contents.getByRole('button', { name: 'Download 2' }).click();
     expect((await saved).suggestedFilename()).toBe('2');
+  });
+
+  await test.step('at 400 px nothing overflows: long URIs wrap', async () => {
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 400, height: 900 });
+    await expect.poll(() => horizontalOverflow(page)).toEqual({ page: 0, panel: 0 });
+    await page.setViewportSize(size);
   });
 
   await test.step('subscribe, and an update arrives', async () => {
@@ -126,6 +134,7 @@ test('resources and prompts of server-everything: browse, complete, read, subscr
     await expect(messages).toContainText('Sales');
     await expect(page.getByRole('button', { name: 'Copy the messages' })).toBeVisible();
     await axe(page, 'prompts tab, got');
+    await shot(page, 'prompts-tab-got');
   });
 
   await test.step('a prompt with an embedded resource', async () => {
