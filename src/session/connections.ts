@@ -158,7 +158,11 @@ export function createConnections(options: ConnectionsOptions): Connections {
         offers: {
           logging: client.capabilities.logging !== undefined,
           resources: client.capabilities.resources !== undefined,
+          subscribe: client.capabilities.resources?.subscribe === true,
+          prompts: client.capabilities.prompts !== undefined,
+          completions: client.capabilities.completions !== undefined,
         },
+        ...(client.instructions ? { instructions: client.instructions } : {}),
         label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
         disabled: await disabledOf(state.id),
       });

@@ -20,10 +20,12 @@ import type {
 import type { JsonObject } from '../protocol/index.js';
 import type { SkillsHub } from '../skills/index.js';
 import type { AppHost, McpAppsOptions } from './app-host.js';
+import type { SessionOfferings } from './offerings.js';
 import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
 import type {
   FinishedCall,
+  PendingAccess,
   PendingApproval,
   PendingElicitation,
   PendingSignIn,
@@ -107,6 +109,8 @@ export interface PanelController {
   readonly running: Signal<RunningCall[]>;
   readonly finished: Signal<FinishedCall[]>;
   readonly elicitations: Signal<PendingElicitation[]>;
+  /** Reads and prompt gets from a site, an app or the host, waiting for the person (absent: none come). */
+  readonly accesses?: Signal<PendingAccess[]>;
   /** Servers asking the person to sign in (absent where the controller cannot sign in). */
   readonly signIns?: Signal<PendingSignIn[]>;
   /** Signs out of a server's authorization server (revoking its tokens where it can). */
@@ -125,6 +129,11 @@ export interface PanelController {
   ping?(serverId: string): Promise<number>;
   /** Asks a server for log messages at `level` and above (logging/setLevel). */
   setLogLevel?(serverId: string, level: string): Promise<void>;
+  /**
+   * Resources, templates, prompts and completion for the Resources and Prompts tabs (reads and gets
+   * through the gate as the person). Absent where the controller cannot reach connections.
+   */
+  readonly offerings?: SessionOfferings;
   /** Reads a resource through the server that named it (resources/read). */
   readResource?(serverId: string, uri: string): Promise<JsonObject>;
   addServer(config: ServerConfig): Promise<ServerState>;

@@ -15,6 +15,7 @@ import { createCalls } from './calls.js';
 import { createConnections } from './connections.js';
 import type { Controller, ControllerOptions } from './controller-types.js';
 import { createDiagnostics } from './diagnostics.js';
+import { createOfferings } from './offerings.js';
 import { createPersonQueue } from './person-queue.js';
 import { serverNames } from './server-names.js';
 import { createSkillsService } from './skills-service.js';
@@ -62,9 +63,10 @@ export function createController(options: ControllerOptions = {}): Controller {
   const connections = createConnections({ connectModule, services: ready, queue, diagnostics });
   const gate: Promise<Gate> = ready.then((services) => services.gate);
   gate.catch(() => undefined);
+  const person = { kind: 'person', label: options.personLabel ?? 'you' } as const;
   const calls = createCalls({
     gate,
-    person: { kind: 'person', label: options.personLabel ?? 'you' },
+    person,
     ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
     ...(options.traceContext ? { traceContext: options.traceContext } : {}),
     checkOpen: () => {
@@ -87,6 +89,7 @@ export function createController(options: ControllerOptions = {}): Controller {
     approvals: queue.approvals,
     elicitations: queue.elicitations,
     signIns: queue.signIns,
+    accesses: queue.accesses,
     running: calls.running,
     finished: calls.finished,
     serverLog: diagnostics.serverLog,
@@ -107,6 +110,7 @@ export function createController(options: ControllerOptions = {}): Controller {
     setTrust: connections.setTrust,
     setToolEnabled: connections.setToolEnabled,
     readResource: connections.readResource,
+    offerings: createOfferings({ gate, connected: connections.connected, person }),
     signOut: connections.signOut,
     call: calls.call,
     cancel: calls.cancel,

@@ -19,6 +19,7 @@ export {
   createController,
   type FinishedCall,
   type PanelController,
+  type PendingAccess,
   type PendingApproval,
   type PendingElicitation,
   type PendingSignIn,
@@ -31,6 +32,7 @@ export {
 } from './controller.js';
 export { armDialog } from './dialog-arming.js';
 export { configureDialogArming, type DialogArmingOptions } from './dialog-arming-settings.js';
+export type { SessionOfferings } from './offerings.js';
 export { coveredCallers, type RememberedItem } from './remembered.js';
 export { LOG_KEPT, LOG_LEVELS, summarize, TRAFFIC_KEPT } from './server-diagnostics.js';
 export { type ServerNames, serverAddress, serverIdsNamed, serverNames } from './server-names.js';

@@ -9,12 +9,14 @@ import { type Signal, signal } from '@preact/signals';
 import { type AuthorizationRequest, signInDeclined } from '../auth/index.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gate/index.js';
 import type { ElicitRequestParams, ElicitResult } from '../protocol/index.js';
-import type { PendingApproval, PendingElicitation, PendingSignIn } from './types.js';
+import type { PendingAccess, PendingApproval, PendingElicitation, PendingSignIn } from './types.js';
 
 export interface PersonQueue {
   readonly approvals: Signal<PendingApproval[]>;
   readonly elicitations: Signal<PendingElicitation[]>;
   readonly signIns: Signal<PendingSignIn[]>;
+  /** Reads and prompt gets from others waiting for the person (the gate's approveAccess). */
+  readonly accesses: Signal<PendingAccess[]>;
   /** The gate's Approver: each approval waits in the queue for the person's answer. */
   readonly approver: Approver;
   /** Queues a server's question for the person (the client's elicitation handler). */
@@ -45,6 +47,7 @@ export function createPersonQueue(
   const approvals = signal<PendingApproval[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
   const signIns = signal<PendingSignIn[]>([]);
+  const accesses = signal<PendingAccess[]>([]);
 
   const approver: Approver = {
     approve: (request: ApprovalRequest) =>
@@ -68,6 +71,29 @@ export function createPersonQueue(
           {
             request,
             receivedAt: Date.now(),
+            answer: (answer) => {
+              remove();
+              resolve(answer);
+            },
+          },
+        ];
+      }),
+    // Reads and prompt gets asked of the person (a site's, an app's, the host's): queued like calls.
+    approveAccess: (request) =>
+      new Promise<ApprovalAnswer>((resolve) => {
+        if (request.signal.aborted)
+          return resolve({ action: 'deny', reason: CANCELLED_BY_CALLER, decidedBy: 'toolgate' });
+        const remove = () => {
+          accesses.value = accesses.value.filter((item) => item.request !== request);
+        };
+        request.signal.addEventListener('abort', () => {
+          remove();
+          resolve({ action: 'deny', reason: CANCELLED_BY_CALLER, decidedBy: 'toolgate' });
+        });
+        accesses.value = [
+          ...accesses.value,
+          {
+            request,
             answer: (answer) => {
               remove();
               resolve(answer);
@@ -152,12 +178,13 @@ export function createPersonQueue(
     approvals,
     elicitations,
     signIns,
+    accesses,
     approver,
     ask,
     askToSignIn,
     settleAll() {
       // Callers (a host's run()) get a denial on record instead of waiting for ever.
-      for (const pending of approvals.value)
+      for (const pending of [...approvals.value, ...accesses.value])
         pending.answer({ action: 'deny', reason: 'the Toolgate panel was closed', decidedBy: 'toolgate' });
       for (const pending of elicitations.value) pending.answer({ action: 'cancel' });
       for (const pending of signIns.value) pending.decline();

@@ -5,7 +5,14 @@
  */
 
 import type { SignInOptions } from '../auth/index.js';
-import type { ApprovalAnswer, ApprovalRequest, Caller, GateResult, TrustLevel } from '../gate/index.js';
+import type {
+  AccessApprovalRequest,
+  ApprovalAnswer,
+  ApprovalRequest,
+  Caller,
+  GateResult,
+  TrustLevel,
+} from '../gate/index.js';
 import type { ElicitRequestParams, ElicitResult, JsonObject, Tool } from '../protocol/index.js';
 import type { Transport } from '../transport/index.js';
 import type { ConnectFailureCause } from './connect-errors.js';
@@ -85,8 +92,19 @@ export interface ServerState {
   signedIn?: { issuer: string; scopes: readonly string[] } | undefined;
   /** The last ping: its round trip in ms, or why it failed. */
   ping?: { at: number; ms: number; method: string } | { at: number; error: string };
-  /** Whether the server declared `logging`, `resources` (read them through Toolgate). */
-  offers?: { logging: boolean; resources: boolean };
+  /**
+   * What the server declared: `logging`, `resources` (read them through Toolgate), `subscribe`
+   * (resources.subscribe), `prompts`, `completions`.
+   */
+  offers?: {
+    logging: boolean;
+    resources: boolean;
+    subscribe?: boolean;
+    prompts?: boolean;
+    completions?: boolean;
+  };
+  /** The server's `instructions` from initialize (server text: shown as text only). */
+  instructions?: string;
   /** The level asked for with logging/setLevel, once the person chose one. */
   logLevel?: string;
 }
@@ -139,6 +157,12 @@ export interface PendingSignIn {
   /** Call inside the person's click: the sign-in window may only open during one. */
   accept: () => void;
   decline: () => void;
+}
+
+/** A read or prompt get from a site, an app or the host, waiting for the person's answer. */
+export interface PendingAccess {
+  request: AccessApprovalRequest;
+  answer: (answer: ApprovalAnswer) => void;
 }
 
 export interface PendingApproval {

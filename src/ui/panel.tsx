@@ -23,9 +23,13 @@ const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) 
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
+// One chunk for both tabs: they share their listings and completion code.
+const ResourcesView = lazyView(() => import('./views/offerings-tabs.js').then((m) => m.ResourcesView));
+const PromptsView = lazyView(() => import('./views/offerings-tabs.js').then((m) => m.PromptsView));
 const SkillsView = lazyView(() => import('./views/skills-view.js').then((m) => m.SkillsView));
 const InspectView = lazyView(() => import('./views/inspect-view.js').then((m) => m.InspectView));
 const SignInDialog = lazyView(() => import('./views/sign-in-dialog.js').then((m) => m.SignInDialog));
+const AccessDialog = lazyView(() => import('./views/access-dialog.js').then((m) => m.AccessDialog));
 const ElicitationDialog = lazyView(() =>
   import('./views/elicitation-dialog.js').then((m) => m.ElicitationDialog),
 );
@@ -127,8 +131,20 @@ export function Panel({
   const app = typeof apps === 'object' ? apps : undefined;
   // The Apps tab is listed while an app is open, beside Activity, where its calls are.
   const afterActivity = TABS.findIndex((t) => t.id === 'activity') + 1;
+  // Resources and Prompts are listed while a connected server declares them (and this controller
+  // reaches its connections: the extension's side panel mirrors one that runs elsewhere).
+  const connected = controller.offerings
+    ? controller.servers.value.filter((s) => s.state === 'connected')
+    : [];
+  const offered = [
+    ...(connected.some((s) => s.offers?.resources) ? [{ id: 'resources', label: 'Resources' }] : []),
+    ...(connected.some((s) => s.offers?.prompts) ? [{ id: 'prompts', label: 'Prompts' }] : []),
+  ];
+  const afterTools = TABS.findIndex((t) => t.id === 'tools') + 1;
   const tabs = [
-    ...TABS.slice(0, afterActivity),
+    ...TABS.slice(0, afterTools),
+    ...offered,
+    ...TABS.slice(afterTools, afterActivity),
     ...(app?.tabs() ?? []),
     ...TABS.slice(afterActivity),
     ...extraTabs,
@@ -138,6 +154,7 @@ export function Panel({
   const signIn = controller.signIns?.value.find((item) => !item.onCard);
   const approval = controller.approvals.value[0];
   const elicitation = controller.elicitations.value[0];
+  const access = controller.accesses?.value[0];
   const running = controller.running.value.length;
 
   const dialogs = (
@@ -158,7 +175,14 @@ export function Panel({
           tools={everyTool(controller.servers.value)}
         />
       )}
-      {!extraDialog && !signIn && !approval && elicitation && (
+      {!extraDialog && !signIn && !approval && access && (
+        <AccessDialog
+          key={access.request.invocationId}
+          pending={access}
+          queued={controller.accesses!.value.length}
+        />
+      )}
+      {!extraDialog && !signIn && !approval && !access && elicitation && (
         <ElicitationDialog
           key={elicitation.id}
           pending={elicitation}
@@ -240,6 +264,8 @@ export function Panel({
         >
           {tab.value === 'servers' && <ServersView controller={controller} connectionFix={connectionFix} />}
           {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
+          {tab.value === 'resources' && <ResourcesView controller={controller} />}
+          {tab.value === 'prompts' && <PromptsView controller={controller} />}
           {tab.value === 'skills' && <SkillsView controller={controller} />}
           {tab.value === 'activity' && (
             <ActivityView

@@ -109,4 +109,11 @@ export const componentStyles = `
 .tg-json .tg-copy-button{font-size:11px;padding:0 4px;color:var(--tg-muted)}.tg-json .tg-copy-button:hover,.tg-json .tg-copy-button:focus-visible{color:var(--tg-fg)}
 .tg-json-branch>.tg-copy .tg-copy-note,.tg-json-branch>.tg-copy .tg-copy-fallback{background:var(--tg-bg,#fff)}
 .tg-edited{border-left:4px solid var(--tg-accent);padding-left:var(--tg-s2,8px)}.tg-edited h4{margin:2px 0}.tg-edited .tg-diff{margin:2px 0;padding-left:18px}
+.tg-offer-group h3{font-size:var(--tg-text-s,13px);margin:8px 0 2px;color:var(--tg-muted)}
+.tg-offer-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:2px}
+.tg-offer-row{display:flex;flex-wrap:wrap;gap:2px 8px;align-items:baseline;width:100%;text-align:left;font:inherit;color:var(--tg-fg);background:none;border:1px solid transparent;border-radius:var(--tg-radius);padding:4px 6px;cursor:pointer}
+.tg-offer-row:hover{border-color:var(--tg-border)}.tg-offer-row[aria-current=true]{border-color:var(--tg-accent)}
+.tg-offer-row code{overflow-wrap:anywhere}
+.tg-suggestions{list-style:none;margin:2px 0;padding:0;display:flex;flex-wrap:wrap;gap:4px 10px}
+.tg-prompt-message{border-left:2px solid var(--tg-border);padding-left:8px;margin:6px 0}.tg-prompt-message h4{margin:2px 0}
 `;

@@ -186,6 +186,15 @@ function ServerRow({
           : ''}
       </div>
       {warnings.length > 0 && <CatalogWarnings id={`tg-warnings-${server.id}`} warnings={warnings} />}
+      {/* The server's own words to clients: text only, collapsed (it may be long). */}
+      {server.instructions && (
+        <details class="tg-instructions">
+          <summary>Instructions from the server</summary>
+          <p class="tg-wrap" style={{ whiteSpace: 'pre-wrap' }}>
+            {server.instructions}
+          </p>
+        </details>
+      )}
       {server.signedIn && (
         <div class="tg-row tg-signed-in">
           <span>

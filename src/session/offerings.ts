@@ -1,0 +1,88 @@
+/**
+ * What a server offers besides tools, for the panel's Resources and Prompts tabs: listings and
+ * subscriptions straight from the connection (they move no data the person did not already see),
+ * reads and prompt gets through the gate with the person as caller (allowed, and recorded in the
+ * audit log), completion through the gate's `complete` (neither asked nor recorded).
+ */
+
+import type { AccessResult, Caller, Gate } from '../gate/index.js';
+import type {
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+} from '../protocol/index.js';
+
+/** One server's offerings, as the Resources and Prompts tabs use them. */
+export interface SessionOfferings {
+  listResources(serverId: string): Promise<ListResourcesResult>;
+  listResourceTemplates(serverId: string): Promise<ListResourceTemplatesResult>;
+  listPrompts(serverId: string): Promise<ListPromptsResult>;
+  /** Reads through the gate as the person: recorded as `resources/read`. */
+  readResource(serverId: string, uri: string): Promise<AccessResult<ReadResourceResult>>;
+  /** Gets a prompt through the gate as the person: recorded as `prompts/get`. */
+  getPrompt(
+    serverId: string,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<AccessResult<GetPromptResult>>;
+  complete(serverId: string, params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult>;
+  subscribe(serverId: string, uri: string): Promise<void>;
+  unsubscribe(serverId: string, uri: string): Promise<void>;
+  /** Told of `notifications/resources/updated` for a subscribed URI; returns the way to stop. */
+  onUpdated(serverId: string, listener: (uri: string) => void): () => void;
+  /** Told when the server's resource or prompt list changed; returns the way to stop. */
+  onListChanged(serverId: string, listener: () => void): () => void;
+}
+
+/** The piece of a connection the offerings use (McpClient). */
+type Connection = Pick<
+  import('../client/index.js').McpClient,
+  | 'listResources'
+  | 'listResourceTemplates'
+  | 'listPrompts'
+  | 'subscribeResource'
+  | 'unsubscribeResource'
+  | 'on'
+>;
+
+export function createOfferings(options: {
+  gate: Promise<Gate>;
+  connected: (serverId: string) => Connection;
+  person: Caller;
+}): SessionOfferings {
+  const { gate, connected, person } = options;
+  return {
+    listResources: (serverId) => connected(serverId).listResources(),
+    listResourceTemplates: (serverId) => connected(serverId).listResourceTemplates(),
+    listPrompts: (serverId) => connected(serverId).listPrompts(),
+    async readResource(serverId, uri) {
+      return (await gate).read({ serverId, uri, caller: person });
+    },
+    async getPrompt(serverId, name, args) {
+      return (await gate).getPrompt({ serverId, name, arguments: args, caller: person });
+    },
+    async complete(serverId, params, signal) {
+      return (await gate).complete({ serverId, caller: person, params, ...(signal ? { signal } : {}) });
+    },
+    async subscribe(serverId, uri) {
+      await connected(serverId).subscribeResource({ uri });
+    },
+    async unsubscribe(serverId, uri) {
+      await connected(serverId).unsubscribeResource({ uri });
+    },
+    onUpdated(serverId, listener) {
+      return connected(serverId).on('resourceUpdated', ({ uri }) => listener(uri));
+    },
+    onListChanged(serverId, listener) {
+      const client = connected(serverId);
+      const stops = [client.on('resourceListChanged', listener), client.on('promptListChanged', listener)];
+      return () => {
+        for (const stop of stops) stop();
+      };
+    },
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * What the Resources and Prompts tabs share: each server's listings (loaded when the tab opens,
+ * again when the server says its list changed), argument completion as the person types (debounced;
+ * an answer to an older value is dropped), and the suggestions under a field.
+ */
+
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import type { CompleteRequestParams } from '../../protocol/index.js';
+import type { PanelController, ServerState, SessionOfferings } from '../../session/index.js';
+
+/** Typing pauses this long before completion is asked: one request per pause, not per key. */
+const COMPLETION_DEBOUNCE_MS = 250;
+
+type Listing<T> = { status: 'loading' } | { status: 'failed'; error: string } | { status: 'ready'; value: T };
+
+/** Loads `load(server)` for each connected server `wanted` offers, again on a list change. */
+export function useListings<T>(
+  controller: PanelController,
+  wanted: (server: ServerState) => boolean,
+  load: (offerings: SessionOfferings, serverId: string) => Promise<T>,
+): { servers: ServerState[]; listings: Record<string, Listing<T>> } {
+  const servers = controller.servers.value.filter((server) => server.state === 'connected' && wanted(server));
+  const listings = useSignal<Record<string, Listing<T>>>({});
+  const key = servers.map((server) => server.id).join('\n');
+  useEffect(() => {
+    const offerings = controller.offerings;
+    if (!offerings) return;
+    let live = true;
+    const stops: Array<() => void> = [];
+    for (const server of servers) {
+      const fetch = () => {
+        listings.value = { ...listings.value, [server.id]: { status: 'loading' } };
+        load(offerings, server.id).then(
+          (value) => {
+            if (live) listings.value = { ...listings.value, [server.id]: { status: 'ready', value } };
+          },
+          (error: unknown) => {
+            if (live)
+              listings.value = {
+                ...listings.value,
+                [server.id]: { status: 'failed', error: (error as Error).message ?? String(error) },
+              };
+          },
+        );
+      };
+      fetch();
+      try {
+        stops.push(offerings.onListChanged(server.id, fetch));
+      } catch {
+        // The connection went away between the render and now: its listing says so when fetched.
+      }
+    }
+    return () => {
+      live = false;
+      for (const stop of stops) stop();
+    };
+  }, [controller, key]);
+  return { servers, listings: listings.value };
+}
+
+/**
+ * Completion values for one argument as its value changes: asked after a pause in typing; an answer
+ * that arrives after the value changed again is dropped (its request is aborted too).
+ */
+export function useCompletion(
+  offerings: SessionOfferings | undefined,
+  enabled: boolean,
+  serverId: string,
+  ref: CompleteRequestParams['ref'],
+  name: string,
+  value: string,
+  context: Record<string, string>,
+): readonly string[] {
+  const values = useSignal<readonly string[]>([]);
+  const asked = useRef(0);
+  const contextKey = JSON.stringify(context);
+  useEffect(() => {
+    if (!offerings || !enabled) return;
+    const ticket = ++asked.current;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      offerings
+        .complete(
+          serverId,
+          {
+            ref,
+            argument: { name, value },
+            ...(Object.keys(context).length ? { context: { arguments: context } } : {}),
+          },
+          abort.signal,
+        )
+        .then(
+          (result) => {
+            if (ticket === asked.current) values.value = result.completion.values;
+          },
+          () => {
+            // Suggestions are a convenience: a failed or aborted one leaves the field as typed.
+            if (ticket === asked.current) values.value = [];
+          },
+        );
+    }, COMPLETION_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [offerings, enabled, serverId, JSON.stringify(ref), name, value, contextKey]);
+  return values.value;
+}
+
+/** A text field with the server's suggestions below it, each a button that fills the field. */
+export function CompletingField({
+  id,
+  label,
+  required,
+  description,
+  value,
+  suggestions,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  required?: boolean;
+  description?: string;
+  value: string;
+  suggestions: readonly string[];
+  onChange: (value: string) => void;
+}) {
+  const shown = suggestions.slice(0, 8);
+  return (
+    <div class="tg-field">
+      <label for={id}>
+        {label}
+        {required && <span class="tg-required"> (required)</span>}
+      </label>
+      {description && (
+        <p class="tg-help" id={`${id}-help`}>
+          {description}
+        </p>
+      )}
+      <input
+        id={id}
+        type="text"
+        autocomplete="off"
+        required={required}
+        aria-describedby={description ? `${id}-help` : undefined}
+        value={value}
+        onInput={(event) => onChange((event.currentTarget as HTMLInputElement).value)}
+      />
+      {shown.length > 0 && (
+        <ul class="tg-suggestions" aria-label={`Suggestions for ${label}`}>
+          {shown.map((item) => (
+            <li key={item}>
+              <button type="button" class="tg-link-button" onClick={() => onChange(item)}>
+                {item}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Matches a search: every word appears in one of the texts (case-insensitive). */
+export function matches(query: string, ...texts: Array<string | undefined>): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const haystack = texts.filter(Boolean).join(' ').toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+/** "just now", "2 minutes ago": when an update arrived. */
+export function ago(at: number, now = Date.now()): string {
+  const seconds = Math.round((now - at) / 1000);
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} ago`;
+  const hours = Math.round(minutes / 60);
+  return `${hours} ${hours === 1 ? 'hour' : 'hours'} ago`;
+}
