@@ -93,6 +93,12 @@ export interface ControllerOptions {
   onAnchor?: AuditLogOptions['onAnchor'];
   /** How this controller hosts MCP Apps (the sandbox proxy, their height); see `apps`. */
   apps?: McpAppsOptions;
+  /**
+   * The tools the page registers through WebMCP (`document.modelContext`) as one more server,
+   * "This page", called through the gate like any other. Default true; where the browser has no
+   * WebMCP nothing is listed and the Servers view says so in one line.
+   */
+  pageTools?: boolean;
   /** The skills hub's settings: where the person's skill approvals persist (default IndexedDB). */
   skills?: { store?: SettingsStore };
 }
@@ -115,6 +121,11 @@ export interface PanelController {
   readonly ready: Promise<Pick<ControllerServices, 'auditLog'>>;
   /** Bumped whenever rules or remembered approvals change, so the Approvals view re-reads them. */
   readonly rememberedVersion: Signal<number>;
+  /**
+   * The page's WebMCP tools: 'listed' (as the server "This page"), 'missing' (this browser has no
+   * WebMCP) or 'off' (the host turned them off). Absent where there is no page (a mirror, a worker).
+   */
+  readonly pageTools?: 'listed' | 'missing' | 'off';
   /** Kinds of server this controller can connect to ('frame': a page hosting one). Default all. */
   readonly serverKinds?: readonly ('url' | 'frame')[];
   /** Log messages per server id (absent where the controller cannot watch connections). */

@@ -82,8 +82,19 @@ export function createController(options: ControllerOptions = {}): Controller {
     () => undefined,
   );
 
+  // The page's WebMCP tools, where the browser has them (feature detection; nothing polyfilled).
+  const pageTools =
+    typeof document === 'undefined'
+      ? undefined
+      : options.pageTools === false
+        ? 'off'
+        : 'modelContext' in document
+          ? 'listed'
+          : 'missing';
+
   const controller: Controller = {
     servers: connections.servers,
+    ...(pageTools ? { pageTools } : {}),
     approvals: queue.approvals,
     elicitations: queue.elicitations,
     signIns: queue.signIns,
@@ -135,6 +146,12 @@ export function createController(options: ControllerOptions = {}): Controller {
       if (options.audit === undefined || options.audit === 'indexeddb') services?.auditLog?.close();
     },
   };
+
+  if (pageTools === 'listed')
+    painted
+      .then(() => import('./page-tools.js'))
+      .then(({ pageToolsServer }) => connections.addServer(pageToolsServer(), { atLoad: true }))
+      .catch(() => undefined);
 
   // Configured, not asked for: a sign-in they need waits on their card (no dialog on load).
   for (const config of options.servers ?? [])
