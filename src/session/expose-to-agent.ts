@@ -9,7 +9,7 @@
 
 import { errorForModel } from '../gate/index.js';
 import type { JsonObject } from '../protocol/index.js';
-import { type ModelContextLike, pageModelContext } from '../transport/index.js';
+import { type ModelContextLike, pageModelContext, registerGatedTool } from '../transport/index.js';
 import type { PanelController } from './controller-types.js';
 
 export interface ExposedTool {
@@ -50,7 +50,8 @@ export async function exposeToAgent(
       if (!server || !tool)
         throw new Error(`No tool "${exposed.toolName}" on a server "${exposed.serverId}" in the panel.`);
       const readOnly = server.trust === 'trusted' && tool.annotations?.readOnlyHint === true;
-      await context.registerTool(
+      await registerGatedTool(
+        context,
         {
           name: exposed.name ?? tool.name,
           ...(tool.title ? { title: tool.title } : {}),
@@ -74,7 +75,7 @@ export async function exposeToAgent(
             }
           },
         },
-        { signal: registrations.signal },
+        registrations.signal,
       );
     }
   } catch (error) {

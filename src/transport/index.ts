@@ -16,6 +16,7 @@ export type { SendOptions, Transport } from './transport.js';
 export {
   type ModelContextLike,
   pageModelContext,
+  registerGatedTool,
   WebMcpPageTransport,
 } from './webmcp-page.js';
 export { acceptWorkerClients } from './worker-server.js';

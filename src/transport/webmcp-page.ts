@@ -73,6 +73,23 @@ export function pageModelContext(doc: unknown = globalThis.document): ModelConte
     : undefined;
 }
 
+/**
+ * Names of the tools Toolgate itself registered for the browser's agent (exposeToAgent): they are a
+ * server's tools already, so "This page" does not list them a second time.
+ */
+const registeredByToolgate = new Set<string>();
+
+/** Registers a tool of Toolgate's with the page's WebMCP; aborting `signal` unregisters it. */
+export async function registerGatedTool(
+  context: ModelContextLike,
+  tool: PageToolDefinition,
+  signal: AbortSignal,
+): Promise<void> {
+  await context.registerTool(tool, { signal });
+  registeredByToolgate.add(tool.name);
+  signal.addEventListener('abort', () => registeredByToolgate.delete(tool.name), { once: true });
+}
+
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 
@@ -159,7 +176,10 @@ export class WebMcpPageTransport implements Transport {
   /** The tools registered by this page itself, at its origin. */
   private async ownTools(): Promise<RegisteredPageTool[]> {
     const tools = await this.context.getTools();
-    return tools.filter((tool) => tool.origin === undefined || tool.origin === this.origin);
+    return tools.filter(
+      (tool) =>
+        (tool.origin === undefined || tool.origin === this.origin) && !registeredByToolgate.has(tool.name),
+    );
   }
 
   private async call(params: JsonObject): Promise<JsonObject> {
