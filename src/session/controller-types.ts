@@ -95,8 +95,9 @@ export interface ControllerOptions {
   apps?: McpAppsOptions;
   /**
    * The tools the page registers through WebMCP (`document.modelContext`) as one more server,
-   * "This page", called through the gate like any other. Default true; where the browser has no
-   * WebMCP nothing is listed and the Servers view says so in one line.
+   * "This page", called through the gate like any other. Default: listed where the browser has
+   * WebMCP, nothing said where it has none. true: the same, and where WebMCP is missing the Servers
+   * view says so in one line. false: never listed.
    */
   pageTools?: boolean;
   /** The skills hub's settings: where the person's skill approvals persist (default IndexedDB). */
@@ -122,8 +123,9 @@ export interface PanelController {
   /** Bumped whenever rules or remembered approvals change, so the Approvals view re-reads them. */
   readonly rememberedVersion: Signal<number>;
   /**
-   * The page's WebMCP tools: 'listed' (as the server "This page"), 'missing' (this browser has no
-   * WebMCP) or 'off' (the host turned them off). Absent where there is no page (a mirror, a worker).
+   * The page's WebMCP tools: 'listed' (as the server "This page"), 'missing' (the host asked for
+   * them with `pageTools: true`, and this browser has no WebMCP) or 'off' (the host turned them off).
+   * Absent where there is no page (a mirror, a worker), or when not asked for and not available.
    */
   readonly pageTools?: 'listed' | 'missing' | 'off';
   /** Kinds of server this controller can connect to ('frame': a page hosting one). Default all. */

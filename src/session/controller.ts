@@ -83,6 +83,7 @@ export function createController(options: ControllerOptions = {}): Controller {
   );
 
   // The page's WebMCP tools, where the browser has them (feature detection; nothing polyfilled).
+  // Their absence is said only to a host that asked for them: most browsers have no WebMCP yet.
   const pageTools =
     typeof document === 'undefined'
       ? undefined
@@ -90,7 +91,9 @@ export function createController(options: ControllerOptions = {}): Controller {
         ? 'off'
         : 'modelContext' in document
           ? 'listed'
-          : 'missing';
+          : options.pageTools
+            ? 'missing'
+            : undefined;
 
   const controller: Controller = {
     servers: connections.servers,
