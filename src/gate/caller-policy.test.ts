@@ -17,6 +17,7 @@ const HOST: Caller = { kind: 'host', label: 'the assistant' };
 const SITE_A: Caller = { kind: 'site', label: 'https://a.example' };
 const SITE_B: Caller = { kind: 'site', label: 'https://b.example' };
 const APP: Caller = { kind: 'mcp-app', label: 'ui://files/browser.html' };
+const AGENT: Caller = { kind: 'agent', label: 'https://a.example' };
 
 const readKey: Tool = {
   name: 'read_file',
@@ -107,6 +108,25 @@ describe('remembered approvals are per caller', () => {
     await fresh.revokeGrant(forA.id);
     expect((await verdict(fresh, SITE_A, writeFile)).verdict).toBe('ask');
     expect((await verdict(fresh, SITE_B, writeFile)).verdict).toBe('allow');
+  });
+
+  it("the browser's agent has approvals of its own: neither the person's nor the site's cover it, nor its theirs", async () => {
+    const policy = policyWith();
+    await policy.remember(PERSON, await pinTool('files', writeFile), 'always');
+    await policy.remember(SITE_A, await pinTool('files', writeFile), 'always');
+    expect((await verdict(policy, AGENT, writeFile)).verdict).toBe('ask');
+    // Nor does a trusted server's read-only claim let it through unasked.
+    expect((await verdict(policy, AGENT, readKey, 'trusted')).verdict).toBe('ask');
+    const agentOnly = policyWith();
+    await agentOnly.remember(AGENT, await pinTool('files', writeFile), 'always');
+    expect((await verdict(agentOnly, AGENT, writeFile)).verdict).toBe('allow');
+    expect((await verdict(agentOnly, { kind: 'agent', label: 'https://b.example' }, writeFile)).verdict).toBe(
+      'ask',
+    );
+    expect((await verdict(agentOnly, PERSON, writeFile)).verdict).toBe('ask');
+    expect((await verdict(agentOnly, SITE_A, writeFile)).verdict).toBe('ask');
+    // Stored and read back as the agent's (a fresh read of the grant keeps its caller).
+    expect((await agentOnly.listGrants())[0]?.caller).toEqual(AGENT);
   });
 
   it("an app's 'always allow' is bound to its server: the same ui:// URI from another server is asked", async () => {

@@ -1,7 +1,8 @@
 /**
  * Who is calling, as the gate tells callers apart. Every decision and every remembered approval is
  * bound to one caller: the person at the panel, the host app (by its label), a web site (by its exact
- * origin) or an MCP App (by its resource URI and its server). An approval given to one caller never
+ * origin), an MCP App (by its resource URI and its server) or the browser's agent (by the origin of
+ * the page that exposed the tool to it). An approval given to one caller never
  * covers another.
  */
 
@@ -62,6 +63,8 @@ export function describeCaller(caller: Caller): string {
       return label ? `the app (${label})` : 'the app';
     case 'site':
       return label ? `the web site ${label}` : 'a web site';
+    case 'agent':
+      return label ? `the browser's agent on ${label}` : "the browser's agent";
     case 'mcp-app': {
       const server = identityServer(caller);
       return `${label ? `the MCP App ${label}` : 'an MCP App'}${server ? ` of ${server}` : ''}`;
@@ -73,7 +76,14 @@ export function describeCaller(caller: Caller): string {
 export function parseCaller(value: unknown): Caller | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const c = value as Partial<Caller>;
-  if (c.kind !== 'host' && c.kind !== 'person' && c.kind !== 'mcp-app' && c.kind !== 'site') return undefined;
+  if (
+    c.kind !== 'host' &&
+    c.kind !== 'person' &&
+    c.kind !== 'mcp-app' &&
+    c.kind !== 'site' &&
+    c.kind !== 'agent'
+  )
+    return undefined;
   if (c.label !== undefined && typeof c.label !== 'string') return undefined;
   if (c.server !== undefined && typeof c.server !== 'string') return undefined;
   return {

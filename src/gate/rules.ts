@@ -120,7 +120,7 @@ function checkRuleCaller(value: unknown, issues: RuleIssue[]): RuleCaller | unde
   if (!parsed) {
     issues.push({
       field: 'caller',
-      message: 'must be {kind: "person" | "host" | "site" | "mcp-app", label?: text}, or left out',
+      message: 'must be {kind: "person" | "host" | "site" | "mcp-app" | "agent", label?: text}, or left out',
     });
     return undefined;
   }
@@ -452,7 +452,13 @@ export function describeRule(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' |
 function describeRuleCaller(caller: RuleCaller | undefined): string {
   if (!caller) return '';
   if (caller.label !== undefined) return ` for ${describeCaller(caller)}`;
-  const every = { person: 'you', host: 'the app', site: 'every web site', 'mcp-app': 'every MCP App' };
+  const every = {
+    person: 'you',
+    host: 'the app',
+    site: 'every web site',
+    'mcp-app': 'every MCP App',
+    agent: "the browser's agent on every page",
+  };
   return ` for ${every[caller.kind]}`;
 }
 

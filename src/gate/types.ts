@@ -15,9 +15,15 @@ import type { TraceRequest } from './trace-context.js';
 
 /** Who asked for a call. */
 export interface Caller {
-  /** 'site': a web page using the person's tools through the extension's page bridge. */
-  kind: 'host' | 'person' | 'mcp-app' | 'site';
-  /** e.g. the host app's name, an MCP App's resource URI, a site's exact origin. */
+  /**
+   * 'site': a web page using the person's tools through the extension's page bridge.
+   * 'agent': the browser's own agent, calling a tool the page exposed to it through WebMCP.
+   */
+  kind: 'host' | 'person' | 'mcp-app' | 'site' | 'agent';
+  /**
+   * e.g. the host app's name, an MCP App's resource URI, a site's exact origin, the exact origin of
+   * the page whose WebMCP tools the agent called.
+   */
   label?: string;
   /**
    * For an MCP App: the server (id) whose UI resource it is. Resource URIs are chosen by servers, so

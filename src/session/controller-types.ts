@@ -95,6 +95,13 @@ export interface ControllerOptions {
   onAnchor?: AuditLogOptions['onAnchor'];
   /** How this controller hosts MCP Apps (the sandbox proxy, their height); see `apps`. */
   apps?: McpAppsOptions;
+  /**
+   * The tools the page registers through WebMCP (`document.modelContext`) as one more server,
+   * "This page", called through the gate like any other. Default: listed where the browser has
+   * WebMCP, nothing said where it has none. true: the same, and where WebMCP is missing the Servers
+   * view says so in one line. false: never listed.
+   */
+  pageTools?: boolean;
   /** The skills hub's settings: where the person's skill approvals persist (default IndexedDB). */
   skills?: { store?: SettingsStore };
 }
@@ -119,6 +126,12 @@ export interface PanelController {
   readonly ready: Promise<Pick<ControllerServices, 'auditLog'>>;
   /** Bumped whenever rules or remembered approvals change, so the Approvals view re-reads them. */
   readonly rememberedVersion: Signal<number>;
+  /**
+   * The page's WebMCP tools: 'listed' (as the server "This page"), 'missing' (the host asked for
+   * them with `pageTools: true`, and this browser has no WebMCP) or 'off' (the host turned them off).
+   * Absent where there is no page (a mirror, a worker), or when not asked for and not available.
+   */
+  readonly pageTools?: 'listed' | 'missing' | 'off';
   /** Kinds of server this controller can connect to ('frame': a page hosting one). Default all. */
   readonly serverKinds?: readonly ('url' | 'frame')[];
   /** Log messages per server id (absent where the controller cannot watch connections). */

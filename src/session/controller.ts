@@ -84,8 +84,22 @@ export function createController(options: ControllerOptions = {}): Controller {
     () => undefined,
   );
 
+  // The page's WebMCP tools, where the browser has them (feature detection; nothing polyfilled).
+  // Their absence is said only to a host that asked for them: most browsers have no WebMCP yet.
+  const pageTools =
+    typeof document === 'undefined'
+      ? undefined
+      : options.pageTools === false
+        ? 'off'
+        : 'modelContext' in document
+          ? 'listed'
+          : options.pageTools
+            ? 'missing'
+            : undefined;
+
   const controller: Controller = {
     servers: connections.servers,
+    ...(pageTools ? { pageTools } : {}),
     approvals: queue.approvals,
     elicitations: queue.elicitations,
     signIns: queue.signIns,
@@ -139,6 +153,12 @@ export function createController(options: ControllerOptions = {}): Controller {
       if (options.audit === undefined || options.audit === 'indexeddb') services?.auditLog?.close();
     },
   };
+
+  if (pageTools === 'listed')
+    painted
+      .then(() => import('./page-tools.js'))
+      .then(({ pageToolsServer }) => connections.addServer(pageToolsServer(), { atLoad: true }))
+      .catch(() => undefined);
 
   // Configured, not asked for: a sign-in they need waits on their card (no dialog on load).
   for (const config of options.servers ?? [])

@@ -81,7 +81,13 @@ export function coveredCallers(item: RememberedItem): string {
   if (item.caller) {
     const { kind, label } = item.caller;
     if (label) return describeCaller({ kind, label });
-    return { person: 'you', host: 'any app', site: 'any web site', 'mcp-app': 'any MCP App' }[kind];
+    return {
+      person: 'you',
+      host: 'any app',
+      site: 'any web site',
+      'mcp-app': 'any MCP App',
+      agent: "the browser's agent on any page",
+    }[kind];
   }
   return item.verdict === 'allow' ? 'you and the app' : 'everyone';
 }

@@ -25,7 +25,7 @@ export function serverNames(servers: readonly Pick<ServerState, 'id' | 'label'>[
 
 /** Where the server lives, for the line under its name: its address, or its id. */
 export function serverAddress(server: Pick<ServerState, 'id' | 'config'>): string {
-  return server.config.url ?? server.config.frameUrl ?? server.id;
+  return server.config.url ?? server.config.frameUrl ?? server.config.address ?? server.id;
 }
 
 /**

@@ -37,6 +37,8 @@ export interface ServerConfig {
    */
   worker?: () => Worker;
   label?: string;
+  /** The address the panel shows when there is no url (the page's origin, for its WebMCP tools). */
+  address?: string;
   /** Sent with every request (e.g. Authorization). Kept in memory only, never logged. */
   headers?: Record<string, string>;
   /**

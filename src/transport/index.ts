@@ -13,4 +13,10 @@ export { encodeHeaderValue, StreamableHttpTransport } from './streamable-http.js
 export { StreamableHttpCore, streamableHttpFor } from './streamable-http-core.js';
 export { ResponseTooLargeError } from './too-large.js';
 export type { SendOptions, Transport } from './transport.js';
+export {
+  type ModelContextLike,
+  pageModelContext,
+  registerGatedTool,
+  WebMcpPageTransport,
+} from './webmcp-page.js';
 export { acceptWorkerClients } from './worker-server.js';

@@ -130,6 +130,11 @@ export function ServersView({
           </p>
         </>
       )}
+      {controller.pageTools === 'missing' && (
+        <p class="tg-muted tg-webmcp-missing">
+          This browser has no WebMCP, so this page's own tools are not listed.
+        </p>
+      )}
       {formOpen ? (
         <AddServerForm
           controller={controller}
