@@ -8,7 +8,6 @@
 
 import { signal } from '@preact/signals';
 import { render } from 'preact';
-import { createAuditLog } from '../src/audit/index.js';
 import { Panel, panelStyles, prefetchViews } from '../src/ui/index.js';
 import { watchDismissedNotices } from './notices.js';
 import { createRemoteController, type RemoteController } from './remote/remote-controller.js';
@@ -71,7 +70,8 @@ root.replaceChildren(style, container);
 
 const remote = createRemoteController({
   connect: () => chrome.runtime.connect({ name: PANEL_PORT }),
-  openAuditLog: () => createAuditLog({ name: 'toolgate-audit' }),
+  // The log's runtime loads after the first paint (shared-audit-log.ts).
+  openAuditLog: () => import('./shared-audit-log.js').then(({ openSharedAuditLog }) => openSharedAuditLog()),
   // MCP Apps run in the manifest's sandbox page: an opaque origin with its own CSP (an extension
   // page's CSP would block the proxy's inline script in a srcdoc frame). See manifest.json "sandbox".
   apps: { opaqueSandboxUrl: chrome.runtime.getURL('mcp-app-sandbox.html') },

@@ -56,8 +56,10 @@ const BUDGETS = [
   },
   {
     name: "extension's side panel",
-    // 53.4 KB when set (read from disk, not the network, but parsed before the panel shows).
-    budgetKb: 55,
+    // 53.4 KB when set with 55 (read from disk, not the network, but parsed before the panel shows);
+    // 30.9 KB since the shared audit log and the poisoning rule left its first load (BENCHMARKS.md),
+    // with about the headroom the widget's first screen has, since the panel grows with it.
+    budgetKb: 33,
     count: 'perFileGzip',
     measure: () => extensionPageFiles('sidepanel.html'),
   },

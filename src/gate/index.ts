@@ -10,6 +10,7 @@ export {
 } from './action-record.js';
 export { denyAllApprover, programmaticApprover } from './approvers.js';
 export { describeCaller } from './caller.js';
+export { codeName } from './code-names.js';
 export { describeChange, diffDefinitions } from './definition-diff.js';
 export { AuditUnavailableError, DeniedError, InvalidArgumentsError, UnknownToolError } from './errors.js';
 export { forgetCallerGrants, forgetServer } from './forget.js';
@@ -25,7 +26,7 @@ export {
   type GateOptions,
   type GateResult,
 } from './pipeline.js';
-export { codeName, detectPoisoning, revealInvisible } from './poisoning.js';
+export { detectPoisoning, revealInvisible } from './poisoning.js';
 export { createPolicy, type PolicyOptions } from './policy.js';
 export type {
   ArgumentCondition,
