@@ -5,7 +5,7 @@
  */
 
 /** What Toolgate sends with its requests, so what a server must allow. */
-export const ALLOWED_REQUEST_HEADERS = [
+const ALLOWED_REQUEST_HEADERS = [
   'content-type',
   'accept',
   'authorization',
@@ -16,10 +16,10 @@ export const ALLOWED_REQUEST_HEADERS = [
   'last-event-id',
 ] as const;
 
-export const ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'] as const;
+const ALLOWED_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'] as const;
 
 /** Headers the page must be able to read: the session id, and the sign-in challenge of a 401. */
-export const EXPOSED_HEADERS = ['mcp-session-id', 'www-authenticate'] as const;
+const EXPOSED_HEADERS = ['mcp-session-id', 'www-authenticate'] as const;
 
 /** The `cors` middleware's options (Express) for this origin; the Hono options have the same fields. */
 export function corsOptions(origin: string) {

@@ -17,7 +17,7 @@ export type StepId =
   | 'authorization-server'
   | 'tools-list';
 
-export type StepOutcome = 'pass' | 'fail' | 'skipped';
+type StepOutcome = 'pass' | 'fail' | 'skipped';
 
 /** One HTTP exchange as the page saw it: only the response headers the browser let it read. */
 export interface Exchange {

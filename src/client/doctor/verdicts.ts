@@ -7,7 +7,7 @@
 import type { DoctorStep } from './report.js';
 
 /** Did a request settle with an HTTP answer (true), or did the fetch reject (false)? */
-export type Answered = boolean;
+type Answered = boolean;
 
 /**
  * The CORS verdict for a simple request (no preflight), given that a no-cors request to the same
