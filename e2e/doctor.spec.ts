@@ -90,6 +90,22 @@ test('the Express snippet, applied to a real Express server, makes the doctor pa
   await expect(fixedReport.getByRole('region', { name: "The fix for the server's owner" })).toHaveCount(0);
 });
 
+test('a server agreeing on a protocol version nobody speaks: the protocol step fails, naming it', async ({
+  page,
+}) => {
+  const { corsOptions } = await import('../src/client/doctor/cors-fix.js');
+  const wrong = await peer('express-cors', {
+    corsOptions: corsOptions(WIDGET_ORIGIN),
+    wrongVersion: '1999-01-01',
+  });
+  await openWidget(page, [{ url: wrong.url, id: 'wrong' }], { failing: ['wrong'] });
+  const report = await diagnoseFailure(page, 'wrong');
+  await expect(step(report, 'preflight')).toHaveAttribute('data-outcome', 'pass');
+  await expect(step(report, 'protocol')).toHaveAttribute('data-outcome', 'fail');
+  await expect(step(report, 'protocol')).toContainText('1999-01-01');
+  await expect(step(report, 'tools-list')).toHaveAttribute('data-outcome', 'skipped');
+});
+
 test('an OAuth-protected server: the 401, its resource metadata and its authorization server are read', async ({
   page,
 }) => {

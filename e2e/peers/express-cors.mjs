@@ -6,6 +6,8 @@
  *
  *   --port N               0 = any free port
  *   --cors-options JSON    the object passed to cors(); without it, no CORS at all
+ *   --wrong-version V      broken on purpose: initialize agrees on V (a version no client speaks),
+ *                          server/discover is an unknown method
  */
 
 import { randomUUID } from 'node:crypto';
@@ -18,7 +20,11 @@ import express from 'express';
 import { z } from 'zod';
 
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: '0' }, 'cors-options': { type: 'string' } },
+  options: {
+    port: { type: 'string', default: '0' },
+    'cors-options': { type: 'string' },
+    'wrong-version': { type: 'string' },
+  },
   strict: true,
 });
 
@@ -39,7 +45,28 @@ function newServer() {
   return server;
 }
 
+const wrongVersion = values['wrong-version'];
 app.post('/mcp', async (req, res) => {
+  if (wrongVersion) {
+    const { id: rpcId, method } = req.body ?? {};
+    if (method === 'initialize')
+      return void res.json({
+        jsonrpc: '2.0',
+        id: rpcId,
+        result: {
+          protocolVersion: wrongVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'wrong', version: '1' },
+        },
+      });
+    if (rpcId !== undefined)
+      return void res.json({
+        jsonrpc: '2.0',
+        id: rpcId,
+        error: { code: -32601, message: 'Method not found' },
+      });
+    return void res.status(202).end();
+  }
   const id = req.headers['mcp-session-id'];
   let transport = typeof id === 'string' ? transports.get(id) : undefined;
   if (!transport) {

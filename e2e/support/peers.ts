@@ -49,6 +49,8 @@ export interface PeerOptions {
   exposeSessionHeader?: boolean;
   /** express-cors only: the options given to the `cors` middleware (none: no CORS). */
   corsOptions?: unknown;
+  /** express-cors only: answer initialize with this protocol version (broken on purpose). */
+  wrongVersion?: string;
   /** How long to wait for the server to be ready. Default 20 s (a loaded machine starts node slowly). */
   readyTimeoutMs?: number;
   /** More command-line flags for our own peers (hostile-app: `--http URL --udp PORT`). */
@@ -144,6 +146,7 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
           '--port',
           '0',
           ...(options.corsOptions ? ['--cors-options', JSON.stringify(options.corsOptions)] : []),
+          ...(options.wrongVersion ? ['--wrong-version', options.wrongVersion] : []),
         ],
       };
     case 'hostile-app':
