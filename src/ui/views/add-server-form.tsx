@@ -216,8 +216,8 @@ export function AddServerForm({
               >
                 Remove
               </button>
+              {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
             </div>
-            {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
           </div>
         ))}
       </div>

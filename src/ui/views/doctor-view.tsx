@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DoctorReport, DoctorStep, DoctorExchange as Exchange } from '../../client/index.js';
 import { CopyButton } from '../components/copy-button.js';
 
-const CSS = `.tg-doctor{border:1px solid var(--tg-border,#ccc);border-radius:6px;padding:8px;margin-top:8px}
+const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);border-radius:6px;padding:8px;margin-top:8px}
 .tg-doctor ol{list-style:none;padding:0;margin:0}.tg-doctor li{border-left:3px solid var(--tg-muted);padding:2px 8px;margin:6px 0}
 .tg-doctor li.tg-step-pass{border-color:var(--tg-ok)}.tg-doctor li.tg-step-fail{border-color:var(--tg-danger)}
 .tg-doctor pre{white-space:pre-wrap;word-break:break-all;font-size:12px;max-height:240px;overflow:auto}`;

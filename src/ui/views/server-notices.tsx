@@ -137,8 +137,8 @@ export function ConnectionProblems({
                 Retry
               </button>
               <FixButtons server={server} name={names(server.id)} controller={controller} onEdit={onEdit} />
+              {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
             </div>
-            {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
           </li>
         ))}
       </ul>
