@@ -52,6 +52,20 @@ test('a server without CORS: the CORS step fails, naming Access-Control-Allow-Or
   await expect(fix.getByRole('button', { name: /Copy: Node: the official SDK with Express/ })).toBeVisible();
 });
 
+test('a failed add offers Diagnose at its field', async ({ page }) => {
+  const broken = await peer('modern', { cors: false });
+  await openWidget(page, []); // with no server yet, the add form is open
+  await page.getByLabel(/^Server URL/).fill(broken.url);
+  await page.getByRole('button', { name: 'Add server', exact: true }).click();
+  const atField = page.locator('.tg-add-failed');
+  await expect(atField).toContainText('could not connect', { timeout: 20_000 });
+  await atField.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const report = atField.locator('[data-doctor]');
+  await expect(report.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
+  await expect(report).toContainText(`Access-Control-Allow-Origin: ${WIDGET_ORIGIN}`);
+});
+
 test('CORS that hides mcp-session-id: the session header step names Access-Control-Expose-Headers', async ({
   page,
 }) => {
