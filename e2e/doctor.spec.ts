@@ -6,7 +6,7 @@
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type Peer, startPeer } from './support/peers.js';
-import { openWidget, WIDGET_ORIGIN } from './support/widget-page.js';
+import { axe, openWidget, WIDGET_ORIGIN } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
 
@@ -50,6 +50,13 @@ test('a server without CORS: the CORS step fails, naming Access-Control-Allow-Or
     'Access-Control-Expose-Headers: mcp-session-id, www-authenticate',
   );
   await expect(fix.getByRole('button', { name: /Copy: Node: the official SDK with Express/ })).toBeVisible();
+  await report
+    .locator('details')
+    .first()
+    .evaluate((details) => {
+      (details as HTMLDetailsElement).open = true;
+    });
+  await axe(page, 'the doctor report');
 });
 
 test('a failed add offers Diagnose at its field', async ({ page }) => {

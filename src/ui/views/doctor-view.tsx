@@ -76,7 +76,9 @@ function Step({ step }: { step: DoctorStep }) {
               : `${step.exchanges.length} requests and answers`}
           </summary>
           {step.exchanges.map((exchange, index) => (
-            <pre key={index}>{exchangeText(exchange)}</pre>
+            <pre key={index} tabIndex={0}>
+              {exchangeText(exchange)}
+            </pre>
           ))}
         </details>
       )}
@@ -127,7 +129,9 @@ function Fix({ report }: { report: DoctorReport }) {
       {blocks.map((block) => (
         <div key={block.id} data-fix={block.id}>
           <p>{block.title}</p>
-          <pre>{block.text}</pre>
+          <pre tabIndex={0} aria-label={block.title}>
+            {block.text}
+          </pre>
           <CopyButton text={() => block.text} label={`Copy: ${block.title}`} />
         </div>
       ))}
