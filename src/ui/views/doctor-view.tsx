@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { DoctorReport, DoctorStep, DoctorExchange as Exchange } from '../../client/index.js';
 import { CopyButton } from '../components/copy-button.js';
+import { ScrollText } from '../components/scroll-text.js';
 
 const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);border-radius:6px;padding:8px;margin-top:8px}
 .tg-doctor ol{list-style:none;padding:0;margin:0}.tg-doctor li{border-left:3px solid var(--tg-muted);padding:2px 8px;margin:6px 0}
@@ -76,9 +77,7 @@ function Step({ step }: { step: DoctorStep }) {
               : `${step.exchanges.length} requests and answers`}
           </summary>
           {step.exchanges.map((exchange, index) => (
-            <pre key={index} tabIndex={0}>
-              {exchangeText(exchange)}
-            </pre>
+            <ScrollText key={index}>{exchangeText(exchange)}</ScrollText>
           ))}
         </details>
       )}
@@ -129,9 +128,7 @@ function Fix({ report }: { report: DoctorReport }) {
       {blocks.map((block) => (
         <div key={block.id} data-fix={block.id}>
           <p>{block.title}</p>
-          <pre tabIndex={0} aria-label={block.title}>
-            {block.text}
-          </pre>
+          <ScrollText>{block.text}</ScrollText>
           <CopyButton text={() => block.text} label={`Copy: ${block.title}`} />
         </div>
       ))}
