@@ -61,8 +61,10 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
     step: Omit<DoctorStep, 'id' | 'title' | 'exchanges'>,
     exchanges: Exchange[] = [],
   ) => steps.push({ id, title: TITLES[id], ...step, exchanges: exchanges.map(redactExchange) });
+  // The first skipped step says why; the ones after it only point back, so the reason is read once.
   const skipRest = (ids: StepId[], reason: string) => {
-    for (const id of ids) add(id, { outcome: 'skipped', reason });
+    for (const [index, id] of ids.entries())
+      add(id, { outcome: 'skipped', reason: index === 0 ? reason : 'Skipped for the same reason.' });
   };
   const report = (): DoctorReport => {
     const corsFailure = steps.some(

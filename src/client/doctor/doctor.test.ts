@@ -4,6 +4,7 @@
  * whole diagnosis against real peers (Node's fetch has no CORS, so those steps pass there: the
  * browser cases are e2e/doctor.spec.ts).
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Peer, startPeer } from '../../../e2e/support/peers.js';
 import { corsFix, corsOptions } from './cors-fix.js';
@@ -77,9 +78,18 @@ describe('corsFix', () => {
     ])
       expect(fix.headers).toMatch(new RegExp(`Access-Control-Allow-Headers: .*${name}`));
     expect(fix.express).toContain("import cors from 'cors'");
-    expect(fix.express).toContain(JSON.stringify(corsOptions(ORIGIN), null, 2));
+    const express = fix.express.slice(fix.express.indexOf('cors(') + 5, fix.express.lastIndexOf('));'));
+    expect(JSON.parse(express)).toEqual(corsOptions(ORIGIN));
     expect(fix.hono).toContain("from 'hono/cors'");
     expect(fix.hono).toContain(`"origin": "${ORIGIN}"`);
+  });
+});
+
+describe('the manual', () => {
+  it('shows the Express fix exactly as the doctor writes it (docs/servers.md)', () => {
+    const manual = readFileSync(new URL('../../../docs/servers.md', import.meta.url), 'utf8');
+    const block = /```js fragment\n([\s\S]*?)\n```/.exec(manual)?.[1];
+    expect(block).toBe(corsFix('https://app.example.com').express);
   });
 });
 

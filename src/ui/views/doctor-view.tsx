@@ -99,9 +99,11 @@ function exchangeText(exchange: Exchange): string {
     .join('\n');
   const answer = exchange.error
     ? `No answer the page could read: ${exchange.error}`
-    : [`HTTP ${exchange.status}`, headers(exchange.responseHeaders), exchange.responseBody ?? '']
-        .filter(Boolean)
-        .join('\n');
+    : exchange.status === 0
+      ? 'An opaque answer (no-cors): the browser hides its status, headers and body from the page.'
+      : [`HTTP ${exchange.status}`, headers(exchange.responseHeaders), exchange.responseBody ?? '']
+          .filter(Boolean)
+          .join('\n');
   return `${request}\n\n${answer}`;
 }
 
