@@ -111,6 +111,27 @@ test('the Express snippet, applied to a real Express server, makes the doctor pa
   await expect(fixedReport.getByRole('region', { name: "The fix for the server's owner" })).toHaveCount(0);
 });
 
+test('the Hono snippet, applied to a real Hono server, makes the doctor pass and the server connect', async ({
+  page,
+}) => {
+  const bare = await peer('hono-cors');
+  await openWidget(page, [{ url: bare.url, id: 'hono' }], { failing: ['hono'] });
+  const report = await diagnoseFailure(page, 'hono');
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
+  const snippet = await report.locator('[data-fix="hono"] pre').innerText();
+  const options = JSON.parse(snippet.slice(snippet.indexOf('cors(') + 5, snippet.lastIndexOf('));')));
+  expect(options.origin).toBe(WIDGET_ORIGIN);
+  const fixed = await peer('hono-cors', { corsOptions: options });
+
+  await openWidget(page, [{ url: fixed.url, id: 'fixed' }]);
+  const row = page.locator('[data-server="fixed"]');
+  await row.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const fixedReport = row.locator('[data-doctor]');
+  await expect(fixedReport.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  for (const id of ['reachability', 'cors', 'preflight', 'protocol', 'session-header', 'tools-list'])
+    await expect(step(fixedReport, id)).toHaveAttribute('data-outcome', 'pass');
+});
+
 test('a server agreeing on a protocol version nobody speaks: the protocol step fails, naming it', async ({
   page,
 }) => {

@@ -29,7 +29,9 @@ export type PeerKind =
   /** What the manual's examples use: the modern peer with read_file and the offerings (modern.mjs --read-file --offerings). */
   | 'docs-files'
   /** The SDK on Express with the `cors` middleware configured by `corsOptions` (express-cors.mjs). */
-  | 'express-cors';
+  | 'express-cors'
+  /** The SDK on Hono with `hono/cors` configured by `corsOptions` (hono-cors.mjs). */
+  | 'hono-cors';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -47,7 +49,7 @@ export interface PeerOptions {
   cors?: boolean;
   /** With CORS, still hide mcp-session-id (no Access-Control-Expose-Headers): our own peers only. */
   exposeSessionHeader?: boolean;
-  /** express-cors only: the options given to the `cors` middleware (none: no CORS). */
+  /** express-cors and hono-cors: the options given to the CORS middleware (none: no CORS). */
   corsOptions?: unknown;
   /** express-cors only: answer initialize with this protocol version (broken on purpose). */
   wrongVersion?: string;
@@ -147,6 +149,15 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
           '0',
           ...(options.corsOptions ? ['--cors-options', JSON.stringify(options.corsOptions)] : []),
           ...(options.wrongVersion ? ['--wrong-version', options.wrongVersion] : []),
+        ],
+      };
+    case 'hono-cors':
+      return {
+        command: [
+          join(PEERS_DIR, 'hono-cors.mjs'),
+          '--port',
+          '0',
+          ...(options.corsOptions ? ['--cors-options', JSON.stringify(options.corsOptions)] : []),
         ],
       };
     case 'hostile-app':
