@@ -51,6 +51,9 @@ export const LAZY_MODULES = {
   'src/gate/settings-store.ts': 'idb-keyval stays out of the first load (fetched with the skills hub)',
   'src/audit/otlp/exporter.ts': 'the OpenTelemetry export loads only when a collector is configured',
   'src/session/audit-export.ts': 'the OpenTelemetry export loads only when a collector is configured',
+  'src/client/doctor/diagnose.ts': 'the connection doctor loads only when someone presses Diagnose',
+  'src/auth/doctor-discovery.ts':
+    "the doctor reads authorization with sign-in's own discovery, only for a server that answers 401",
 };
 
 /**

@@ -14,11 +14,13 @@ export function peerFlags(argv = process.argv.slice(2)) {
       stateless: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       'no-cors': { type: 'boolean', default: false },
+      'no-expose': { type: 'boolean', default: false },
       'read-file': { type: 'boolean', default: false },
       offerings: { type: 'boolean', default: false },
     },
     strict: true,
   });
+  exposeHeaders = !values['no-expose'];
   return {
     port: Number(values.port),
     stateless: values.stateless,
@@ -28,6 +30,9 @@ export function peerFlags(argv = process.argv.slice(2)) {
     offerings: values.offerings,
   };
 }
+
+/** False with --no-expose: CORS that hides mcp-session-id from the page (a common server mistake). */
+let exposeHeaders = true;
 
 const ALLOWED_HEADERS = [
   'content-type',
@@ -49,7 +54,7 @@ export function applyCors(req, res) {
   if (origin) {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
-    res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version');
+    if (exposeHeaders) res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version');
   }
   if (req.method !== 'OPTIONS') return false;
   // Mcp-Param-* names depend on the tool: allow whatever the browser says it will send, as long

@@ -27,7 +27,11 @@ export type PeerKind =
   /** MCP Apps that try to reach an attacker (e2e/peers/hostile-app.mjs); needs `args` naming it. */
   | 'hostile-app'
   /** What the manual's examples use: the modern peer with read_file and the offerings (modern.mjs --read-file --offerings). */
-  | 'docs-files';
+  | 'docs-files'
+  /** The SDK on Express with the `cors` middleware configured by `corsOptions` (express-cors.mjs). */
+  | 'express-cors'
+  /** The SDK on Hono with `hono/cors` configured by `corsOptions` (hono-cors.mjs). */
+  | 'hono-cors';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -43,6 +47,12 @@ export const PEER_KINDS: readonly PeerKind[] = [
 export interface PeerOptions {
   /** Send CORS headers (default true). Only our own peers can be told not to. */
   cors?: boolean;
+  /** With CORS, still hide mcp-session-id (no Access-Control-Expose-Headers): our own peers only. */
+  exposeSessionHeader?: boolean;
+  /** express-cors and hono-cors: the options given to the CORS middleware (none: no CORS). */
+  corsOptions?: unknown;
+  /** express-cors only: answer initialize with this protocol version (broken on purpose). */
+  wrongVersion?: string;
   /** How long to wait for the server to be ready. Default 20 s (a loaded machine starts node slowly). */
   readyTimeoutMs?: number;
   /** More command-line flags for our own peers (hostile-app: `--http URL --udp PORT`). */
@@ -103,7 +113,10 @@ interface Launch {
 }
 
 async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> {
-  const cors = options.cors === false ? ['--no-cors'] : [];
+  const cors = [
+    ...(options.cors === false ? ['--no-cors'] : []),
+    ...(options.exposeSessionHeader === false ? ['--no-expose'] : []),
+  ];
   const ours = (file: string, ...flags: string[]): Launch => ({
     command: [join(PEERS_DIR, file), '--port', '0', ...flags, ...cors, ...(options.args ?? [])],
   });
@@ -128,6 +141,25 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('skills-server.mjs');
     case 'docs-files':
       return ours('modern.mjs', '--read-file', '--offerings');
+    case 'express-cors':
+      return {
+        command: [
+          join(PEERS_DIR, 'express-cors.mjs'),
+          '--port',
+          '0',
+          ...(options.corsOptions ? ['--cors-options', JSON.stringify(options.corsOptions)] : []),
+          ...(options.wrongVersion ? ['--wrong-version', options.wrongVersion] : []),
+        ],
+      };
+    case 'hono-cors':
+      return {
+        command: [
+          join(PEERS_DIR, 'hono-cors.mjs'),
+          '--port',
+          '0',
+          ...(options.corsOptions ? ['--cors-options', JSON.stringify(options.corsOptions)] : []),
+        ],
+      };
     case 'hostile-app':
       if (options.cors === false) throw new Error('hostile-app always sends CORS headers');
       return ours('hostile-app.mjs');

@@ -3,6 +3,7 @@
 export { type CatalogEntry, type CatalogSnapshot, qualifyToolName, ToolCatalog } from './catalog.js';
 export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client.js';
 export { clearEraCache, connect, signInOf } from './connect.js';
+export type { DoctorReport, DoctorStep, Exchange as DoctorExchange } from './doctor/report.js';
 export type { ListParams } from './offerings.js';
 export type { OfferingEvent, OfferingEvents } from './offerings-port.js';
 export type {

@@ -11,7 +11,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { type PanelController, type ServerConfig, serverNames } from '../../session/index.js';
 import type { ConnectionFix } from '../connection-fix.js';
 import { readServerInput } from './server-input.js';
-import { FailureAdvice } from './server-notices.js';
+import { DiagnoseButton, FailureAdvice } from './server-notices.js';
 import type { AddFormState } from './servers-view.js';
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
@@ -216,6 +216,7 @@ export function AddServerForm({
               >
                 Remove
               </button>
+              {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
             </div>
           </div>
         ))}

@@ -5,8 +5,35 @@
  */
 
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import type { PanelController, PendingSignIn, ServerNames, ServerState } from '../../session/index.js';
 import type { ConnectionFix } from '../connection-fix.js';
+import { lazyView } from '../lazy.js';
+
+/** The doctor's report: its own chunk, loaded when someone presses Diagnose. */
+export const DoctorView = lazyView(() => import('./doctor-view.js').then((m) => m.DoctorView));
+
+/**
+ * "Diagnose" beside a failure (a server with a URL): opens the doctor's step-by-step report below.
+ * A button of its own name, so every failure offers the same way in.
+ */
+export function DiagnoseButton({ url, name }: { url: string; name: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-label="Diagnose"
+        title={`Diagnose ${name}`}
+        onClick={() => setOpen(!open)}
+      >
+        Diagnose
+      </button>
+      {open && <DoctorView url={url} name={name} />}
+    </>
+  );
+}
 
 /**
  * Servers waiting for the person to sign in: a sign-in asked for at load (its card; the dialog opens
@@ -110,6 +137,7 @@ export function ConnectionProblems({
                 Retry
               </button>
               <FixButtons server={server} name={names(server.id)} controller={controller} onEdit={onEdit} />
+              {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
             </div>
           </li>
         ))}

@@ -16,6 +16,7 @@ const AddServerForm = lazyView(() => import('./add-server-form.js').then((m) => 
 const SignInCards = lazyView(() => import('./server-notices.js').then((m) => m.SignInCards));
 const ConnectionProblems = lazyView(() => import('./server-notices.js').then((m) => m.ConnectionProblems));
 const CatalogWarnings = lazyView(() => import('./server-notices.js').then((m) => m.CatalogWarnings));
+const DoctorView = lazyView(() => import('./doctor-view.js').then((m) => m.DoctorView));
 
 /** What the add form keeps while the view is open: its text, and the servers its last add left failed. */
 export interface AddFormState {
@@ -175,6 +176,7 @@ function ServerRow({
   const warnings = server.warnings ?? [];
   const address = serverAddress(server);
   const status = statusOf(server, signingIn);
+  const diagnosing = useSignal(false);
   return (
     <li class={`tg-server tg-state-${server.state}`} data-server={server.id} data-status={status.dot}>
       <div class="tg-server-head">
@@ -250,7 +252,19 @@ function ServerRow({
         <button type="button" onClick={() => void controller.removeServer(server.id)}>
           Remove
         </button>
+        {server.config.url && (
+          <button
+            type="button"
+            aria-expanded={diagnosing.value}
+            onClick={() => {
+              diagnosing.value = !diagnosing.value;
+            }}
+          >
+            Diagnose
+          </button>
+        )}
       </div>
+      {diagnosing.value && server.config.url && <DoctorView url={server.config.url} name={name} />}
     </li>
   );
 }

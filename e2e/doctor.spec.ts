@@ -1,0 +1,170 @@
+/**
+ * The connection doctor (issue 30), in Chromium against servers broken on purpose: a failed
+ * connection offers "Diagnose"; the report names the failing step, the missing header and the
+ * page's exact origin; the Express snippet it hands over, applied to a real Express server, makes
+ * the doctor pass and the server connect.
+ */
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { type Peer, startPeer } from './support/peers.js';
+import { axe, openWidget, WIDGET_ORIGIN } from './support/widget-page.js';
+
+test.use({ permissions: ['local-network-access'] });
+
+const peers: Peer[] = [];
+test.afterEach(async () => {
+  await Promise.all(peers.splice(0).map((peer) => peer.stop()));
+});
+async function peer(...args: Parameters<typeof startPeer>): Promise<Peer> {
+  const started = await startPeer(...args);
+  peers.push(started);
+  return started;
+}
+
+/** Presses Diagnose on the failure card of `id` and waits for the finished report. */
+async function diagnoseFailure(page: Page, id: string): Promise<Locator> {
+  const card = page.locator(`[data-problem="${id}"]`);
+  await card.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const report = card.locator('[data-doctor]');
+  await expect(report.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  return report;
+}
+
+const step = (report: Locator, id: string) => report.locator(`[data-step="${id}"]`);
+
+test('a server without CORS: the CORS step fails, naming Access-Control-Allow-Origin and the exact origin', async ({
+  page,
+}) => {
+  const broken = await peer('modern', { cors: false });
+  await openWidget(page, [{ url: broken.url, id: 'nocors' }], { failing: ['nocors'] });
+  const report = await diagnoseFailure(page, 'nocors');
+  await expect(step(report, 'reachability')).toHaveAttribute('data-outcome', 'pass');
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
+  await expect(step(report, 'cors')).toContainText(`Access-Control-Allow-Origin: ${WIDGET_ORIGIN}`);
+  await expect(step(report, 'tools-list')).toHaveAttribute('data-outcome', 'skipped');
+  const fix = report.getByRole('region', { name: "The fix for the server's owner" });
+  await expect(fix).toContainText('Access-Control-Allow-Origin');
+  await expect(fix.locator('[data-fix="headers"] pre')).toContainText(
+    `Access-Control-Allow-Origin: ${WIDGET_ORIGIN}`,
+  );
+  await expect(fix.locator('[data-fix="headers"] pre')).toContainText(
+    'Access-Control-Expose-Headers: mcp-session-id, www-authenticate',
+  );
+  await expect(fix.getByRole('button', { name: /Copy: Node: the official SDK with Express/ })).toBeVisible();
+  await report
+    .locator('details')
+    .first()
+    .evaluate((details) => {
+      (details as HTMLDetailsElement).open = true;
+    });
+  await axe(page, 'the doctor report');
+});
+
+test('a failed add offers Diagnose at its field', async ({ page }) => {
+  const broken = await peer('modern', { cors: false });
+  await openWidget(page, []); // with no server yet, the add form is open
+  await page.getByLabel(/^Server URL/).fill(broken.url);
+  await page.getByRole('button', { name: 'Add server', exact: true }).click();
+  const atField = page.locator('.tg-add-failed');
+  await expect(atField).toContainText('could not connect', { timeout: 20_000 });
+  await atField.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const report = atField.locator('[data-doctor]');
+  await expect(report.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
+  await expect(report).toContainText(`Access-Control-Allow-Origin: ${WIDGET_ORIGIN}`);
+});
+
+test('CORS that hides mcp-session-id: the session header step names Access-Control-Expose-Headers', async ({
+  page,
+}) => {
+  const hidden = await peer('sdk1-stateful-json', { exposeSessionHeader: false });
+  await openWidget(page, [{ url: hidden.url, id: 'hidden' }], { failing: ['hidden'] });
+  const report = await diagnoseFailure(page, 'hidden');
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'pass');
+  await expect(step(report, 'preflight')).toHaveAttribute('data-outcome', 'pass');
+  await expect(step(report, 'protocol')).toHaveAttribute('data-outcome', 'pass');
+  await expect(step(report, 'session-header')).toHaveAttribute('data-outcome', 'fail');
+  await expect(step(report, 'session-header')).toContainText('Access-Control-Expose-Headers: mcp-session-id');
+  await expect(step(report, 'session-header')).toContainText(WIDGET_ORIGIN);
+});
+
+test('the Express snippet, applied to a real Express server, makes the doctor pass and the server connect', async ({
+  page,
+}) => {
+  const bare = await peer('express-cors');
+  await openWidget(page, [{ url: bare.url, id: 'express' }], { failing: ['express'] });
+  const report = await diagnoseFailure(page, 'express');
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
+  const snippet = await report.locator('[data-fix="express"] pre').innerText();
+  // The snippet's options object, exactly as the page shows it, configures the fixed server.
+  const options = JSON.parse(snippet.slice(snippet.indexOf('cors(') + 5, snippet.lastIndexOf('));')));
+  expect(options.origin).toBe(WIDGET_ORIGIN);
+  const fixed = await peer('express-cors', { corsOptions: options });
+
+  await openWidget(page, [{ url: fixed.url, id: 'fixed' }]);
+  const row = page.locator('[data-server="fixed"]');
+  await row.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const fixedReport = row.locator('[data-doctor]');
+  await expect(fixedReport.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  for (const id of ['reachability', 'cors', 'preflight', 'protocol', 'session-header', 'tools-list'])
+    await expect(step(fixedReport, id)).toHaveAttribute('data-outcome', 'pass');
+  await expect(step(fixedReport, 'tools-list')).toContainText('listed 1 tool');
+  await expect(fixedReport.getByRole('region', { name: "The fix for the server's owner" })).toHaveCount(0);
+});
+
+test('the Hono snippet, applied to a real Hono server, makes the doctor pass and the server connect', async ({
+  page,
+}) => {
+  const bare = await peer('hono-cors');
+  await openWidget(page, [{ url: bare.url, id: 'hono' }], { failing: ['hono'] });
+  const report = await diagnoseFailure(page, 'hono');
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
+  const snippet = await report.locator('[data-fix="hono"] pre').innerText();
+  const options = JSON.parse(snippet.slice(snippet.indexOf('cors(') + 5, snippet.lastIndexOf('));')));
+  expect(options.origin).toBe(WIDGET_ORIGIN);
+  const fixed = await peer('hono-cors', { corsOptions: options });
+
+  await openWidget(page, [{ url: fixed.url, id: 'fixed' }]);
+  const row = page.locator('[data-server="fixed"]');
+  await row.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const fixedReport = row.locator('[data-doctor]');
+  await expect(fixedReport.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  for (const id of ['reachability', 'cors', 'preflight', 'protocol', 'session-header', 'tools-list'])
+    await expect(step(fixedReport, id)).toHaveAttribute('data-outcome', 'pass');
+});
+
+test('a server agreeing on a protocol version nobody speaks: the protocol step fails, naming it', async ({
+  page,
+}) => {
+  const { corsOptions } = await import('../src/client/doctor/cors-fix.js');
+  const wrong = await peer('express-cors', {
+    corsOptions: corsOptions(WIDGET_ORIGIN),
+    wrongVersion: '1999-01-01',
+  });
+  await openWidget(page, [{ url: wrong.url, id: 'wrong' }], { failing: ['wrong'] });
+  const report = await diagnoseFailure(page, 'wrong');
+  await expect(step(report, 'preflight')).toHaveAttribute('data-outcome', 'pass');
+  await expect(step(report, 'protocol')).toHaveAttribute('data-outcome', 'fail');
+  await expect(step(report, 'protocol')).toContainText('1999-01-01');
+  await expect(step(report, 'tools-list')).toHaveAttribute('data-outcome', 'skipped');
+});
+
+test('an OAuth-protected server: the 401, its resource metadata and its authorization server are read', async ({
+  page,
+}) => {
+  const { startProtectedServer } = await import('./peers/oauth-protected.mjs');
+  const server = await startProtectedServer({ cors: true });
+  try {
+    await openWidget(page, [{ url: server.url, id: 'locked' }], { failing: ['locked'] });
+    const row = page.locator('[data-server="locked"]');
+    await row.getByRole('button', { name: 'Diagnose', exact: true }).click();
+    const report = row.locator('[data-doctor]');
+    await expect(report.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+    await expect(step(report, 'authorization')).toHaveAttribute('data-outcome', 'pass');
+    await expect(step(report, 'resource-metadata')).toHaveAttribute('data-outcome', 'pass');
+    await expect(step(report, 'authorization-server')).toHaveAttribute('data-outcome', 'pass');
+    await expect(step(report, 'authorization-server')).toContainText(server.issuer);
+    await expect(step(report, 'tools-list')).toHaveAttribute('data-outcome', 'skipped');
+  } finally {
+    await server.close();
+  }
+});

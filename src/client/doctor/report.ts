@@ -1,0 +1,81 @@
+/**
+ * The doctor's report: a timeline of steps, each passed, failed or skipped, with the exchanges it
+ * saw (redacted) and its reason in one sentence. Plain data, so the view only renders it.
+ */
+
+import { redactSecrets, redactSecretsInText, redactUrl } from '../../protocol/index.js';
+import type { CorsFix } from './cors-fix.js';
+
+export type StepId =
+  | 'reachability'
+  | 'cors'
+  | 'preflight'
+  | 'protocol'
+  | 'session-header'
+  | 'authorization'
+  | 'resource-metadata'
+  | 'authorization-server'
+  | 'tools-list';
+
+type StepOutcome = 'pass' | 'fail' | 'skipped';
+
+/** One HTTP exchange as the page saw it: only the response headers the browser let it read. */
+export interface Exchange {
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  /** The fetch rejected: in a browser a bare TypeError, whether CORS or the network refused. */
+  error?: string;
+}
+
+export interface DoctorStep {
+  id: StepId;
+  title: string;
+  outcome: StepOutcome;
+  /** One sentence: why it passed, failed or was skipped. */
+  reason: string;
+  exchanges: Exchange[];
+  /** For a CORS failure: the response header the server must add, e.g. `Access-Control-Allow-Origin`. */
+  missingHeader?: string;
+}
+
+export interface DoctorReport {
+  url: string;
+  /** The page's exact origin, which the server must name. */
+  origin: string;
+  steps: DoctorStep[];
+  /** True when a step failed for CORS: the report then offers the fix to hand over. */
+  corsFailure: boolean;
+  /** For a CORS failure: the headers and server snippets to hand to the server's owner. */
+  fix?: CorsFix;
+  era?: 'modern' | 'legacy';
+  protocolVersion?: string;
+}
+
+const BODY_CHARS = 2000;
+
+/** A copy of an exchange with credentials removed, as the report may show and copy it. */
+export function redactExchange(exchange: Exchange): Exchange {
+  const redactHeaders = (headers: Record<string, string>) =>
+    redactSecrets(
+      Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redactSecretsInText(value)])),
+    ).value;
+  const body = (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : redactSecretsInText(text.length > BODY_CHARS ? `${text.slice(0, BODY_CHARS)}…` : text);
+  const requestBody = body(exchange.requestBody);
+  const responseBody = body(exchange.responseBody);
+  return {
+    ...exchange,
+    url: redactUrl(exchange.url),
+    requestHeaders: redactHeaders(exchange.requestHeaders),
+    ...(exchange.responseHeaders ? { responseHeaders: redactHeaders(exchange.responseHeaders) } : {}),
+    ...(requestBody !== undefined ? { requestBody } : {}),
+    ...(responseBody !== undefined ? { responseBody } : {}),
+  };
+}

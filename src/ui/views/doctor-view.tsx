@@ -1,0 +1,139 @@
+/**
+ * The connection doctor's report as a timeline: each step passed, failed or skipped, its reason,
+ * and (folded) the requests and answers it saw, redacted. For a CORS failure, the fix to hand the
+ * server's owner: the exact headers for this page's origin and the Express and Hono snippets, each
+ * with a Copy button. Its own chunk, and the doctor itself loads only when this view opens.
+ */
+
+import { useEffect, useState } from 'preact/hooks';
+import type { DoctorReport, DoctorStep, DoctorExchange as Exchange } from '../../client/index.js';
+import { CopyButton } from '../components/copy-button.js';
+import { ScrollText } from '../components/scroll-text.js';
+
+const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);border-radius:6px;padding:8px;margin-top:8px}
+.tg-doctor ol{list-style:none;padding:0;margin:0}.tg-doctor li{border-left:3px solid var(--tg-muted);padding:2px 8px;margin:6px 0}
+.tg-doctor li.tg-step-pass{border-color:var(--tg-ok)}.tg-doctor li.tg-step-fail{border-color:var(--tg-danger)}
+.tg-doctor pre{white-space:pre-wrap;word-break:break-all;font-size:12px;max-height:240px;overflow:auto}`;
+
+const MARK = { pass: '✓ passed', fail: '✗ failed', skipped: '– skipped' } as const;
+
+export function DoctorView({ url, name }: { url: string; name: string }) {
+  const [report, setReport] = useState<DoctorReport>();
+  const [failure, setFailure] = useState<string>();
+  const [run, setRun] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setReport(undefined);
+    import('../../client/doctor/diagnose.js')
+      .then(({ diagnose }) => diagnose(url))
+      .then(
+        (value) => live && setReport(value),
+        (error: unknown) => live && setFailure(`The diagnosis could not run: ${String(error)}`),
+      );
+    return () => {
+      live = false;
+    };
+  }, [url, run]);
+  return (
+    <section class="tg-doctor" aria-label={`Diagnosis of ${name}`} data-doctor={url}>
+      <style>{CSS}</style>
+      <h4>Diagnosis of {name}</h4>
+      {failure ? (
+        <p role="alert">{failure}</p>
+      ) : !report ? (
+        <p role="status">Checking {url} step by step…</p>
+      ) : (
+        <>
+          <p class="tg-wrap">
+            From this page's origin <code>{report.origin}</code> to <code>{url}</code>:
+          </p>
+          <ol aria-label="Diagnosis steps">
+            {report.steps.map((step) => (
+              <Step key={step.id} step={step} />
+            ))}
+          </ol>
+          {report.fix && <Fix report={report} />}
+          <button type="button" onClick={() => setRun(run + 1)}>
+            Diagnose again
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Step({ step }: { step: DoctorStep }) {
+  return (
+    <li class={`tg-step-${step.outcome}`} data-step={step.id} data-outcome={step.outcome}>
+      <strong>
+        {step.title}: {MARK[step.outcome]}
+      </strong>
+      <p class="tg-wrap">{step.reason}</p>
+      {step.exchanges.length > 0 && (
+        <details>
+          <summary>
+            {step.exchanges.length === 1
+              ? 'The request and answer'
+              : `${step.exchanges.length} requests and answers`}
+          </summary>
+          {step.exchanges.map((exchange, index) => (
+            <ScrollText key={index}>{exchangeText(exchange)}</ScrollText>
+          ))}
+        </details>
+      )}
+    </li>
+  );
+}
+
+function exchangeText(exchange: Exchange): string {
+  const headers = (record: Record<string, string> | undefined) =>
+    Object.entries(record ?? {})
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n');
+  const request = [
+    `${exchange.method} ${exchange.url}`,
+    headers(exchange.requestHeaders),
+    exchange.requestBody ?? '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const answer = exchange.error
+    ? `No answer the page could read: ${exchange.error}`
+    : exchange.status === 0
+      ? 'An opaque answer (no-cors): the browser hides its status, headers and body from the page.'
+      : [`HTTP ${exchange.status}`, headers(exchange.responseHeaders), exchange.responseBody ?? '']
+          .filter(Boolean)
+          .join('\n');
+  return `${request}\n\n${answer}`;
+}
+
+function Fix({ report }: { report: DoctorReport }) {
+  const fix = report.fix;
+  if (!fix) return null;
+  const missing = report.steps.find((step) => step.outcome === 'fail' && step.missingHeader)?.missingHeader;
+  const blocks = [
+    { id: 'headers', title: `Response headers for ${report.origin}`, text: fix.headers },
+    { id: 'express', title: 'Node: the official SDK with Express (the cors middleware)', text: fix.express },
+    { id: 'hono', title: 'Node: Hono (hono/cors)', text: fix.hono },
+  ];
+  return (
+    <section aria-label="The fix for the server's owner" class="tg-doctor-fix">
+      <h5>The fix to hand over</h5>
+      <p class="tg-wrap">
+        {missing ? (
+          <>
+            The server does not send <code>{missing}</code> as this page needs.{' '}
+          </>
+        ) : null}
+        For pages at <code>{report.origin}</code> it must send:
+      </p>
+      {blocks.map((block) => (
+        <div key={block.id} data-fix={block.id}>
+          <p>{block.title}</p>
+          <ScrollText>{block.text}</ScrollText>
+          <CopyButton text={() => block.text} label={`Copy: ${block.title}`} />
+        </div>
+      ))}
+    </section>
+  );
+}
