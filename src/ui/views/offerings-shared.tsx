@@ -4,7 +4,8 @@
  * an answer to an older value is dropped), and the suggestions under a field.
  */
 
-import { useSignal } from '@preact/signals';
+import { type Signal, useSignal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { CompleteRequestParams } from '../../protocol/index.js';
 import type { PanelController, ServerState, SessionOfferings } from '../../session/index.js';
@@ -177,4 +178,91 @@ export function ago(at: number, now = Date.now()): string {
   if (minutes < 60) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} ago`;
   const hours = Math.round(minutes / 60);
   return `${hours} ${hours === 1 ? 'hour' : 'hours'} ago`;
+}
+
+/** What the Resources and Prompts tabs list: one row, keyed, under its server. */
+interface OfferedItem {
+  key: string;
+  server: ServerState;
+}
+
+/**
+ * The left pane of the Resources and Prompts tabs: the search, how many match, and each server's
+ * rows under its name (loading, or why it could not list them). `kind` names what is offered
+ * ("prompts"), `noun` how many match ("1 prompt", "3 prompts"); `row` draws a row inside its button.
+ */
+export function OfferingList<I extends OfferedItem>({
+  id,
+  kind,
+  noun,
+  servers,
+  listings,
+  items,
+  query,
+  selected,
+  names,
+  row,
+}: {
+  id: string;
+  kind: 'prompts' | 'resources';
+  noun: { one: string; many: string };
+  servers: readonly ServerState[];
+  listings: Record<string, Listing<unknown>>;
+  items: readonly I[];
+  query: Signal<string>;
+  selected: Signal<string | undefined>;
+  names: (serverId: string) => string;
+  row: (item: I) => ComponentChildren;
+}) {
+  return (
+    <div>
+      <label for={id}>Search {kind}</label>
+      <input
+        id={id}
+        type="search"
+        value={query.value}
+        onInput={(event) => {
+          query.value = (event.currentTarget as HTMLInputElement).value;
+        }}
+      />
+      <p class="tg-muted" role="status">
+        {items.length} {items.length === 1 ? noun.one : noun.many}
+      </p>
+      {servers.length === 0 && <p class="tg-pick">No connected server offers {kind}.</p>}
+      {servers.map((server) => {
+        const listing = listings[server.id];
+        const own = items.filter((item) => item.server.id === server.id);
+        const label = names(server.id);
+        return (
+          <section
+            key={server.id}
+            class="tg-offer-group"
+            aria-label={`${kind === 'prompts' ? 'Prompts' : 'Resources'} of ${label}`}
+          >
+            <h3>{label}</h3>
+            {(!listing || listing.status === 'loading') && <p class="tg-muted">Loading…</p>}
+            {listing?.status === 'failed' && <p class="tg-error">Could not list them: {listing.error}</p>}
+            {own.length > 0 && (
+              <ul class="tg-offer-list">
+                {own.map((item) => (
+                  <li key={item.key}>
+                    <button
+                      type="button"
+                      class="tg-offer-row"
+                      aria-current={item.key === selected.value ? 'true' : undefined}
+                      onClick={() => {
+                        selected.value = item.key;
+                      }}
+                    >
+                      {row(item)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        );
+      })}
+    </div>
+  );
 }

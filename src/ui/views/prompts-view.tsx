@@ -10,7 +10,7 @@ import type { CallToolResult, GetPromptResult, Prompt, PromptArgument } from '..
 import { type PanelController, type ServerState, serverNames } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ResultView } from '../components/result-view.js';
-import { CompletingField, matches, useCompletion, useListings } from './offerings-shared.js';
+import { CompletingField, matches, OfferingList, useCompletion, useListings } from './offerings-shared.js';
 
 type Item = { key: string; server: ServerState; prompt: Prompt };
 
@@ -36,52 +36,23 @@ export function PromptsView({ controller }: { controller: PanelController }) {
     <section class="tg-view" aria-labelledby="tg-prompts-heading">
       <h2 id="tg-prompts-heading">Prompts</h2>
       <div class="tg-panes">
-        <div>
-          <label for="tg-prompt-search">Search prompts</label>
-          <input
-            id="tg-prompt-search"
-            type="search"
-            value={query.value}
-            onInput={(event) => {
-              query.value = (event.currentTarget as HTMLInputElement).value;
-            }}
-          />
-          <p class="tg-muted" role="status">
-            {items.length} {items.length === 1 ? 'prompt' : 'prompts'}
-          </p>
-          {servers.length === 0 && <p class="tg-pick">No connected server offers prompts.</p>}
-          {servers.map((server) => {
-            const listing = listings[server.id];
-            const own = items.filter((item) => item.server.id === server.id);
-            const label = names(server.id);
-            return (
-              <section key={server.id} class="tg-offer-group" aria-label={`Prompts of ${label}`}>
-                <h3>{label}</h3>
-                {(!listing || listing.status === 'loading') && <p class="tg-muted">Loading…</p>}
-                {listing?.status === 'failed' && <p class="tg-error">Could not list them: {listing.error}</p>}
-                {own.length > 0 && (
-                  <ul class="tg-offer-list">
-                    {own.map((item) => (
-                      <li key={item.key}>
-                        <button
-                          type="button"
-                          class="tg-offer-row"
-                          aria-current={item.key === selected.value ? 'true' : undefined}
-                          onClick={() => {
-                            selected.value = item.key;
-                          }}
-                        >
-                          <span>{item.prompt.title?.trim() || item.prompt.name}</span>
-                          {item.prompt.description && <span class="tg-muted">{item.prompt.description}</span>}
-                        </button>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </section>
-            );
-          })}
-        </div>
+        <OfferingList
+          id="tg-prompt-search"
+          kind="prompts"
+          noun={{ one: 'prompt', many: 'prompts' }}
+          servers={servers}
+          listings={listings}
+          items={items}
+          query={query}
+          selected={selected}
+          names={names}
+          row={(item) => (
+            <>
+              <span>{item.prompt.title?.trim() || item.prompt.name}</span>
+              {item.prompt.description && <span class="tg-muted">{item.prompt.description}</span>}
+            </>
+          )}
+        />
         {current ? (
           <PromptDetail key={current.key} item={current} controller={controller} />
         ) : (

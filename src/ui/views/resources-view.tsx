@@ -10,7 +10,14 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '../../protocol/index.js';
 import { type PanelController, type ServerState, serverNames } from '../../session/index.js';
-import { ago, CompletingField, matches, useCompletion, useListings } from './offerings-shared.js';
+import {
+  ago,
+  CompletingField,
+  matches,
+  OfferingList,
+  useCompletion,
+  useListings,
+} from './offerings-shared.js';
 import { ResourcePreview } from './resource-preview.js';
 import { subscriptionKey, subscriptionsOf } from './resource-subscriptions.js';
 import { expandTemplate, templateVariables } from './uri-template.js';
@@ -51,55 +58,26 @@ export function ResourcesView({ controller }: { controller: PanelController }) {
     <section class="tg-view" aria-labelledby="tg-resources-heading">
       <h2 id="tg-resources-heading">Resources</h2>
       <div class="tg-panes">
-        <div>
-          <label for="tg-resource-search">Search resources</label>
-          <input
-            id="tg-resource-search"
-            type="search"
-            value={query.value}
-            onInput={(event) => {
-              query.value = (event.currentTarget as HTMLInputElement).value;
-            }}
-          />
-          <p class="tg-muted" role="status">
-            {items.length} {items.length === 1 ? 'resource or template' : 'resources and templates'}
-          </p>
-          {servers.length === 0 && <p class="tg-pick">No connected server offers resources.</p>}
-          {servers.map((server) => {
-            const listing = listings[server.id];
-            const own = items.filter((item) => item.server.id === server.id);
-            const label = names(server.id);
-            return (
-              <section key={server.id} class="tg-offer-group" aria-label={`Resources of ${label}`}>
-                <h3>{label}</h3>
-                {(!listing || listing.status === 'loading') && <p class="tg-muted">Loading…</p>}
-                {listing?.status === 'failed' && <p class="tg-error">Could not list them: {listing.error}</p>}
-                {own.length > 0 && (
-                  <ul class="tg-offer-list">
-                    {own.map((item) => (
-                      <li key={item.key}>
-                        <button
-                          type="button"
-                          class="tg-offer-row"
-                          aria-current={item.key === selected.value ? 'true' : undefined}
-                          onClick={() => {
-                            selected.value = item.key;
-                          }}
-                        >
-                          <span>{titleOf(item)}</span>
-                          <code class="tg-muted">
-                            {item.kind === 'resource' ? item.resource.uri : item.template.uriTemplate}
-                          </code>
-                          {item.kind === 'template' && <span class="tg-badge">Template</span>}
-                        </button>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </section>
-            );
-          })}
-        </div>
+        <OfferingList
+          id="tg-resource-search"
+          kind="resources"
+          noun={{ one: 'resource or template', many: 'resources and templates' }}
+          servers={servers}
+          listings={listings}
+          items={items}
+          query={query}
+          selected={selected}
+          names={names}
+          row={(item) => (
+            <>
+              <span>{titleOf(item)}</span>
+              <code class="tg-muted">
+                {item.kind === 'resource' ? item.resource.uri : item.template.uriTemplate}
+              </code>
+              {item.kind === 'template' && <span class="tg-badge">Template</span>}
+            </>
+          )}
+        />
         {current ? (
           <ResourceDetail key={current.key} item={current} controller={controller} />
         ) : (
