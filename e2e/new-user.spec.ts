@@ -17,6 +17,7 @@ import {
   horizontalOverflow,
   openTab,
   openWidget,
+  pickTool,
   shot,
   WIDGET_ORIGIN,
 } from './support/widget-page.js';
@@ -33,16 +34,6 @@ test.afterAll(async () => {
 });
 
 const SDK_NAME = 'toolgate-peer-sdk1';
-
-async function pickTool(page: Page, tool: string): Promise<void> {
-  await openTab(page, 'Tools');
-  await page.getByLabel('Search tools').fill(tool);
-  await page
-    .locator('.tg-tool-button', { hasText: new RegExp(`^${tool}\\b`) })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { name: tool, level: 3 })).toBeVisible();
-}
 
 const form = (page: Page) => page.locator('.tg-try');
 const callButton = (page: Page) => form(page).getByRole('button', { name: /^Call / });

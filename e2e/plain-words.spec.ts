@@ -10,6 +10,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type ApprovalPeer, startApprovalPeer } from './fixtures/approval/start-peer.js';
 import { untilArmed } from './support/dialogs.js';
 import { serveFixture } from './support/fixture-page.js';
+import { pickTool } from './support/widget-page.js';
 
 const ORIGIN = 'https://plain-words.test';
 const SERVER = 'appr';
@@ -29,16 +30,6 @@ async function openPanel(page: Page): Promise<void> {
   await page.goto(`${ORIGIN}/?server=${encodeURIComponent(peer.url)}&id=${SERVER}`);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
   await expect(page.locator(`[data-server="${SERVER}"]`)).toContainText('connected', { timeout: 20_000 });
-}
-
-async function pickTool(page: Page, tool: string): Promise<void> {
-  await page.getByRole('tab', { name: 'Tools' }).click();
-  await page.getByLabel('Search tools').fill(tool);
-  await page
-    .locator('.tg-tool-button', { hasText: new RegExp(`^${tool}\\b`) })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { name: tool, level: 3 })).toBeVisible();
 }
 
 const form = (page: Page) => page.locator('.tg-try');

@@ -11,7 +11,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { untilArmed } from './support/dialogs.js';
 import { type Peer, startPeer } from './support/peers.js';
-import { axe, openTab, openWidget, shot, WIDGET_ORIGIN } from './support/widget-page.js';
+import { axe, openTab, openWidget, pickTool, shot, WIDGET_ORIGIN } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access', 'clipboard-read', 'clipboard-write'] });
 test.describe.configure({ mode: 'serial' });
@@ -28,16 +28,6 @@ test.afterAll(async () => {
 const form = (page: Page) => page.locator('.tg-try');
 const phase = (page: Page) => form(page).locator('.tg-call-phase');
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
-
-async function pickTool(page: Page, tool: string): Promise<void> {
-  await openTab(page, 'Tools');
-  await page.getByLabel('Search tools').fill(tool);
-  await page
-    .locator('.tg-tool-button', { hasText: new RegExp(`^${tool}\\b`) })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { name: tool, level: 3 })).toBeVisible();
-}
 
 /** Presses Call, allows the call if a dialog asks, and waits until the call has ended. */
 async function callFromForm(page: Page): Promise<void> {

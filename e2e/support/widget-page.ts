@@ -68,6 +68,17 @@ export async function openTab(page: Page, name: string | RegExp): Promise<void> 
   await page.getByRole('tab', { name }).click();
 }
 
+/** Tools tab, search for `tool`, pick the first tool so named, and wait for its detail. */
+export async function pickTool(page: Page, tool: string): Promise<void> {
+  await openTab(page, 'Tools');
+  await page.getByLabel('Search tools').fill(tool);
+  await page
+    .locator('.tg-tool-button', { hasText: new RegExp(`^${tool}\\b`) })
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: tool, level: 3 })).toBeVisible();
+}
+
 /** The widths that would show a horizontal scroll bar: the page's and the panel's. */
 export function horizontalOverflow(page: Page) {
   return page.evaluate(() => {
