@@ -9,7 +9,7 @@
  */
 
 import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { armDialog } from '../../session/index.js';
 import { trapFocus } from '../focus-trap.js';
 
@@ -25,7 +25,9 @@ export function ModalDialog({ titleId, onEscape, onKeyDown, class: className, ch
   const dialog = useRef<HTMLDivElement>(null);
   // Before the browser paints it, so no input reaches the dialog unguarded.
   useLayoutEffect(() => (dialog.current ? armDialog(dialog.current) : undefined), []);
-  useEffect(() => {
+  // Focus moves in the same task as the render: with a plain effect (run after paint, up to 100 ms
+  // later in a busy or hidden page) an Escape pressed at once would reach the opener instead.
+  useLayoutEffect(() => {
     const opener = focusedElement(dialog.current);
     dialog.current?.focus();
     const release = trapFocus(dialog.current);

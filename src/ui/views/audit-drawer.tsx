@@ -6,7 +6,7 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { AuditEntry, AuditLog, ChainEvent } from '../../audit/index.js';
 import type { ServerNames } from '../../session/index.js';
 import { duration } from '../components/call-words.js';
@@ -41,7 +41,8 @@ export function AuditDrawer({
       live = false;
     };
   }, [entry]);
-  useEffect(() => {
+  // Before paint, so an Escape pressed the moment the drawer shows reaches it (see ModalDialog).
+  useLayoutEffect(() => {
     panel.current?.focus();
     return trapFocus(panel.current);
   }, []);
