@@ -139,10 +139,11 @@ describe('HttpSseTransport', () => {
       res.write(': keep-alive\n\n');
     });
     const url = `${origin}/sse`;
-    const error = await failureOf(transport(url, { endpointTimeoutMs: 100 }).t.start());
+    // Long enough for the stream to open on a busy machine (else it is the 'not-mcp' case below).
+    const error = await failureOf(transport(url, { endpointTimeoutMs: 1000 }).t.start());
     // Its own cause, not 'not-mcp': connect() prefers it to the Streamable HTTP refusal it follows.
     expect(error.failure).toBe('no-endpoint');
-    expect(error.message).toContain(`${url}: no endpoint announced within the connect timeout (100 ms)`);
+    expect(error.message).toContain(`${url}: no endpoint announced within the connect timeout (1 s)`);
     expect(error.message).toContain('raise connectTimeoutMs');
     await seen[0]?.closed;
   });
