@@ -4,14 +4,15 @@
  */
 
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { type PanelController, type SavedCall, savedCalls, serverNames } from '../../session/index.js';
 import { ToolName } from '../components/tool-name.js';
 import { RunAgainButton, type RunAgainHost } from './run-again.js';
 
 export function SavedCallsList({ controller, host }: { controller: PanelController; host: RunAgainHost }) {
   const state = useSignal<{ calls?: SavedCall[]; error?: string }>({});
-  const store = savedCalls();
+  // One store for the view's life: each opens the database lazily, on first use.
+  const store = useMemo(() => savedCalls(), []);
   const load = () =>
     store.list().then(
       (calls) => {
