@@ -35,6 +35,9 @@ export { configureDialogArming, type DialogArmingOptions } from './dialog-arming
 export { type ExposedTool, type ExposeToAgentOptions, exposeToAgent } from './expose-to-agent.js';
 export type { SessionOfferings } from './offerings.js';
 export { coveredCallers, type RememberedItem } from './remembered.js';
+export { parseReplayFile, type ReplayCall, replayFileOf } from './replay-file.js';
+export { rerunDraft } from './rerun-draft.js';
+export { type SavedCall, savedCalls } from './saved-calls.js';
 export { LOG_KEPT, LOG_LEVELS, summarize, TRAFFIC_KEPT } from './server-diagnostics.js';
 export { type ServerNames, serverAddress, serverIdsNamed, serverNames } from './server-names.js';
 export type { ControllerServices } from './services.js';

@@ -275,7 +275,9 @@ export function Panel({
               onOpenTools={() => select('tools')}
             />
           )}
-          {tab.value === 'log' && <AuditView controller={controller} />}
+          {tab.value === 'log' && (
+            <AuditView controller={controller} runAgain={{ views, openTools: () => select('tools') }} />
+          )}
           {tab.value === 'remembered' && <RememberedView controller={controller} />}
           {tab.value === 'inspect' && <InspectView controller={controller} />}
           {extra?.render()}

@@ -8,7 +8,15 @@
 import { type Signal, signal } from '@preact/signals';
 import type { GateResult } from '../gate/index.js';
 import type { JsonObject } from '../protocol/index.js';
-import type { PanelController } from '../session/index.js';
+import type { PanelController, ReplayCall } from '../session/index.js';
+
+/** A calls file loaded in Activity, with what became of each call run from it. */
+export interface LoadedCalls {
+  name: string;
+  calls: readonly ReplayCall[];
+  /** Per call, in the file's order: '' until it is run. */
+  status: readonly string[];
+}
 
 /** A call made from a tool's form, as its form shows it. */
 export interface FormCall {
@@ -32,6 +40,10 @@ export interface PanelViewState {
   focusToolSearch: Signal<boolean>;
   /** Arguments typed into each tool's form, by row key. */
   drafts: Map<string, JsonObject>;
+  /** Values a form run again must have filled (they were redacted where it came from), by row key. */
+  toFill: Map<string, readonly string[]>;
+  /** The calls file loaded in Activity, kept while the person fills a form from it. */
+  loadedCalls: Signal<LoadedCalls | undefined>;
   /** The latest call from each tool's form, by row key. */
   formCalls: Signal<Readonly<Record<string, FormCall>>>;
 }
@@ -44,6 +56,8 @@ export function createPanelViewState(): PanelViewState {
     focusToolDetail: signal(false),
     focusToolSearch: signal(false),
     drafts: new Map(),
+    toFill: new Map(),
+    loadedCalls: signal(undefined),
     formCalls: signal({}),
   };
 }

@@ -24,6 +24,9 @@ import { escapeHidden } from '../components/hidden-characters.js';
 import { JsonTree } from '../components/json-tree.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';
 import type { PanelViewState } from '../view-state.js';
+import { ReplayCalls } from './replay-calls.js';
+import { RunAgainButton, type RunAgainHost } from './run-again.js';
+import { SavedCallsList } from './saved-calls-list.js';
 
 export function ActivityView({
   controller,
@@ -57,6 +60,7 @@ export function ActivityView({
       ?.tools.find((candidate) => candidate.name === call.toolName);
     return tool && uiResourceUriOf(tool) ? () => onShowApp(call.invocationId) : undefined;
   };
+  const host: RunAgainHost | undefined = views && onOpenTools ? { views, openTools: onOpenTools } : undefined;
   /** Puts arguments into the tool's form and opens it there, as if the person had typed them. */
   const copyToForm =
     views && onOpenTools
@@ -107,10 +111,13 @@ export function ActivityView({
               controller={controller}
               onShowApp={call.outcome.ok ? showAppFor(call) : undefined}
               onCopyToForm={copyToForm?.(call)}
+              host={host}
             />
           ))}
         </ul>
       )}
+      {host && <SavedCallsList controller={controller} host={host} />}
+      <ReplayCalls controller={controller} host={host} />
     </section>
   );
 }
@@ -140,6 +147,7 @@ function FinishedRow({
   controller,
   onShowApp,
   onCopyToForm,
+  host,
 }: {
   call: FinishedCall;
   names: ServerNames;
@@ -147,6 +155,8 @@ function FinishedRow({
   controller: PanelController;
   onShowApp: (() => void) | undefined;
   onCopyToForm: ((sent: JsonObject) => void) | undefined;
+  /** Where "Run again" puts the call (absent where the panel has no Tools tab). */
+  host: RunAgainHost | undefined;
 }) {
   const server = names(call.serverId);
   const outcome = call.outcome;
@@ -173,6 +183,15 @@ function FinishedRow({
         finishedAt={call.finishedAt}
       />
       {call.arguments && <Arguments value={call.arguments} />}
+      {host && (
+        <p class="tg-row">
+          <RunAgainButton
+            host={host}
+            controller={controller}
+            call={{ serverId: call.serverId, toolName: call.toolName, arguments: call.arguments ?? {} }}
+          />
+        </p>
+      )}
       {call.progressHistory && call.progressHistory.length > 0 && (
         <ProgressHistory
           points={call.progressHistory}

@@ -8,12 +8,20 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { AuditEntry, AuditLog, ChainEvent } from '../../audit/index.js';
-import type { ServerNames } from '../../session/index.js';
+import { isJsonObject } from '../../protocol/index.js';
+import type { PanelController, ServerNames } from '../../session/index.js';
 import { duration } from '../components/call-words.js';
 import { JsonTree } from '../components/json-tree.js';
 import { trapFocus } from '../focus-trap.js';
 import { EntryName } from './audit-table.js';
-import { callerInWords, decisionInWords, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { actionLabel, callerInWords, decisionInWords, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { RunAgainButton, type RunAgainHost } from './run-again.js';
+
+/** What an entry's "Run again" needs: where the form is, and the servers' tools. */
+export interface AuditRunAgain {
+  host: RunAgainHost;
+  controller: PanelController;
+}
 
 /** Arguments longer than this (pretty-printed) are cut in the drawer; the raw events keep them whole. */
 const SHOWN_CHARS = 20_000;
@@ -23,11 +31,13 @@ export function AuditDrawer({
   log,
   names,
   onClose,
+  runAgain,
 }: {
   entry: AuditEntry;
   log: AuditLog;
   names: ServerNames;
   onClose: () => void;
+  runAgain?: AuditRunAgain | undefined;
 }) {
   const events = useSignal<ChainEvent[] | undefined>(undefined);
   const panel = useRef<HTMLDivElement>(null);
@@ -70,6 +80,18 @@ export function AuditDrawer({
           <h3 id={titleId}>
             <EntryName entry={entry} /> on {names(entry.serverId)}
           </h3>
+          {runAgain && found && actionLabel(entry) === undefined && (
+            // The arguments as stored (redacted): what was hidden is left for the person to fill.
+            <RunAgainButton
+              host={runAgain.host}
+              controller={runAgain.controller}
+              call={{
+                serverId: entry.serverId,
+                toolName: entry.toolName,
+                arguments: isJsonObject(found.arguments) ? found.arguments : {},
+              }}
+            />
+          )}
           <button type="button" onClick={onClose}>
             Close
           </button>

@@ -18,15 +18,23 @@ import {
 } from '../../audit/index.js';
 import { type PanelController, type ServerState, serverNames } from '../../session/index.js';
 import { auditStyles } from './audit.css.js';
-import { AuditDrawer } from './audit-drawer.js';
+import { AuditDrawer, type AuditRunAgain } from './audit-drawer.js';
 import { AuditExport } from './audit-export.js';
 import { AuditExportStatus } from './audit-export-status.js';
 import { countLog, namedServers, searchLog } from './audit-search.js';
 import { AuditRetention, AuditStorageFull } from './audit-storage.js';
 import { AuditTable } from './audit-table.js';
 import { CHIP_ORDER, countOf, OUTCOME_WORDS } from './audit-words.js';
+import type { RunAgainHost } from './run-again.js';
 
-export function AuditView({ controller }: { controller: PanelController }) {
+export function AuditView({
+  controller,
+  runAgain,
+}: {
+  controller: PanelController;
+  /** Where an entry's "Run again" puts its call (absent where the panel has no Tools tab). */
+  runAgain?: RunAgainHost | undefined;
+}) {
   const state = useSignal<{ log?: AuditLog | undefined; error?: string; loaded: boolean }>({ loaded: false });
   useEffect(() => {
     let live = true;
@@ -59,7 +67,11 @@ export function AuditView({ controller }: { controller: PanelController }) {
   return (
     <>
       <style>{auditStyles}</style>
-      <AuditBrowser log={log} servers={controller.servers.value} />
+      <AuditBrowser
+        log={log}
+        servers={controller.servers.value}
+        runAgain={runAgain && { host: runAgain, controller }}
+      />
     </>
   );
 }
@@ -98,7 +110,15 @@ function queryOf(filters: Filters): AuditQuery {
   };
 }
 
-function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly ServerState[] }) {
+function AuditBrowser({
+  log,
+  servers,
+  runAgain,
+}: {
+  log: AuditLog;
+  servers: readonly ServerState[];
+  runAgain: AuditRunAgain | undefined;
+}) {
   const names = serverNames(servers);
   // What a search can name a server by: what the lists show, and its own label.
   const searchable = servers.map((server) => ({ id: server.id, names: [names(server.id), server.label] }));
@@ -327,6 +347,7 @@ function AuditBrowser({ log, servers }: { log: AuditLog; servers: readonly Serve
           log={log}
           names={names}
           onClose={close}
+          runAgain={runAgain}
         />
       )}
     </section>

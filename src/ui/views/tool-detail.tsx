@@ -26,6 +26,7 @@ import { JsonTree } from '../components/json-tree.js';
 import { SchemaForm, withDefaults } from '../components/schema-form.js';
 import { ToolMarks, toolMarks } from '../components/tool-marks.js';
 import { callFromForm, type FormCall, type PanelViewState, phaseOf } from '../view-state.js';
+import { SaveCall } from './save-call.js';
 import type { Row } from './tools-view.js';
 
 export function ToolDetail({
@@ -110,8 +111,10 @@ export function ToolDetail({
       focusProblem.value++;
       return;
     }
+    views.toFill.delete(row.key);
     callFromForm(views, controller, row.key, server.id, tool.name, value);
   };
+  const toFill = views.toFill.get(row.key);
 
   return (
     <article class="tg-tool-detail" aria-labelledby="tg-tool-detail-title">
@@ -168,6 +171,12 @@ export function ToolDetail({
         }}
       >
         <h4>Call it</h4>
+        {toFill && toFill.length > 0 && (
+          <p class="tg-warning tg-to-fill">
+            Run again: fill in what was hidden before the call was kept ({toFill.join(', ')}); secrets are
+            never stored, so they are not filled in for you.
+          </p>
+        )}
         <SchemaForm
           schema={schema}
           value={args.value}
@@ -217,6 +226,7 @@ export function ToolDetail({
           />
         )}
       </form>
+      <SaveCall serverId={server.id} toolName={tool.name} args={args.value} />
       {marks.length > 0 && (
         <p class="tg-badges" data-marks>
           <ToolMarks marks={marks} claimShown={true} />
