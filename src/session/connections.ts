@@ -8,7 +8,6 @@ import { type Signal, signal } from '@preact/signals';
 import type { SignInOptions } from '../auth/index.js';
 import { type McpClient, serverIdForUrl, serverLabelForUrl } from '../client/index.js';
 import { type AuditSink, forgetServer, type Policy, type TrustLevel } from '../gate/index.js';
-import type { JsonObject } from '../protocol/index.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError, explainConnectError } from './connect-errors.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -31,7 +30,6 @@ export interface Connections {
   retry(id: string): Promise<ServerState>;
   setTrust(id: string, trust: TrustLevel): Promise<void>;
   setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void>;
-  readResource(serverId: string, uri: string): Promise<JsonObject>;
   signOut(serverId: string): Promise<void>;
   /** The live connection of a server; throws a sentence saying what to do when it has none. */
   connected(serverId: string): McpClient;
@@ -262,9 +260,6 @@ export function createConnections(options: ConnectionsOptions): Connections {
         await policy.saveRule({ verdict: 'deny', server: id, tool: toolName, note: DISABLED_NOTE });
       }
       update(id, { disabled: await disabledOf(id) });
-    },
-    async readResource(serverId, uri) {
-      return connected(serverId).request('resources/read', { uri }, { timeoutMs: 30_000 });
     },
     async signOut(serverId) {
       const client = clients.get(serverId);
