@@ -163,14 +163,19 @@ test("a host's read of a linked resource is asked; an approval remembered for th
     page.evaluate(() =>
       (
         window as unknown as {
-          toolgate: { readResource(s: string, u: string, c: unknown): Promise<{ contents: { text?: string }[] }> };
+          toolgate: {
+            readResource(s: string, u: string, c: unknown): Promise<{ contents: { text?: string }[] }>;
+          };
         }
       ).toolgate
         .readResource('everything', 'demo://resource/static/document/architecture.md', {
           kind: 'host',
           label: 'e2e',
         })
-        .then((result) => result.contents[0]?.text?.slice(0, 40) ?? '', (error: Error) => error.name),
+        .then(
+          (result) => result.contents[0]?.text?.slice(0, 40) ?? '',
+          (error: Error) => error.name,
+        ),
     );
   const first = read();
   const dialog = page.getByRole('dialog', { name: /Read a resource on/ });

@@ -171,7 +171,11 @@ describe('reads and prompt gets through the gate', () => {
     });
     // Another URI, and the same URI for another caller, are asked again.
     await gate.read({ serverId: 'srv', uri: 'file:///other.txt', caller: site });
-    await gate.read({ serverId: 'srv', uri: 'file:///notes.txt', caller: { kind: 'site', label: 'https://b.example' } });
+    await gate.read({
+      serverId: 'srv',
+      uri: 'file:///notes.txt',
+      caller: { kind: 'site', label: 'https://b.example' },
+    });
     expect(asked).toHaveLength(3);
 
     const args = { who: 'Ada' };

@@ -31,10 +31,10 @@ import {
   isMimeType,
   type JsonObject,
   type ReadResourceResult,
-  type Tool,
   RequestCancelledError,
   type ResendReason,
   sha256Hex,
+  type Tool,
 } from '../protocol/index.js';
 import { waitForAnswer } from './approve-step.js';
 import { type CallContext, type GateRuntime, refuse, startCall } from './call-context.js';
@@ -196,9 +196,7 @@ async function decideAccess(call: CallContext, method: Method, target: AccessTar
   const what = method === 'resources/read' ? 'reads' : 'prompt gets';
   const name = accessGrantName(target);
   const grant =
-    caller.kind === 'person'
-      ? undefined
-      : await call.gate.options.policy.findGrant?.(caller, serverId, name);
+    caller.kind === 'person' ? undefined : await call.gate.options.policy.findGrant?.(caller, serverId, name);
   const decision: Decision =
     caller.kind === 'person'
       ? {
@@ -267,7 +265,11 @@ async function approveAccess(
   if (answer.action === 'deny') throw new DeniedError(serverId, method, 'person', answer.reason ?? '');
   if (answer.remember !== 'once') {
     // Kept like a tool's approval, so the Approvals view lists it and Revoke ends it.
-    const definition = { ...(listed ?? call.proposed), name: accessGrantName(target), inputSchema: { type: 'object' } };
+    const definition = {
+      ...(listed ?? call.proposed),
+      name: accessGrantName(target),
+      inputSchema: { type: 'object' },
+    };
     await options.policy.remember(
       caller,
       { serverId, tool: definition as unknown as Tool, definitionHash: call.definitionHash ?? '' },
