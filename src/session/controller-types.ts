@@ -150,7 +150,8 @@ export interface PanelController {
   /**
    * Reads a resource through the server that named it (resources/read), through the gate: the
    * caller's reads are decided as any read (the person's own allowed, anyone else's asked unless
-   * remembered) and every read is recorded. Default caller: the person.
+   * remembered) and every read is recorded. Default caller: the person. The person's load of an MCP
+   * App's UI (`ui://`) is recorded as the app shown instead (apps/show).
    */
   readResource?(serverId: string, uri: string, caller?: Caller): Promise<JsonObject>;
   addServer(config: ServerConfig): Promise<ServerState>;

@@ -125,6 +125,10 @@ export function createController(options: ControllerOptions = {}): Controller {
     setTrust: connections.setTrust,
     setToolEnabled: connections.setToolEnabled,
     async readResource(serverId, uri, caller = person) {
+      // An MCP App's UI, loaded to show the app the person opened, is on record as the app shown
+      // (apps/show), not as a read of theirs.
+      if (caller.kind === 'person' && uri.startsWith('ui://'))
+        return connections.connected(serverId).request('resources/read', { uri }, { timeoutMs: 30_000 });
       const { result } = await (await gate).read({ serverId, uri, caller, timeoutMs: 30_000 });
       return result as unknown as JsonObject;
     },
