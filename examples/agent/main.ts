@@ -135,7 +135,8 @@ async function offerContext(): Promise<void> {
   commandPicker.replaceChildren(
     ...prompts.map((prompt, index) => new Option(`/${prompt.command}`, String(index))),
   );
-  const resources = (await host.resources()).filter(({ resource }) => !resource.uri.startsWith('ui://'));
+  // Every resource but MCP Apps' views (host.resources() leaves those out).
+  const resources = await host.resources();
   attachments.replaceChildren(
     ...resources.map((offered) => {
       const item = document.createElement('li');

@@ -98,7 +98,10 @@ export interface ToolgateHost {
    * as the host's `caller` (default: the app): asked unless remembered, and recorded.
    */
   prompts(): Promise<HostPrompt[]>;
-  /** The connected servers' resources, to attach as context; each read goes through the gate. */
+  /**
+   * The connected servers' resources (not MCP Apps' `ui://` views), to attach as context; each read
+   * goes through the gate.
+   */
   resources(): Promise<HostResource[]>;
   /** Reads any URI of a connected server through the gate (a filled template, a link in a result). */
   readResource(serverId: string, uri: string, options?: HostAccessOptions): Promise<HostResourceResult>;

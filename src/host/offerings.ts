@@ -155,13 +155,16 @@ export function createHostOfferings(controller: Controller, caller: Caller): Hos
         })),
       );
       return listed.flatMap(({ serverId, resources }) =>
-        resources.map(
-          (resource): HostResource => ({
-            serverId,
-            resource,
-            read: (options) => readResource(serverId, resource.uri, options),
-          }),
-        ),
+        resources
+          // An MCP App's view (ui://) is the app's to show, not context to hand a model.
+          .filter((resource) => !resource.uri.startsWith('ui://'))
+          .map(
+            (resource): HostResource => ({
+              serverId,
+              resource,
+              read: (options) => readResource(serverId, resource.uri, options),
+            }),
+          ),
       );
     },
     readResource,
