@@ -183,7 +183,7 @@ async function validateAccess(call: CallContext, target: AccessTarget, listed: J
 }
 
 /** The name a remembered approval of this read or prompt get is kept under. */
-export function accessGrantName(target: AccessTarget): string {
+function accessGrantName(target: AccessTarget): string {
   return target.kind === 'resource' ? `resources/read ${target.uri}` : `prompts/get ${target.name}`;
 }
 

@@ -26,6 +26,9 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** What the panel would show: the reads and gets waiting for the person. */
+const questions = (host: ToolgateHost) => host.controller.accesses?.value ?? [];
+
 async function connected(): Promise<ToolgateHost> {
   const host = createToolgateHost({
     audit: 'memory',
@@ -49,8 +52,8 @@ describe('host prompts and resources', () => {
     expect(await greet?.complete('who', 'A')).toEqual(['Ada', 'Alan']);
 
     const got = greet?.get({ who: 'Grace' });
-    await until(() => host.controller.accesses.value.length === 1, 'the question');
-    const [pending] = host.controller.accesses.value;
+    await until(() => questions(host).length === 1, 'the question');
+    const [pending] = questions(host);
     expect(pending?.request).toMatchObject({
       caller: { kind: 'host' },
       serverId: 'notes2',
@@ -70,8 +73,8 @@ describe('host prompts and resources', () => {
     expect(welcome?.resource.title).toBe('Welcome note');
 
     const allowed = welcome?.read();
-    await until(() => host.controller.accesses.value.length === 1, 'the question');
-    host.controller.accesses.value[0]?.answer({ action: 'allow', remember: 'once' });
+    await until(() => questions(host).length === 1, 'the question');
+    questions(host)[0]?.answer({ action: 'allow', remember: 'once' });
     const read = await allowed;
     expect(read?.contents).toEqual([
       { uri: 'note://welcome', mimeType: 'text/plain', text: 'Welcome to Toolgate' },
@@ -87,8 +90,8 @@ describe('host prompts and resources', () => {
     ]);
 
     const denied = welcome?.read().catch((error: Error) => error.name);
-    await until(() => host.controller.accesses.value.length === 1, 'the second question');
-    host.controller.accesses.value[0]?.answer({ action: 'deny' });
+    await until(() => questions(host).length === 1, 'the second question');
+    questions(host)[0]?.answer({ action: 'deny' });
     expect(await denied).toBe('DeniedError');
     await host.close();
   });
