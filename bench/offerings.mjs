@@ -17,7 +17,7 @@ import { RESOURCE_COUNT, startOfferingsServer } from './offerings-server.mjs';
 
 const runsFlag = process.argv.indexOf('--runs');
 const RUNS = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 5;
-const COMPLETIONS = { calls: 50, rounds: 9 };
+const COMPLETIONS = { calls: 50, rounds: 21 };
 
 const server = await startOfferingsServer(await bundle('bench/pages/offerings-bench.ts'));
 const browser = await chromium.launch({
