@@ -79,3 +79,47 @@ test('the assistant proposes, the person approves and denies, results flow back'
   expect(sent).toHaveLength(2);
   expect(sent).not.toContain('delete_file');
 });
+
+test('a slash command from a server prompt, with completion, and an attached resource, each through the gate', async ({
+  page,
+}) => {
+  await page.goto(`${site.origin}/examples/agent/`);
+  const command = page.getByLabel('Command');
+  await expect(command.locator('option', { hasText: '/summarize' })).toHaveCount(1, { timeout: 20_000 });
+  const conversation = page.locator('#conversation');
+  const dialog = page.getByRole('dialog');
+
+  // Completion of the prompt's argument as the person types (completion/complete to the server).
+  await page.getByLabel('Tone').fill('fr');
+  await expect(page.locator('#tone-completions option')).toHaveText(['friendly']);
+  await page.getByLabel('Tone').fill('friendly');
+
+  // The prompt get is the app's: asked, with the prompt and its argument.
+  await page.getByRole('button', { name: 'Use the command' }).click();
+  await expect(dialog).toContainText('Use a prompt on Demo server (in your browser)?');
+  await expect(dialog).toContainText('the app (the assistant)');
+  await expect(dialog).toContainText('tone = friendly');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  // Its messages, as OpenAI chat messages: the text and the embedded resource under its URI.
+  await expect(conversation.locator('li.user').last()).toContainText(
+    'Summarize this plan in a friendly tone.',
+  );
+  await expect(conversation.locator('li.user').last()).toContainText(
+    '[resource demo://notes/release-plan.md, text/markdown]\n# Release plan',
+  );
+
+  // Attaching a resource is a read: asked, then remembered for the session.
+  await page.getByRole('button', { name: 'Attach: Release plan' }).click();
+  await expect(dialog).toContainText('Read a resource on Demo server (in your browser)?');
+  await expect(dialog).toContainText('demo://notes/release-plan.md');
+  await dialog.getByRole('button', { name: 'Allow for this session' }).click();
+  await expect(
+    conversation.locator('li', { hasText: '(attached demo://notes/release-plan.md)' }),
+  ).toHaveCount(1);
+  await page.getByRole('button', { name: 'Attach: Release plan' }).click();
+  await expect(
+    conversation.locator('li', { hasText: '(attached demo://notes/release-plan.md)' }),
+  ).toHaveCount(2);
+  await expect(dialog).toHaveCount(0);
+  await expect(conversation.locator('li.user').last()).toContainText('- Announce on Friday.');
+});

@@ -226,6 +226,31 @@ test('example=resources-prompts: lists, completes, subscribes, reads as the pers
   expect(await observed(page, 'greeting')).toContain('Please greet Ada warmly.');
 });
 
+test('example=host-prompts-resources: a prompt completed and got, a resource read, each asked, as OpenAI messages', async ({
+  page,
+}) => {
+  await runExample(page, 'host-prompts-resources', ['names', 'conversation']);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Use a prompt on', { timeout: 30_000 });
+  await expect(dialog).toContainText('who = Ada');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await expect(dialog).toContainText('Read a resource on');
+  await expect(dialog).toContainText('note://welcome');
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  await finished(page);
+  expect(JSON.parse(await observed(page, 'names'))).toEqual(['Ada', 'Alan']);
+  const conversation = JSON.parse(await observed(page, 'conversation'));
+  expect(conversation).toEqual([
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: expect.stringContaining('Ada') },
+        { type: 'text', text: '[resource note://welcome, text/plain]\nWelcome to Toolgate' },
+      ],
+    },
+  ]);
+});
+
 test('example=connect: the era, the tools, a call with the header', async ({ page }) => {
   const logged: string[] = [];
   page.on('console', (message) => logged.push(message.text()));

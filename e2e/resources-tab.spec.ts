@@ -205,3 +205,27 @@ test('a read and a prompt get from the host app are asked in the panel, showing 
   await expect(rows.filter({ hasText: 'resources/read' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'prompts/get' })).toHaveCount(1);
 });
+
+test("the server's icon on its card: only a raster data: or https: image, as an <img>; SVG, javascript: and http: never load", async ({
+  page,
+}) => {
+  const peer = await startPeer('sdk1-stateful-sse', { args: ['--offerings'] });
+  try {
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await openWidget(page, [{ url: peer.url, id: 'notes' }]);
+    const icons = page.locator('[data-server="notes"] img');
+    await expect(icons).toHaveCount(1);
+    await expect(icons).toHaveAttribute('src', /^data:image\/png;base64,/);
+    await expect(icons).toHaveAttribute('alt', '');
+    await expect(icons).toHaveAttribute('referrerpolicy', 'no-referrer');
+    await expect(icons).toHaveJSProperty('naturalWidth', 1);
+    expect(
+      await page.locator('[data-server="notes"] svg, [data-server="notes"] [src^="javascript:"]').count(),
+    ).toBe(0);
+    expect(requested.filter((url) => url.includes('icons.invalid'))).toEqual([]);
+    await axe(page, 'server icon');
+  } finally {
+    await peer.stop();
+  }
+});

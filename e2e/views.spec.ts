@@ -149,6 +149,50 @@ test('resource links and embedded resources open through resources/read: text in
   await openTab(page, 'Inspect');
   const messages = page.getByRole('list', { name: 'JSON-RPC messages' }).locator('summary');
   await expect(messages.filter({ hasText: /resources\/read #\d+/ })).toHaveCount(4);
+
+  // Each went through the gate as the person's own read: allowed, and in the audit log.
+  await openTab(page, 'Audit log');
+  await expect(page.locator('.tg-log-table tbody tr', { hasText: 'resources/read' })).toHaveCount(4);
+});
+
+test("a host's read of a linked resource is asked; an approval remembered for the session covers it until revoked", async ({
+  page,
+}) => {
+  await openWidget(page, [{ url: everything.url, id: 'everything' }]);
+  const read = () =>
+    page.evaluate(() =>
+      (
+        window as unknown as {
+          toolgate: {
+            readResource(s: string, u: string, c: unknown): Promise<{ contents: { text?: string }[] }>;
+          };
+        }
+      ).toolgate
+        .readResource('everything', 'demo://resource/static/document/architecture.md', {
+          kind: 'host',
+          label: 'e2e',
+        })
+        .then(
+          (result) => result.contents[0]?.text?.slice(0, 40) ?? '',
+          (error: Error) => error.name,
+        ),
+    );
+  const first = read();
+  const dialog = page.getByRole('dialog', { name: /Read a resource on/ });
+  await expect(dialog).toContainText('demo://resource/static/document/architecture.md');
+  await dialog.getByRole('button', { name: 'Allow for this session' }).click();
+  expect(await first).not.toBe('DeniedError');
+  // Remembered: not asked again.
+  expect(await read()).toBe(await first);
+  await expect(dialog).toHaveCount(0);
+
+  await openTab(page, 'Approvals');
+  const row = page.locator('.tg-remembered tr', { hasText: 'architecture.md' });
+  await expect(row).toContainText('allowed for this session');
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  const again = read();
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect(await again).toBe('DeniedError');
 });
 
 test('Inspect: the server log with logging/setLevel, and the raw exchange redacted, with the keyboard', async ({

@@ -8,6 +8,7 @@
  *   note://config          text with a credential in it (the audit log must not keep it)
  *   note://notes/{name}    a template; `name` completes from NOTE_NAMES
  *   greet(who)             a prompt; `who` completes from PEOPLE
+ * and server icons (SERVER_ICONS), of which only the PNG data: URL may be shown.
  */
 
 export const NOTE_NAMES = ['welcome', 'weekly', 'wishlist', 'todo'];
@@ -16,6 +17,18 @@ export const PEOPLE = ['Ada', 'Alan', 'Grace'];
 export const CONFIG_SECRET = 'api_key=sk-live-0123456789abcdefghij';
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/**
+ * The server's icons (serverInfo.icons): one a client may show (a PNG data: URL), and ones it must
+ * not load: SVG (it can carry script), a javascript: URL, an http: URL, an entry without a src.
+ */
+export const SERVER_ICONS = [
+  { src: 'data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9ImFsZXJ0KDEpIi8+', mimeType: 'image/svg+xml' },
+  { src: 'javascript:alert(1)' },
+  { src: 'http://icons.invalid/icon.png', mimeType: 'image/png' },
+  { mimeType: 'image/png' },
+  { src: `data:image/png;base64,${PNG}`, mimeType: 'image/png', sizes: ['1x1'] },
+];
 
 /**
  * Registers them on `server`; `ResourceTemplate` and `completable` come from the peer's SDK, and

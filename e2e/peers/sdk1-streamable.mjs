@@ -44,7 +44,7 @@ import {
   sendJson,
   serveEvents,
 } from './common.mjs';
-import { registerOfferings } from './offerings.mjs';
+import { registerOfferings, SERVER_ICONS } from './offerings.mjs';
 import { ELICIT_FORM, elicitAnswer, registerSharedTools } from './tools.mjs';
 
 const flags = peerFlags();
@@ -111,7 +111,11 @@ function registerCredentialsEcho(server) {
 }
 
 function newServer() {
-  const server = new McpServer({ name: 'toolgate-peer-sdk1', version: '1.0.0' });
+  const server = new McpServer({
+    name: 'toolgate-peer-sdk1',
+    version: '1.0.0',
+    ...(flags.offerings ? { icons: SERVER_ICONS } : {}),
+  });
   registerSharedTools(server, recorder, (extra) => ({
     signal: extra.signal,
     progressToken: extra._meta?.progressToken,

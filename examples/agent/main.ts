@@ -5,13 +5,19 @@
  *   2. read the model's tool call back (names are qualified per server and reversible);
  *   3. run it through the gate: the person approves, edits or denies it in the overlay;
  *   4. hand the outcome back to the model as that API's tool message.
+ * And the rest of what servers offer: their prompts as slash commands (with completion of an
+ * argument as the person types) and their resources as attachments, each get and read through the
+ * gate, turned into the model API's messages by toOpenAIChatMessages.
  */
 import {
   createToolgateHost,
   createToolNameMap,
   fromOpenAIChatToolCall,
+  type HostPrompt,
   OPENAI_TOOL_NAMES,
+  type OpenAIChatMessage,
   type OpenAIChatToolCall,
+  toOpenAIChatMessages,
   toOpenAIChatToolMessage,
   toOpenAIChatTools,
 } from '../../src/host/index.js';
@@ -104,4 +110,83 @@ host.onToolsChanged((tools) => {
     ? `Connected: the assistant may ask to use ${tools.length} tools.`
     : 'No tools yet: waiting for the demo server…';
   if (tools.length && position === 0) label();
+});
+
+// Slash commands and attachments: what the app adds to the model's conversation.
+const commandPicker = document.getElementById('command') as HTMLSelectElement;
+const tone = document.getElementById('tone') as HTMLInputElement;
+const toneCompletions = document.getElementById('tone-completions') as HTMLDataListElement;
+const attachments = document.getElementById('attachments') as HTMLUListElement;
+let prompts: HostPrompt[] = [];
+
+/** What the app would append to the model's messages, shown as the model would read its text. */
+function append(messages: OpenAIChatMessage[]): void {
+  for (const message of messages) {
+    const text =
+      typeof message.content === 'string'
+        ? message.content
+        : message.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+    say(message.role, text);
+  }
+}
+
+async function offerContext(): Promise<void> {
+  prompts = await host.prompts();
+  commandPicker.replaceChildren(
+    ...prompts.map((prompt, index) => new Option(`/${prompt.command}`, String(index))),
+  );
+  // Every resource but MCP Apps' views (host.resources() leaves those out).
+  const resources = await host.resources();
+  attachments.replaceChildren(
+    ...resources.map((offered) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      // Server text: textContent only.
+      button.textContent = `Attach: ${offered.resource.title ?? offered.resource.name}`;
+      button.addEventListener('click', async () => {
+        try {
+          const read = await offered.read();
+          say('user', `(attached ${offered.resource.uri})`);
+          append(toOpenAIChatMessages(read.messages));
+        } catch (error) {
+          say('assistant', `The attachment was not read: ${(error as Error).message}`);
+        }
+      });
+      item.append(button);
+      return item;
+    }),
+  );
+}
+
+// Completion as the person types; an answer to an older value is dropped.
+let asked = 0;
+tone.addEventListener('input', async () => {
+  const prompt = prompts[Number(commandPicker.value)];
+  if (!prompt) return;
+  const mine = ++asked;
+  const values = await prompt.complete('tone', tone.value).catch(() => []);
+  if (mine !== asked) return;
+  toneCompletions.replaceChildren(...values.map((value) => new Option(value)));
+});
+
+document.getElementById('prompt-form')?.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const prompt = prompts[Number(commandPicker.value)];
+  if (!prompt) return;
+  say('user', `/${prompt.command} ${tone.value}`);
+  try {
+    const got = await prompt.get({ tone: tone.value });
+    append(toOpenAIChatMessages(got.messages));
+  } catch (error) {
+    say('assistant', `The command was not run: ${(error as Error).message}`);
+  }
+});
+
+let offered = false;
+host.onToolsChanged((tools) => {
+  if (tools.length && !offered) {
+    offered = true;
+    void offerContext();
+  }
 });

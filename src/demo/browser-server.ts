@@ -10,6 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { acceptWorkerClients } from '../transport/index.js';
 import { registerDemoApp } from './counter-app.mjs';
+import { registerDemoOfferings } from './offerings.mjs';
 import { registerDemoTools } from './tools.mjs';
 
 acceptWorkerClients((transport) => {
@@ -20,6 +21,8 @@ acceptWorkerClients((transport) => {
   registerDemoTools(server);
   // The demo's MCP App: the static site shows an app with nothing but its in-browser server.
   registerDemoApp(server);
+  // A prompt and a resource, for the host API's example agent.
+  registerDemoOfferings(server);
   // Our MessagePortTransport has the SDK's transport shape (start, send, close, on*).
   void server.connect(transport as unknown as SdkTransport);
 });

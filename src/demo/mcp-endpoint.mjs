@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { registerDemoApp } from './counter-app.mjs';
+import { registerDemoOfferings } from './offerings.mjs';
 import { registerDemoTools } from './tools.mjs';
 
 /** Returns a node:http handler for the MCP endpoint, and a close() for shutdown. */
@@ -33,6 +34,7 @@ export function createDemoEndpoint() {
       );
       registerDemoTools(server);
       registerDemoApp(server);
+      registerDemoOfferings(server);
       await server.connect(transport);
     }
     await transport.handleRequest(req, res);

@@ -155,6 +155,39 @@ describe('reads and prompt gets through the gate', () => {
     expect(events.map((e) => e.type)).toContain('accessed');
   });
 
+  it("remembers an approved read for that caller and URI only, and a prompt's until its listing changes", async () => {
+    let prompts: JsonObject = PROMPTS;
+    const { gate, memory, asked } = setup({
+      approveAccess: () => ({ action: 'allow', remember: 'session', decidedBy: 'tester' }),
+      answer: (request) => (request.method === 'prompts/list' ? prompts : undefined),
+    });
+    const site = { kind: 'site', label: 'https://a.example' } as const;
+    await gate.read({ serverId: 'srv', uri: 'file:///notes.txt', caller: site });
+    await gate.read({ serverId: 'srv', uri: 'file:///notes.txt', caller: site });
+    expect(asked).toHaveLength(1);
+    expect(memory.entries[1]?.pending?.decision).toMatchObject({
+      verdict: 'allow',
+      source: { kind: 'remembered', scope: 'session' },
+    });
+    // Another URI, and the same URI for another caller, are asked again.
+    await gate.read({ serverId: 'srv', uri: 'file:///other.txt', caller: site });
+    await gate.read({
+      serverId: 'srv',
+      uri: 'file:///notes.txt',
+      caller: { kind: 'site', label: 'https://b.example' },
+    });
+    expect(asked).toHaveLength(3);
+
+    const args = { who: 'Ada' };
+    await gate.getPrompt({ serverId: 'srv', name: 'greet', arguments: args, caller: site });
+    await gate.getPrompt({ serverId: 'srv', name: 'greet', arguments: { who: 'Bo' }, caller: site });
+    expect(asked).toHaveLength(4);
+    prompts = { prompts: [{ name: 'greet', description: 'now different', arguments: [{ name: 'who' }] }] };
+    await gate.getPrompt({ serverId: 'srv', name: 'greet', arguments: args, caller: site });
+    expect(asked).toHaveLength(5);
+    expect(asked[4]?.decision.source).toEqual({ kind: 'default', reason: 'definition-changed' });
+  });
+
   it('refuses a prompt get that misses a required argument, on record, before it leaves', async () => {
     const { gate, memory, transport } = setup();
     await expect(

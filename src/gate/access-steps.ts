@@ -9,6 +9,10 @@
  * person's own reads are allowed, a site's, an app's or the host's model's are asked) and what is
  * checked in the answer (MIME types, size caps, text vs blob).
  *
+ * An approval may be remembered ("for this session", "always") like a tool's: for one caller, one
+ * server and one resource URI or one prompt (any arguments), under the grant name `resources/read
+ * <uri>` or `prompts/get <name>`; a prompt's grant stops applying when its listing changes.
+ *
  * In the audit log a read is recorded as `resources/read` with `{uri}` and a get as `prompts/get`
  * with `{name, arguments}` (redacted like any arguments); the final record carries the redacted
  * answer (truncated like a tool result) and `received`: its size and SHA-256.
@@ -30,10 +34,11 @@ import {
   RequestCancelledError,
   type ResendReason,
   sha256Hex,
+  type Tool,
 } from '../protocol/index.js';
 import { waitForAnswer } from './approve-step.js';
 import { type CallContext, type GateRuntime, refuse, startCall } from './call-context.js';
-import { isOwnCaller } from './caller.js';
+import { describeCaller, isOwnCaller } from './caller.js';
 import { DeniedError, UnknownToolError } from './errors.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
@@ -79,9 +84,11 @@ export async function runAccess<T extends ReadResourceResult | GetPromptResult>(
   try {
     const { client, listed } = await resolveAccess(call, method, target); // 1 resolve
     await validateAccess(call, target, listed); // 2 validate
-    const decision = await decideAccess(call, method); // 3 decide
+    // A prompt is pinned by its listing entry, a read by its target: the hash says what was approved.
+    call.definitionHash = await sha256Hex(canonicalJson(listed ?? call.proposed));
+    const decision = await decideAccess(call, method, target); // 3 decide
     const approvedBy = await approveAccess(call, client, method, target, listed, decision); // 4 approve
-    await recordPendingAccess(call, decision, approvedBy, listed); // 5 record
+    await recordPendingAccess(call, decision, approvedBy); // 5 record
     const sentAt = gate.now();
     const result = (await sendAccess(call, client, method, target, sentAt)) as T; // 6 send
     const problem = checkAccessResult(method, result, maxBytes); // 7 check
@@ -175,10 +182,21 @@ async function validateAccess(call: CallContext, target: AccessTarget, listed: J
   throw new InvalidResponseError(call.request.serverId, call.request.toolName, problem);
 }
 
-/** Step 3: the person's own reads and gets are allowed; a site's, an app's or the host's are asked. */
-async function decideAccess(call: CallContext, method: Method): Promise<Decision> {
-  const { caller } = call.request;
+/** The name a remembered approval of this read or prompt get is kept under. */
+function accessGrantName(target: AccessTarget): string {
+  return target.kind === 'resource' ? `resources/read ${target.uri}` : `prompts/get ${target.name}`;
+}
+
+/**
+ * Step 3: the person's own reads and gets are allowed; a site's, an app's or the host's are asked,
+ * unless the person remembered an approval of this read or prompt for exactly this caller.
+ */
+async function decideAccess(call: CallContext, method: Method, target: AccessTarget): Promise<Decision> {
+  const { caller, serverId } = call.request;
   const what = method === 'resources/read' ? 'reads' : 'prompt gets';
+  const name = accessGrantName(target);
+  const grant =
+    caller.kind === 'person' ? undefined : await call.gate.options.policy.findGrant?.(caller, serverId, name);
   const decision: Decision =
     caller.kind === 'person'
       ? {
@@ -186,11 +204,23 @@ async function decideAccess(call: CallContext, method: Method): Promise<Decision
           source: { kind: 'default', reason: 'own-access' },
           reason: `Your own ${what} are allowed.`,
         }
-      : {
-          verdict: 'ask',
-          source: { kind: 'default', reason: 'access-must-be-approved' },
-          reason: `${isOwnCaller(caller) ? "The app's" : 'Every'} ${what} on your behalf are asked first.`,
-        };
+      : grant && grant.definitionHash === call.definitionHash
+        ? {
+            verdict: 'allow',
+            source: { kind: 'remembered', scope: grant.scope, grantId: grant.id },
+            reason: `You ${grant.scope === 'session' ? 'allowed' : 'always allow'} ${name} for ${describeCaller(caller)}${grant.scope === 'session' ? ' for this session' : ''}.`,
+          }
+        : grant
+          ? {
+              verdict: 'ask',
+              source: { kind: 'default', reason: 'definition-changed' },
+              reason: `${name} changed since you allowed it for ${describeCaller(caller)}: look at it before allowing it again.`,
+            }
+          : {
+              verdict: 'ask',
+              source: { kind: 'default', reason: 'access-must-be-approved' },
+              reason: `${isOwnCaller(caller) ? "The app's" : 'Every'} ${what} on your behalf are asked first.`,
+            };
   call.decision = decision;
   call.decidedAt = call.gate.now();
   return decision;
@@ -233,6 +263,20 @@ async function approveAccess(
   );
   // Edits are not taken: what the dialog showed is what is sent.
   if (answer.action === 'deny') throw new DeniedError(serverId, method, 'person', answer.reason ?? '');
+  if (answer.remember !== 'once') {
+    // Kept like a tool's approval, so the Approvals view lists it and Revoke ends it.
+    const definition = {
+      ...(listed ?? call.proposed),
+      name: accessGrantName(target),
+      inputSchema: { type: 'object' },
+    };
+    await options.policy.remember(
+      caller,
+      { serverId, tool: definition as unknown as Tool, definitionHash: call.definitionHash ?? '' },
+      answer.remember,
+      answer.decidedBy,
+    );
+  }
   return answer.decidedBy ?? 'approved';
 }
 
@@ -241,13 +285,10 @@ async function recordPendingAccess(
   call: CallContext,
   decision: Decision,
   approvedBy: string | undefined,
-  listed: JsonObject | undefined,
 ): Promise<void> {
-  // A prompt is pinned by its listing entry, a read by its target: the hash says what was approved.
-  call.definitionHash = await sha256Hex(canonicalJson(listed ?? call.proposed));
   const now = call.gate.now();
   await recordSending(call, {
-    definitionHash: call.definitionHash,
+    definitionHash: call.definitionHash ?? '',
     arguments: call.proposed,
     decision,
     decidedAt: call.decidedAt ?? now,

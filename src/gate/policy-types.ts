@@ -153,6 +153,12 @@ export interface Policy {
     scope: RememberScope,
     decidedBy?: string,
   ): Promise<Grant | undefined>;
+  /**
+   * The remembered approval of this caller for `toolName` on the server (any definition), for a
+   * decision made outside `decide`: reads and prompt gets (access-steps.ts). Optional: without it
+   * nothing but tool calls is remembered.
+   */
+  findGrant?(caller: Caller, serverId: string, toolName: string): Promise<Grant | undefined>;
   /** The server's trust level (untrusted unless the person chose otherwise). */
   trustOf(serverId: string): Promise<TrustLevel>;
   /** Sets a server's trust level. */

@@ -211,6 +211,7 @@ export function createPolicy(options: PolicyOptions): Policy {
       changed({ kind: 'grants' }, scope === 'always');
       return grant;
     },
+    findGrant: (caller, serverId, toolName) => grants.find(caller, serverId, toolName),
     trustOf: (serverId) => readTrust(store, serverId),
     async setTrust(serverId, level) {
       await writeTrust(store, serverId, level, now());

@@ -20,6 +20,13 @@ import {
 } from '../session/index.js';
 import type { ServerTool } from './adapters/declarations.js';
 import type { ToolOutcome } from './adapters/outcome.js';
+import {
+  createHostOfferings,
+  type HostAccessOptions,
+  type HostPrompt,
+  type HostResource,
+  type HostResourceResult,
+} from './offerings.js';
 import { createHostSkills, type HostSkills } from './skills.js';
 
 export interface ToolgateHostOptions extends ControllerOptions {
@@ -86,6 +93,18 @@ export interface ToolgateHost {
    */
   run(call: HostToolCall, options?: HostRunOptions): Promise<ToolOutcome>;
   on(listener: (event: HostEvent) => void): () => void;
+  /**
+   * The connected servers' prompts, to offer as slash commands. Getting one goes through the gate
+   * as the host's `caller` (default: the app): asked unless remembered, and recorded.
+   */
+  prompts(): Promise<HostPrompt[]>;
+  /**
+   * The connected servers' resources (not MCP Apps' `ui://` views), to attach as context; each read
+   * goes through the gate.
+   */
+  resources(): Promise<HostResource[]>;
+  /** Reads any URI of a connected server through the gate (a filled template, a link in a result). */
+  readResource(serverId: string, uri: string, options?: HostAccessOptions): Promise<HostResourceResult>;
   /** Skills (SEP-2640) the person approved, under server-qualified names, loaded and read verified. */
   readonly skills: HostSkills;
   /**
@@ -98,6 +117,8 @@ export interface ToolgateHost {
 
 /** A model's calls reach Toolgate through the host app; the label tells the person who proposed it. */
 const MODEL: Caller = { kind: 'host', label: 'the assistant' };
+/** Prompts and resources are picked in the app (a slash command, an attachment): the app asks. */
+const APP: Caller = { kind: 'host' };
 
 export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateHost {
   const controller = options.controller ?? createController(options);
@@ -114,8 +135,12 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
           .map((tool) => ({ serverId: server.id, tool })),
       );
 
+  const offered = createHostOfferings(controller, options.caller ?? APP);
   return {
     controller,
+    prompts: offered.prompts,
+    resources: offered.resources,
+    readResource: offered.readResource,
     addServer: (config) => controller.addServer(config),
     removeServer: (id) => controller.removeServer(id),
     tools: offerable,

@@ -2,6 +2,13 @@
 
 export type { OtlpExport, OtlpExportOptions, OtlpExportStatus } from '../audit/index.js';
 export type { TraceContext } from '../gate/index.js';
+export type {
+  GetPromptResult,
+  Prompt,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+} from '../protocol/index.js';
 // configureMcpApps and onMcpAppEvent: deprecated page-wide forms of `apps` / `host.controller.apps`.
 export {
   type AppHost,
@@ -16,6 +23,8 @@ export {
 } from '../session/index.js';
 export {
   ANTHROPIC_TOOL_NAMES,
+  type AnthropicContentBlock,
+  type AnthropicMessage,
   type AnthropicTool,
   type AnthropicToolResultBlock,
   type AnthropicToolResultContent,
@@ -26,34 +35,45 @@ export {
   fromOpenAIChatToolCall,
   fromOpenAIResponsesFunctionCall,
   GEMINI_TOOL_NAMES,
+  type GeminiContent,
   type GeminiFunctionCallPart,
   type GeminiFunctionDeclaration,
   type GeminiFunctionResponsePart,
+  type GeminiPart,
   type GeminiTool,
   type GeminiToolCall,
   type ModelToolCall,
   ModelToolCallError,
   OPENAI_TOOL_NAMES,
+  type OpenAIChatContentPart,
+  type OpenAIChatMessage,
   type OpenAIChatTool,
   type OpenAIChatToolCall,
   type OpenAIChatToolMessage,
+  type OpenAIResponsesContentPart,
   type OpenAIResponsesFunctionCall,
   type OpenAIResponsesFunctionCallOutput,
+  type OpenAIResponsesMessage,
   type OpenAIResponsesTool,
   objectParameters,
+  resourceMessages,
   type ServerTool,
   type ToolNameEntry,
   type ToolNameMap,
   type ToolNameRules,
   type ToolOutcome,
   type ToolRef,
+  toAnthropicMessages,
   toAnthropicToolResult,
   toAnthropicTools,
+  toGeminiContents,
   toGeminiFunctionResponse,
   toGeminiSchema,
   toGeminiTools,
+  toOpenAIChatMessages,
   toOpenAIChatToolMessage,
   toOpenAIChatTools,
+  toOpenAIResponsesInput,
   toOpenAIResponsesOutput,
   toOpenAIResponsesTools,
 } from './adapters/index.js';
@@ -65,4 +85,11 @@ export {
   type ToolgateHost,
   type ToolgateHostOptions,
 } from './host.js';
+export type {
+  HostAccessOptions,
+  HostPrompt,
+  HostPromptResult,
+  HostResource,
+  HostResourceResult,
+} from './offerings.js';
 export type { HostSkillLoad, HostSkills, OfferedSkill } from './skills.js';

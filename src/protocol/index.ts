@@ -56,6 +56,7 @@ export type {
 export {
   base64Bytes,
   contentsBytes,
+  isBase64,
   isMimeType,
   keep,
   MAX_COMPLETION_VALUES,

@@ -8,7 +8,7 @@ import { type Signal, signal } from '@preact/signals';
 import type { SignInOptions } from '../auth/index.js';
 import { type McpClient, serverIdForUrl, serverLabelForUrl } from '../client/index.js';
 import { type AuditSink, forgetServer, type Policy, type TrustLevel } from '../gate/index.js';
-import type { JsonObject } from '../protocol/index.js';
+import type { Icon } from '../protocol/index.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError, explainConnectError } from './connect-errors.js';
 import type { Diagnostics } from './diagnostics.js';
@@ -31,7 +31,6 @@ export interface Connections {
   retry(id: string): Promise<ServerState>;
   setTrust(id: string, trust: TrustLevel): Promise<void>;
   setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void>;
-  readResource(serverId: string, uri: string): Promise<JsonObject>;
   signOut(serverId: string): Promise<void>;
   /** The live connection of a server; throws a sentence saying what to do when it has none. */
   connected(serverId: string): McpClient;
@@ -163,6 +162,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
           completions: client.capabilities.completions !== undefined,
         },
         ...(client.instructions ? { instructions: client.instructions } : {}),
+        ...iconsOf(client.serverInfo?.icons),
         label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
         disabled: await disabledOf(state.id),
       });
@@ -263,9 +263,6 @@ export function createConnections(options: ConnectionsOptions): Connections {
       }
       update(id, { disabled: await disabledOf(id) });
     },
-    async readResource(serverId, uri) {
-      return connected(serverId).request('resources/read', { uri }, { timeoutMs: 30_000 });
-    },
     async signOut(serverId) {
       const client = clients.get(serverId);
       if (!client) throw new Error(`No connection to ${serverId} to sign out of.`);
@@ -299,4 +296,13 @@ function identify(config: ServerConfig): { id: string; label: string } {
   }
   const id = config.transport?.label ?? `server-${Math.random().toString(36).slice(2, 8)}`;
   return { id, label: id };
+}
+
+/** The server's icons as `{ icons }`, entries that are objects with a text `src` only; else nothing. */
+function iconsOf(icons: unknown): { icons?: Icon[] } {
+  if (!Array.isArray(icons)) return {};
+  const kept = icons.filter(
+    (icon): icon is Icon => typeof icon === 'object' && icon !== null && typeof icon.src === 'string',
+  );
+  return kept.length > 0 ? { icons: kept.slice(0, 8) } : {};
 }

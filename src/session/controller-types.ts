@@ -147,8 +147,13 @@ export interface PanelController {
    * through the gate as the person). Absent where the controller cannot reach connections.
    */
   readonly offerings?: SessionOfferings;
-  /** Reads a resource through the server that named it (resources/read). */
-  readResource?(serverId: string, uri: string): Promise<JsonObject>;
+  /**
+   * Reads a resource through the server that named it (resources/read), through the gate: the
+   * caller's reads are decided as any read (the person's own allowed, anyone else's asked unless
+   * remembered) and every read is recorded. Default caller: the person. The person's load of an MCP
+   * App's UI (`ui://`) is recorded as the app shown instead (apps/show).
+   */
+  readResource?(serverId: string, uri: string, caller?: Caller): Promise<JsonObject>;
   addServer(config: ServerConfig): Promise<ServerState>;
   removeServer(id: string): Promise<void>;
   retry(id: string): Promise<ServerState>;

@@ -9,6 +9,7 @@
 
 import { signal } from '@preact/signals';
 import type { Gate } from '../gate/index.js';
+import type { JsonObject } from '../protocol/index.js';
 import { afterFirstPaint } from './after-first-paint.js';
 import { createAppHost } from './app-host.js';
 import { createCalls } from './calls.js';
@@ -123,7 +124,14 @@ export function createController(options: ControllerOptions = {}): Controller {
     retry: connections.retry,
     setTrust: connections.setTrust,
     setToolEnabled: connections.setToolEnabled,
-    readResource: connections.readResource,
+    async readResource(serverId, uri, caller = person) {
+      // An MCP App's UI, loaded to show the app the person opened, is on record as the app shown
+      // (apps/show), not as a read of theirs.
+      if (caller.kind === 'person' && uri.startsWith('ui://'))
+        return connections.connected(serverId).request('resources/read', { uri }, { timeoutMs: 30_000 });
+      const { result } = await (await gate).read({ serverId, uri, caller, timeoutMs: 30_000 });
+      return result as unknown as JsonObject;
+    },
     offerings: createOfferings({ gate, connected: connections.connected, person }),
     signOut: connections.signOut,
     call: calls.call,

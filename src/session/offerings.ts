@@ -16,20 +16,36 @@ import type {
   ReadResourceResult,
 } from '../protocol/index.js';
 
-/** One server's offerings, as the Resources and Prompts tabs use them. */
+/** Who reads or gets, when not the person (the host API passes the app or the model), and a signal. */
+interface AccessOptions {
+  caller?: Caller;
+  signal?: AbortSignal;
+}
+
+/** One server's offerings, as the Resources and Prompts tabs (and the host API) use them. */
 export interface SessionOfferings {
   listResources(serverId: string): Promise<ListResourcesResult>;
   listResourceTemplates(serverId: string): Promise<ListResourceTemplatesResult>;
   listPrompts(serverId: string): Promise<ListPromptsResult>;
-  /** Reads through the gate as the person: recorded as `resources/read`. */
-  readResource(serverId: string, uri: string): Promise<AccessResult<ReadResourceResult>>;
-  /** Gets a prompt through the gate as the person: recorded as `prompts/get`. */
+  /** Reads through the gate (as the person by default): recorded as `resources/read`. */
+  readResource(
+    serverId: string,
+    uri: string,
+    options?: AccessOptions,
+  ): Promise<AccessResult<ReadResourceResult>>;
+  /** Gets a prompt through the gate (as the person by default): recorded as `prompts/get`. */
   getPrompt(
     serverId: string,
     name: string,
     args: Record<string, string>,
+    options?: AccessOptions,
   ): Promise<AccessResult<GetPromptResult>>;
-  complete(serverId: string, params: CompleteRequestParams, signal?: AbortSignal): Promise<CompleteResult>;
+  complete(
+    serverId: string,
+    params: CompleteRequestParams,
+    signal?: AbortSignal,
+    caller?: Caller,
+  ): Promise<CompleteResult>;
   subscribe(serverId: string, uri: string): Promise<void>;
   unsubscribe(serverId: string, uri: string): Promise<void>;
   /** Told of `notifications/resources/updated` for a subscribed URI; returns the way to stop. */
@@ -59,14 +75,20 @@ export function createOfferings(options: {
     listResources: (serverId) => connected(serverId).listResources(),
     listResourceTemplates: (serverId) => connected(serverId).listResourceTemplates(),
     listPrompts: (serverId) => connected(serverId).listPrompts(),
-    async readResource(serverId, uri) {
-      return (await gate).read({ serverId, uri, caller: person });
+    async readResource(serverId, uri, { caller = person, signal } = {}) {
+      return (await gate).read({ serverId, uri, caller, ...(signal ? { signal } : {}) });
     },
-    async getPrompt(serverId, name, args) {
-      return (await gate).getPrompt({ serverId, name, arguments: args, caller: person });
+    async getPrompt(serverId, name, args, { caller = person, signal } = {}) {
+      return (await gate).getPrompt({
+        serverId,
+        name,
+        arguments: args,
+        caller,
+        ...(signal ? { signal } : {}),
+      });
     },
-    async complete(serverId, params, signal) {
-      return (await gate).complete({ serverId, caller: person, params, ...(signal ? { signal } : {}) });
+    async complete(serverId, params, signal, caller = person) {
+      return (await gate).complete({ serverId, caller, params, ...(signal ? { signal } : {}) });
     },
     async subscribe(serverId, uri) {
       await connected(serverId).subscribeResource({ uri });

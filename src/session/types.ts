@@ -13,7 +13,7 @@ import type {
   GateResult,
   TrustLevel,
 } from '../gate/index.js';
-import type { ElicitRequestParams, ElicitResult, JsonObject, Tool } from '../protocol/index.js';
+import type { ElicitRequestParams, ElicitResult, Icon, JsonObject, Tool } from '../protocol/index.js';
 import type { Transport } from '../transport/index.js';
 import type { ConnectFailureCause } from './connect-errors.js';
 
@@ -105,6 +105,11 @@ export interface ServerState {
     prompts?: boolean;
     completions?: boolean;
   };
+  /**
+   * The server's icons from initialize (`serverInfo.icons`), entries with a text `src` only; where
+   * they may load from is the view's rule (https: or a data: URL of a raster type).
+   */
+  icons?: Icon[];
   /** The server's `instructions` from initialize (server text: shown as text only). */
   instructions?: string;
   /** The level asked for with logging/setLevel, once the person chose one. */

@@ -9,6 +9,11 @@ export {
   toAnthropicToolResult,
   toAnthropicTools,
 } from './anthropic.js';
+export {
+  type AnthropicContentBlock,
+  type AnthropicMessage,
+  toAnthropicMessages,
+} from './anthropic-messages.js';
 export { type ModelToolCall, ModelToolCallError } from './calls.js';
 export type { ServerTool } from './declarations.js';
 export {
@@ -21,7 +26,9 @@ export {
   toGeminiFunctionResponse,
   toGeminiTools,
 } from './gemini.js';
+export { type GeminiContent, type GeminiPart, toGeminiContents } from './gemini-messages.js';
 export { toGeminiSchema } from './gemini-schema.js';
+export { resourceMessages } from './message-parts.js';
 export {
   ANTHROPIC_TOOL_NAMES,
   createToolNameMap,
@@ -46,5 +53,13 @@ export {
   toOpenAIResponsesOutput,
   toOpenAIResponsesTools,
 } from './openai.js';
+export {
+  type OpenAIChatContentPart,
+  type OpenAIChatMessage,
+  type OpenAIResponsesContentPart,
+  type OpenAIResponsesMessage,
+  toOpenAIChatMessages,
+  toOpenAIResponsesInput,
+} from './openai-messages.js';
 export type { ToolOutcome } from './outcome.js';
 export { objectParameters } from './parameters.js';

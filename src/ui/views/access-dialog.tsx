@@ -1,8 +1,9 @@
 /**
  * The question for a read or a prompt get that a site, an app or the host's model asks for
  * (the gate's `approveAccess`): who asks, which server, and exactly what: the resource's URI, or the
- * prompt's name with each argument. Allow once or Deny; Escape denies. Nothing is remembered: each
- * read is asked. It arms like every panel question (ModalDialog), so a click meant for something
+ * prompt's name with each argument. Allow once, for this session or always (for this caller only,
+ * this URI or this prompt with any arguments; listed under Approvals with Revoke), or Deny; Escape
+ * denies. It arms like every panel question (ModalDialog), so a click meant for something
  * else does not answer it.
  */
 
@@ -18,7 +19,9 @@ export function AccessDialog({ pending, queued }: { pending: PendingAccess; queu
   const named = callerWords(request.caller);
   const who = named.charAt(0).toUpperCase() + named.slice(1);
   const deny = () => pending.answer({ action: 'deny', decidedBy: 'person (panel)' });
-  const allow = () => pending.answer({ action: 'allow', remember: 'once', decidedBy: 'person (panel)' });
+  const allow = (remember: 'once' | 'session' | 'always') =>
+    pending.answer({ action: 'allow', remember, decidedBy: 'person (panel)' });
+  const thing = target.kind === 'resource' ? 'resource' : 'prompt';
   const args = target.kind === 'prompt' ? Object.entries(target.arguments ?? {}) : [];
   return (
     <ModalDialog titleId={titleId} class="tg-own-call" onEscape={deny}>
@@ -49,8 +52,14 @@ export function AccessDialog({ pending, queued }: { pending: PendingAccess; queu
         <button type="button" class="tg-deny" onClick={deny}>
           Deny
         </button>
-        <button type="button" class="tg-allow" onClick={allow}>
+        <button type="button" class="tg-allow" onClick={() => allow('once')}>
           Allow once
+        </button>
+        <button type="button" onClick={() => allow('session')}>
+          Allow for this session
+        </button>
+        <button type="button" onClick={() => allow('always')}>
+          Always allow this {thing}
         </button>
       </div>
     </ModalDialog>

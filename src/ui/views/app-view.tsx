@@ -12,6 +12,7 @@ import {
   type AppCallState,
   type AppPermission,
   AppSession,
+  appCaller,
   appDocument,
   buildCsp,
   callToolForApp,
@@ -132,8 +133,8 @@ export function AppView({ controller, apps, app }: AppViewProps) {
               if (live) setRefusals((list) => [message, ...list].slice(0, KEEP_REFUSALS));
               throw error;
             }),
-          // Resources of the app's own server only, like its tools.
-          readResource: (uri) => read(serverId, uri),
+          // Resources of the app's own server only, like its tools; asked as the app's reads.
+          readResource: (uri) => read(serverId, uri, appCaller(identity)),
           confirmOpenLink: (url) =>
             new Promise<boolean>((resolve) => {
               // One question at a time: a second link while the first waits is refused.

@@ -10,6 +10,7 @@ import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/index.js';
 import { type PanelController, type ServerState, serverAddress, serverNames } from '../../session/index.js';
 import type { ConnectionFix } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
+import { safeIconSrc } from '../safe-media.js';
 
 // Not needed for the first paint: the add form, and what shows only when something needs the person.
 const AddServerForm = lazyView(() => import('./add-server-form.js').then((m) => m.AddServerForm));
@@ -159,6 +160,24 @@ export function ServersView({
   );
 }
 
+/**
+ * The server's first icon that may load (https:, or a data: URL of a raster type: never SVG, never
+ * script), as an <img>, which runs nothing; no credentials or referrer go with it.
+ */
+function ServerIcon({ server }: { server: ServerState }) {
+  const src = server.icons?.map(safeIconSrc).find((value) => value !== undefined);
+  if (!src) return null;
+  return (
+    <img
+      class="tg-icon tg-server-icon"
+      src={src}
+      alt=""
+      crossOrigin="anonymous"
+      referrerPolicy="no-referrer"
+    />
+  );
+}
+
 function ServerRow({
   server,
   name,
@@ -181,6 +200,7 @@ function ServerRow({
     <li class={`tg-server tg-state-${server.state}`} data-server={server.id} data-status={status.dot}>
       <div class="tg-server-head">
         <span class={`tg-dot tg-dot-${status.dot}`} aria-hidden="true" />
+        <ServerIcon server={server} />
         <strong class="tg-wrap">{name}</strong>
         <span class="tg-badge" role="status">
           {status.text}
