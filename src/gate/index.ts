@@ -40,7 +40,7 @@ export type {
   RuleIssue,
   TrustRecord,
 } from './policy-types.js';
-export { type PastCall, type RuleTrial, tryRule } from './rule-trial.js';
+export { type PastCall, tryRule } from './rule-trial.js';
 export { checkRule, describeRule, RuleValidationError } from './rules.js';
 export { idbSettingsStore, memorySettingsStore, newRecordId, type SettingsStore } from './settings-store.js';
 export type { TraceContext, TraceRequest } from './trace-context.js';

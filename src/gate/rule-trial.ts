@@ -18,7 +18,7 @@ export interface PastCall {
 }
 
 /** What trying a rule found. */
-export interface RuleTrial {
+interface RuleTrial {
   /** Calls looked at. */
   total: number;
   /** Calls the rule covers (caller, server, tool and every condition). */

@@ -379,7 +379,7 @@ export function compileRule(rule: PolicyRule): CompiledRule {
 }
 
 /** Whether a rule's tool is a pattern (holds "*" but is not "*" alone). */
-export function isToolPattern(tool: string): boolean {
+function isToolPattern(tool: string): boolean {
   return tool !== ANY && tool.includes('*');
 }
 

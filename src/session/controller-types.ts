@@ -178,7 +178,7 @@ export interface PanelController {
  * The rule list through the controller (the extension's side panel reaches its worker's policy).
  * Saving and importing check first: they reject with the policy's readable issues.
  */
-export interface RuleBook {
+interface RuleBook {
   list(): Promise<PolicyRule[]>;
   save(input: RuleInput): Promise<PolicyRule>;
   remove(id: string): Promise<boolean>;

@@ -13,7 +13,8 @@ import { duration } from '../components/call-words.js';
 import { JsonTree } from '../components/json-tree.js';
 import { trapFocus } from '../focus-trap.js';
 import { EntryName } from './audit-table.js';
-import { callerInWords, decisionInWords, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { actionLabel, callerInWords, decisionInWords, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { whatDecided } from './decision-source-words.js';
 
 /** Arguments longer than this (pretty-printed) are cut in the drawer; the raw events keep them whole. */
 const SHOWN_CHARS = 20_000;
@@ -81,6 +82,12 @@ export function AuditDrawer({
           <dd>{callerInWords(entry)}</dd>
           <dt>Decision</dt>
           <dd>{decisionInWords(entry)}</dd>
+          {entry.decision && actionLabel(entry) === undefined && (
+            <>
+              <dt>Decided by</dt>
+              <dd>{whatDecided(entry.decision, entry.caller)}</dd>
+            </>
+          )}
           <dt>When</dt>
           <dd>{fullTime(entry.startedAt)}</dd>
           <Timings entry={entry} />

@@ -153,7 +153,7 @@ function listText(value: unknown): string {
 }
 
 /** A `datetime-local` value for a time (local time, to the minute). */
-export function localDateTime(at: number): string {
+function localDateTime(at: number): string {
   const date = new Date(at);
   const two = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}T${two(date.getHours())}:${two(

@@ -6,7 +6,7 @@
 
 import { checkRule, type PolicyRule } from '../../gate/index.js';
 
-export const RULES_FORMAT = 'toolgate-rules';
+const RULES_FORMAT = 'toolgate-rules';
 
 /** The file's text for these rules (ids, times and positions left out: the list order is kept). */
 export function rulesFile(rules: readonly PolicyRule[]): string {
