@@ -82,7 +82,8 @@ export function AuditDrawer({
           <dd>{callerInWords(entry)}</dd>
           <dt>Decision</dt>
           <dd>{decisionInWords(entry)}</dd>
-          {entry.decision && actionLabel(entry) === undefined && (
+          {/* The person's own click needs no second line: "Decision" already says it. */}
+          {entry.decision && actionLabel(entry) === undefined && !ownClick(entry.decision) && (
             <>
               <dt>Decided by</dt>
               <dd>{whatDecided(entry.decision, entry.caller)}</dd>
@@ -240,4 +241,8 @@ function textBlocks(result: unknown): string[] {
 function pretty(value: unknown): string {
   const text = JSON.stringify(value, null, 2) ?? '';
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+}
+
+function ownClick(decision: NonNullable<AuditEntry['decision']>): boolean {
+  return decision.source.kind === 'default' && decision.source.reason === 'person-started';
 }

@@ -62,7 +62,11 @@ export function OwnCallConfirmation({ pending, queued }: { pending: PendingAppro
       </p>
       <details class="tg-why">
         <summary>Why was I asked?</summary>
-        <p>{whatDecided(request.decision, request.caller)}</p>
+        <p>
+          {destructive
+            ? `Your click on Call is enough for your own calls, except to a tool that says it ${DESTRUCTIVE_SAYS} (${SERVER_CLAIM}): Toolgate confirms those first.`
+            : whatDecided(request.decision, request.caller)}
+        </p>
       </details>
       {args.length > 0 ? (
         <ul class="tg-own-call-arguments" aria-label="Arguments">
