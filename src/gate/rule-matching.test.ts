@@ -111,11 +111,18 @@ describe('a tool pattern', () => {
   });
   it('treats every other character literally (property)', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), (prefix, name) => {
-        fc.pre(!prefix.includes('*') && prefix.trim() === prefix && prefix !== '');
-        const r = rule({ tool: `${prefix}*` });
-        expect(decide([r], name, {}) === r).toBe(name.startsWith(prefix));
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 12 }),
+        fc.string({ maxLength: 12 }),
+        fc.string({ maxLength: 12 }),
+        (prefix, suffix, other) => {
+          fc.pre(!prefix.includes('*') && prefix.trim() === prefix);
+          const r = rule({ tool: `${prefix}*` });
+          // A name with the prefix always matches; any other name exactly when it starts with it.
+          expect(decide([r], prefix + suffix, {})).toBe(r);
+          expect(decide([r], other, {}) === r).toBe(other.startsWith(prefix));
+        },
+      ),
     );
   });
   it('is not allowed for servers', () => {
