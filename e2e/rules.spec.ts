@@ -170,8 +170,10 @@ test('rules export as JSON and import back; a bad file imports nothing and says 
   await form.getByLabel('Argument 1').fill('path');
   await form.getByLabel('Test 1').selectOption('under');
   await form.getByLabel('Folder 1').fill('/etc');
+  await form.getByLabel('Expires (empty: never)').fill('2099-01-01T09:30');
   await form.getByRole('button', { name: 'Save rule' }).click();
   await expect(ruleNames(page)).toHaveText(['No deletes under etc']);
+  await expect(page.getByRole('list', { name: 'Your rules, in order' })).toContainText('Until ');
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export rules' }).click();
@@ -188,9 +190,11 @@ test('rules export as JSON and import back; a bad file imports nothing and says 
         tool: 'delete_*',
         name: 'No deletes under etc',
         when: [{ path: 'path', op: 'under', value: '/etc' }],
+        expiresAt: expect.any(Number),
       },
     ],
   });
+  expect(new Date(JSON.parse(text).rules[0].expiresAt).getFullYear()).toBe(2099);
 
   const picker = page.getByLabel('Import rules from a file');
   const bad = JSON.stringify({
