@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { type Peer, startPeer } from './support/peers.js';
-import { axe, focusInPanel, openTab, openWidget } from './support/widget-page.js';
+import { axe, focusInPanel, horizontalOverflow, openTab, openWidget, shot } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
 
@@ -221,4 +221,23 @@ test('rules export as JSON and import back; a bad file imports nothing and says 
   await expect(rulesStatus(page)).toHaveText('Imported 1 rule from team.json at the end of your list.');
   await expect(alert).toHaveCount(0);
   await expect(ruleNames(page)).toHaveText(['No deletes under etc', 'No deletes under etc']);
+});
+
+test('at 400 px the editor, with a condition of each kind, fits and is axe clean in dark', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 400, height: 900 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await open(page);
+  await openTab(page, 'Rules');
+  await page.getByRole('button', { name: 'New rule' }).click();
+  const form = page.getByRole('form', { name: 'New rule' });
+  await form.getByLabel('Caller', { exact: true }).selectOption('site');
+  for (const [index, op] of ['equals', 'in', 'matches', 'range', 'under', 'exists'].entries()) {
+    await form.getByRole('button', { name: 'Add condition' }).click();
+    await form.getByLabel(`Test ${index + 1}`).selectOption(op);
+  }
+  expect(await horizontalOverflow(page)).toEqual({ page: 0, panel: 0 });
+  await axe(page, 'rule editor at 400 px, dark');
+  await shot(page, 'rules-editor-400-dark');
 });
