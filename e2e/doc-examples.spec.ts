@@ -251,6 +251,15 @@ test('example=host-prompts-resources: a prompt completed and got, a resource rea
   ]);
 });
 
+test('example=rules: rules are saved, ordered, and a bad import is refused field by field', async ({
+  page,
+}) => {
+  await runExample(page, 'rules', ['order', 'refused']);
+  await finished(page);
+  expect(JSON.parse(await observed(page, 'order'))).toEqual(['Only my notes', 'Small payments']);
+  expect(JSON.parse(await observed(page, 'refused'))).toBe('rules[0].verdict');
+});
+
 test('example=connect: the era, the tools, a call with the header', async ({ page }) => {
   const logged: string[] = [];
   page.on('console', (message) => logged.push(message.text()));

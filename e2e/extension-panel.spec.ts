@@ -74,7 +74,16 @@ test('dark to the edge in dark mode, nothing overflows at 400 px, and the form s
     expect.stringContaining('through the worker'),
   );
 
-  for (const tab of ['Servers', 'Tools', /Activity/, 'Audit log', 'Approvals', 'Inspect', 'Sites'] as const) {
+  for (const tab of [
+    'Servers',
+    'Tools',
+    /Activity/,
+    'Audit log',
+    'Approvals',
+    'Rules',
+    'Inspect',
+    'Sites',
+  ] as const) {
     await panel.getByRole('tab', { name: tab }).click();
     if (tab === 'Audit log') await expect(panel.locator('.tg-log-table tbody tr')).toHaveCount(1);
     expect(await overflow(panel), String(tab)).toEqual({ page: 0, panel: 0 });

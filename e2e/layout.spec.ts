@@ -143,6 +143,7 @@ test('at 400 px the tabs are one row, in their order, that scrolls; checkboxes s
     'Activity',
     'Audit log',
     'Approvals',
+    'Rules',
     'Inspect',
   ]);
   const tops = await tabs.evaluateAll((all) => all.map((tab) => tab.getBoundingClientRect().top));

@@ -152,7 +152,7 @@ test('at 400 px nothing overflows: every tab, the audit table included', async (
   );
   await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
   await call;
-  for (const tab of ['Servers', 'Tools', /Activity/, 'Audit log', 'Approvals', 'Inspect'] as const) {
+  for (const tab of ['Servers', 'Tools', /Activity/, 'Audit log', 'Approvals', 'Rules', 'Inspect'] as const) {
     await openTab(page, tab);
     if (tab === 'Audit log') await expect(page.locator('.tg-log-table tbody tr')).toHaveCount(1);
     expect(await horizontalOverflow(page), String(tab)).toEqual({ page: 0, panel: 0 });

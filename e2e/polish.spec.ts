@@ -19,7 +19,7 @@ test.afterAll(async () => {
   await sdk?.stop();
 });
 
-const TABS = ['Servers', 'Tools', /Activity/, 'Audit log', 'Approvals', 'Inspect'] as const;
+const TABS = ['Servers', 'Tools', /Activity/, 'Audit log', 'Approvals', 'Rules', 'Inspect'] as const;
 
 /** What each tab says when there is nothing to show. */
 const EMPTY_TEXT: ReadonlyArray<readonly [(typeof TABS)[number], RegExp]> = [
@@ -28,6 +28,7 @@ const EMPTY_TEXT: ReadonlyArray<readonly [(typeof TABS)[number], RegExp]> = [
   [/Activity/, /No calls yet/],
   ['Audit log', /The log is empty/],
   ['Approvals', /Nothing is remembered/],
+  ['Rules', /No rules yet/],
   ['Inspect', /No servers yet/],
 ];
 

@@ -7,7 +7,7 @@
 import type { ReadonlySignal } from '@preact/signals';
 import { effect } from '@preact/signals';
 import type { OtlpExportStatus } from '../../src/audit/index.js';
-import type { ApprovalAnswer, TrustLevel } from '../../src/gate/index.js';
+import type { ApprovalAnswer, RuleInput, TrustLevel } from '../../src/gate/index.js';
 import type { ElicitResult, JsonObject } from '../../src/protocol/index.js';
 import type { Controller, RememberedItem, ServerConfig, ServerState } from '../../src/session/index.js';
 import type { ChromeRuntimePort } from '../../src/transport/index.js';
@@ -138,6 +138,11 @@ function commandsFor(
     revokeSite: (origin: string) => siteAccess.revoke(origin),
     listRemembered: () => controller.listRemembered(),
     forgetRemembered: (item: Pick<RememberedItem, 'type' | 'id'>) => controller.forgetRemembered(item),
+    listRules: () => controller.rules.list(),
+    saveRule: (input: RuleInput) => controller.rules.save(input),
+    deleteRule: (id: string) => controller.rules.remove(id),
+    moveRule: (id: string, offset: number) => controller.rules.move(id, offset),
+    importRules: (inputs: unknown[]) => controller.rules.importRules(Array.isArray(inputs) ? inputs : []),
     // The person's answer to "Sign in to <server>?": only a yes lets the worker open the sign-in window.
     answerSignIn: (id: string, accept: boolean) => {
       if (!signIns) throw new Error('This Toolgate worker does not sign in to servers.');

@@ -7,7 +7,7 @@
 
 import { type Signal, signal } from '@preact/signals';
 import type { AuditLog, OtlpExportStatus } from '../../src/audit/index.js';
-import type { ApprovalAnswer, GateResult } from '../../src/gate/index.js';
+import type { ApprovalAnswer, GateResult, PolicyRule } from '../../src/gate/index.js';
 import type { ElicitResult, JsonObject } from '../../src/protocol/index.js';
 import type { ValidationReport } from '../../src/schema/index.js';
 import {
@@ -283,6 +283,13 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     revokeSite: (origin) => command('revokeSite', origin),
     listRemembered: () => command<RememberedItem[]>('listRemembered'),
     forgetRemembered: (item) => command<boolean>('forgetRemembered', { type: item.type, id: item.id }),
+    rules: {
+      list: () => command<PolicyRule[]>('listRules'),
+      save: (input) => command<PolicyRule>('saveRule', input),
+      remove: (id) => command<boolean>('deleteRule', id),
+      move: (id, offset) => command<boolean>('moveRule', id, offset),
+      importRules: (inputs) => command<PolicyRule[]>('importRules', inputs),
+    },
     close() {
       closed = true;
       port?.disconnect();

@@ -31,14 +31,17 @@ export { createPolicy, type PolicyOptions } from './policy.js';
 export type {
   ArgumentCondition,
   Grant,
+  JsonValue,
   Policy,
   PolicyChange,
   PolicyRule,
   RuleCaller,
   RuleInput,
+  RuleIssue,
   TrustRecord,
 } from './policy-types.js';
-export { RuleValidationError } from './rules.js';
+export { type PastCall, tryRule } from './rule-trial.js';
+export { checkRule, describeRule, RuleValidationError } from './rules.js';
 export { idbSettingsStore, memorySettingsStore, newRecordId, type SettingsStore } from './settings-store.js';
 export type { TraceContext, TraceRequest } from './trace-context.js';
 export { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from './trust.js';

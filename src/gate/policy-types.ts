@@ -23,12 +23,22 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 export const ANY = '*';
 
 /** How a condition compares the argument found at its path. */
-export type ConditionOp = 'equals' | 'not-equals' | 'matches' | 'starts-with' | 'in' | 'exists';
+export type ConditionOp =
+  | 'equals'
+  | 'not-equals'
+  | 'matches'
+  | 'starts-with'
+  | 'in'
+  | 'exists'
+  | 'range'
+  | 'under';
 
 /**
  * A test on one argument value. `path` reads into the arguments (`path`, `options.mode`, `items[0]`,
  * `["key.with.dots"]`). `matches` is a JavaScript regular expression (flag `u`, searched, not anchored);
- * `in` takes an array; `exists` takes nothing, or `false` to require the argument to be absent.
+ * `in` takes an array; `exists` takes nothing, or `false` to require the argument to be absent;
+ * `range` takes `{min?, max?}` (inclusive; the argument must be a number); `under` takes an absolute
+ * path (`/home/me/notes`): the argument, once `.` and `..` are resolved, is that folder or inside it.
  */
 export interface ArgumentCondition {
   path: string;
@@ -46,7 +56,10 @@ export interface RuleCaller {
   label?: string;
 }
 
-/** A rule the person wrote. `server` and `tool` are exact names or `'*'`; every condition must hold. */
+/**
+ * A rule the person wrote. `server` is an exact name or `'*'`; `tool` is an exact name, `'*'`, or a
+ * pattern where `*` stands for any characters (`read_*`); every condition must hold.
+ */
 export interface PolicyRule {
   id: string;
   verdict: Verdict;
@@ -54,7 +67,13 @@ export interface PolicyRule {
   tool: string;
   caller?: RuleCaller;
   when?: ArgumentCondition[];
+  /** A short name the person gave it, shown wherever the rule decides ("Careful with deletes"). */
+  name?: string;
   note?: string;
+  /** Where the person placed it in their list (lower first): it breaks ties of equal specificity. */
+  position?: number;
+  /** When it stops applying (ms since epoch); absent: never. */
+  expiresAt?: number;
   createdAt: number;
   updatedAt: number;
 }
@@ -67,7 +86,10 @@ export interface RuleInput {
   tool: string;
   caller?: RuleCaller;
   when?: ArgumentCondition[];
+  name?: string;
   note?: string;
+  position?: number;
+  expiresAt?: number;
 }
 
 /** One reason a rule cannot be saved, at a field a form can point to (`when[1].value`). */
@@ -165,12 +187,19 @@ export interface Policy {
   setTrust(serverId: string, level: TrustLevel): Promise<void>;
   /** Servers the person trusts. */
   listTrust(): Promise<TrustRecord[]>;
-  /** Every saved rule, oldest first. */
+  /** Every saved rule, in the person's list order (rules from before there was a list last, oldest first). */
   listRules(): Promise<PolicyRule[]>;
   /** Validates and saves a rule; throws RuleValidationError with readable issues. */
   saveRule(input: RuleInput): Promise<PolicyRule>;
   /** Deletes a rule; false when there was none. */
   deleteRule(id: string): Promise<boolean>;
+  /** Moves a rule up (negative) or down (positive) the person's list; false when there is none. */
+  moveRule(id: string, offset: number): Promise<boolean>;
+  /**
+   * Adds rules (a shared policy) at the end of the list, with new ids. All or nothing: when any is
+   * invalid, throws RuleValidationError (fields `rules[2].tool`) and saves none.
+   */
+  importRules(inputs: readonly unknown[]): Promise<PolicyRule[]>;
   /** Every remembered approval (this session's and the persisted ones), oldest first. */
   listGrants(): Promise<Grant[]>;
   /** Revokes a remembered approval at once; false when there was none. */

@@ -251,3 +251,44 @@ describe('decision codes', () => {
     expect(sentence.verdict).toBe('allow');
   });
 });
+
+describe('the rule list', () => {
+  it('keeps the order the person gives it, and that order breaks ties', async () => {
+    const policy = createPolicy({ store: memorySettingsStore() });
+    const ask = await policy.saveRule({ verdict: 'ask', server: 'files', tool: 'read_file', name: 'Ask' });
+    const allow = await policy.saveRule({
+      verdict: 'allow',
+      server: 'files',
+      tool: 'read_file',
+      name: 'Allow',
+    });
+    expect((await policy.listRules()).map((r) => r.name)).toEqual(['Ask', 'Allow']);
+    expect((await decide(policy, readFile)).decision.verdict).toBe('ask');
+    expect(await policy.moveRule(allow.id, -1)).toBe(true);
+    expect((await policy.listRules()).map((r) => r.name)).toEqual(['Allow', 'Ask']);
+    const { decision } = await decide(policy, readFile);
+    expect(decision).toMatchObject({ verdict: 'allow', source: { kind: 'rule', ruleId: allow.id } });
+    expect(decision.reason).toMatch(/^Your rule “Allow” allows "read_file" on "files"/);
+    // An edit keeps its place.
+    await policy.saveRule({ id: ask.id, verdict: 'ask', server: 'files', tool: 'read_file', name: 'Ask 2' });
+    expect((await policy.listRules()).map((r) => r.name)).toEqual(['Allow', 'Ask 2']);
+    expect(await policy.moveRule('nope', 1)).toBe(false);
+  });
+
+  it('imports all or nothing, saying which rule and field is wrong', async () => {
+    const policy = createPolicy({ store: memorySettingsStore() });
+    await policy.saveRule({ verdict: 'deny', server: '*', tool: 'delete_file' });
+    const bad = policy.importRules([
+      { verdict: 'allow', server: 'files', tool: 'read_*' },
+      { verdict: 'maybe', server: 'files', tool: 'x' },
+    ]);
+    await expect(bad).rejects.toThrow(RuleValidationError);
+    await expect(bad).rejects.toMatchObject({ issues: [{ field: 'rules[1].verdict' }] });
+    expect(await policy.listRules()).toHaveLength(1);
+    const saved = await policy.importRules([
+      { id: 'theirs', verdict: 'allow', server: 'files', tool: 'read_*', createdAt: 5, position: 0 },
+    ]);
+    expect(saved[0]?.id).not.toBe('theirs');
+    expect((await policy.listRules()).map((r) => r.tool)).toEqual(['delete_file', 'read_*']);
+  });
+});

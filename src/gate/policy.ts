@@ -20,6 +20,8 @@ import type {
   PolicyDefaults,
   PolicyOutcome,
   PolicyRule,
+  RuleInput,
+  RuleIssue,
 } from './policy-types.js';
 import {
   type CompiledRule,
@@ -82,11 +84,16 @@ export function createPolicy(options: PolicyOptions): Policy {
           updatedAt: typeof stored.updatedAt === 'number' ? stored.updatedAt : 0,
         });
     }
-    return rules;
+    return rules.sort(inListOrder);
   };
   const rulesNow = () => {
     compiled ??= loadRules().then((rules) => rules.map(compileRule));
     return compiled;
+  };
+
+  const nextPosition = async () => {
+    const rules = await loadRules();
+    return rules.reduce((last, rule) => Math.max(last, rule.position ?? -1), rules.length - 1) + 1;
   };
 
   async function decide(context: DecisionContext): Promise<PolicyOutcome> {
@@ -113,15 +120,16 @@ export function createPolicy(options: PolicyOptions): Policy {
         : decision;
 
     // 1 rules
-    const chosen = chooseRule(await rulesNow(), caller, serverId, toolName, context.arguments);
+    const chosen = chooseRule(await rulesNow(), caller, serverId, toolName, context.arguments, now());
     if (chosen) {
       const { rule, cautiously } = chosen;
       const verb = rule.verdict === 'allow' ? 'allows' : rule.verdict === 'deny' ? 'denies' : 'asks about';
+      // The rule's name is part of the sentence: the audit log keeps it after the rule is gone.
       return {
         decision: floor({
           verdict: rule.verdict,
           source: { kind: 'rule', ruleId: rule.id },
-          reason: `Your rule ${verb} ${describeRule(rule)}${
+          reason: `Your rule${rule.name ? ` “${rule.name}”` : ''} ${verb} ${describeRule(rule)}${
             cautiously ? ' (one of its conditions could not be checked, so it was applied to be safe)' : ''
           }${rule.note ? ` — ${rule.note}` : ''}.`,
         }),
@@ -226,21 +234,79 @@ export function createPolicy(options: PolicyOptions): Policy {
       if (!checked.ok) throw new RuleValidationError(checked.issues);
       const at = now();
       let createdAt = at;
+      let position = checked.rule.position;
       if (checked.rule.id !== undefined) {
         const existing = (await store.get(RULE_PREFIX + checked.rule.id)) as Partial<PolicyRule> | undefined;
         if (!existing)
           throw new RuleValidationError([{ field: 'id', message: 'names no saved rule (was it deleted?)' }]);
         createdAt = typeof existing.createdAt === 'number' ? existing.createdAt : at;
+        position ??= typeof existing.position === 'number' ? existing.position : undefined;
       }
+      // A new rule goes to the end of the person's list.
+      position ??= await nextPosition();
       const rule: PolicyRule = {
         ...checked.rule,
         id: checked.rule.id ?? newRecordId(),
+        position,
         createdAt,
         updatedAt: at,
       };
       await store.set(RULE_PREFIX + rule.id, rule);
       changed({ kind: 'rules' }, true);
       return rule;
+    },
+    async moveRule(id, offset) {
+      const rules = await loadRules();
+      const from = rules.findIndex((rule) => rule.id === id);
+      if (from < 0) return false;
+      const to = Math.max(0, Math.min(rules.length - 1, from + offset));
+      if (to === from) return true;
+      const [moved] = rules.splice(from, 1);
+      rules.splice(to, 0, moved as PolicyRule);
+      // Renumber the whole list: rules saved before there was a list get their place too.
+      await Promise.all(
+        rules.map((rule, index) =>
+          rule.position === index
+            ? undefined
+            : store.set(RULE_PREFIX + rule.id, { ...rule, position: index }),
+        ),
+      );
+      changed({ kind: 'rules' }, true);
+      return true;
+    },
+    async importRules(inputs) {
+      // All or nothing: every rule is checked before any is saved.
+      const issues: RuleIssue[] = [];
+      const checkedRules: RuleInput[] = [];
+      inputs.forEach((input, index) => {
+        const { id: _ignored, ...rest } = (
+          typeof input === 'object' && input !== null ? input : {}
+        ) as Record<string, unknown>;
+        const { createdAt: _c, updatedAt: _u, position: _p, ...fields } = rest;
+        const checked = checkRule(typeof input === 'object' && input !== null ? fields : input);
+        if (checked.ok) checkedRules.push(checked.rule);
+        else
+          issues.push(
+            ...checked.issues.map((issue) => ({ ...issue, field: `rules[${index}].${issue.field}` })),
+          );
+      });
+      if (issues.length > 0) throw new RuleValidationError(issues);
+      const at = now();
+      let position = await nextPosition();
+      const saved: PolicyRule[] = [];
+      for (const input of checkedRules) {
+        const rule: PolicyRule = {
+          ...input,
+          id: newRecordId(),
+          position: position++,
+          createdAt: at,
+          updatedAt: at,
+        };
+        await store.set(RULE_PREFIX + rule.id, rule);
+        saved.push(rule);
+      }
+      changed({ kind: 'rules' }, true);
+      return saved;
     },
     async deleteRule(id) {
       if ((await store.get(RULE_PREFIX + id)) === undefined) return false;
@@ -259,6 +325,15 @@ export function createPolicy(options: PolicyOptions): Policy {
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** The person's list order: by position; rules saved before there was a list after it, oldest first. */
+function inListOrder(a: PolicyRule, b: PolicyRule): number {
+  return (
+    (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) ||
+    a.createdAt - b.createdAt ||
+    (a.id < b.id ? -1 : 1)
+  );
 }
 
 function describeCapitalized(caller: Parameters<typeof describeCaller>[0]): string {

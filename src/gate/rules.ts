@@ -8,10 +8,12 @@
  * App is never implied, the person must name it.
  *
  * Choosing: a matching deny rule always wins, however broad. Otherwise the most specific matching
- * rule decides: an exact tool beats '*', then an exact server beats '*', then a rule with argument
- * conditions beats one without, then a rule that names the caller beats one that does not (so:
- * server+tool+conditions > server+tool > tool on any server > server-wide > global). At equal
- * specificity the stricter verdict wins: deny > ask > allow.
+ * rule decides: an exact tool beats a tool pattern (`read_*`), which beats '*', then an exact server
+ * beats '*', then a rule with argument conditions beats one without, then a rule that names the
+ * caller beats one that does not (so: server+tool+conditions > server+tool > tool on any server >
+ * server-wide > global). At equal specificity the rule higher in the person's list wins (its
+ * position); between rules without a position, the stricter verdict: deny > ask > allow. A rule past
+ * its expiry applies to nothing.
  *
  * A condition that cannot be evaluated (an argument too long to search, a stored rule that no longer
  * compiles) counts in the cautious direction: it holds for deny and ask rules and fails for allow rules.
@@ -40,9 +42,19 @@ const MAX_PATH_LENGTH = 300;
 const MAX_IN_VALUES = 100;
 const MAX_NAME_LENGTH = 500;
 const MAX_NOTE_LENGTH = 500;
+const MAX_RULE_NAME_LENGTH = 100;
 
 const VERDICTS: readonly Verdict[] = ['allow', 'ask', 'deny'];
-const OPS: readonly ConditionOp[] = ['equals', 'not-equals', 'matches', 'starts-with', 'in', 'exists'];
+const OPS: readonly ConditionOp[] = [
+  'equals',
+  'not-equals',
+  'matches',
+  'starts-with',
+  'in',
+  'exists',
+  'range',
+  'under',
+];
 const RULE_FIELDS = new Set([
   'id',
   'verdict',
@@ -51,6 +63,9 @@ const RULE_FIELDS = new Set([
   'caller',
   'when',
   'note',
+  'name',
+  'position',
+  'expiresAt',
   'createdAt',
   'updatedAt',
 ]);
@@ -73,7 +88,7 @@ export function checkRule(
   for (const key of Object.keys(input))
     if (!RULE_FIELDS.has(key)) issues.push({ field: key, message: 'is not a rule field (typo?)' });
 
-  const { id, verdict, server, tool, caller, when, note } = input;
+  const { id, verdict, server, tool, caller, when, note, name, position, expiresAt } = input;
   if (id !== undefined && (typeof id !== 'string' || id.length === 0 || id.length > 100))
     issues.push({ field: 'id', message: 'must be the id of an existing rule, or left out for a new rule' });
   if (!VERDICTS.includes(verdict as Verdict))
@@ -84,6 +99,15 @@ export function checkRule(
   if (toolProblem) issues.push({ field: 'tool', message: toolProblem });
   if (note !== undefined && (typeof note !== 'string' || note.length > MAX_NOTE_LENGTH))
     issues.push({ field: 'note', message: `must be text of at most ${MAX_NOTE_LENGTH} characters` });
+  if (name !== undefined && (typeof name !== 'string' || name.length > MAX_RULE_NAME_LENGTH))
+    issues.push({ field: 'name', message: `must be text of at most ${MAX_RULE_NAME_LENGTH} characters` });
+  if (position !== undefined && (typeof position !== 'number' || !Number.isFinite(position)))
+    issues.push({ field: 'position', message: 'must be a number (its place in the list)' });
+  if (
+    expiresAt !== undefined &&
+    (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt) || expiresAt <= 0)
+  )
+    issues.push({ field: 'expiresAt', message: 'must be a time (milliseconds since 1970), or left out' });
   const ruleCaller = caller === undefined ? undefined : checkRuleCaller(caller, issues);
 
   const conditions: ArgumentCondition[] = [];
@@ -111,6 +135,9 @@ export function checkRule(
       ...(ruleCaller ? { caller: ruleCaller } : {}),
       ...(conditions.length > 0 ? { when: conditions } : {}),
       ...(typeof note === 'string' && note.trim() !== '' ? { note } : {}),
+      ...(typeof name === 'string' && name.trim() !== '' ? { name: name.trim() } : {}),
+      ...(typeof position === 'number' ? { position } : {}),
+      ...(typeof expiresAt === 'number' ? { expiresAt } : {}),
     },
   };
 }
@@ -139,12 +166,12 @@ function nameProblem(name: unknown, what: 'server' | 'tool'): string | undefined
   const hint =
     what === 'server'
       ? 'a server id as Toolgate shows it, or "*" for every server'
-      : 'a tool name, or "*" for every tool';
+      : 'a tool name, a pattern such as "read_*", or "*" for every tool';
   if (typeof name !== 'string' || name.trim() === '') return `must be ${hint}`;
   if (name.length > MAX_NAME_LENGTH) return `is longer than ${MAX_NAME_LENGTH} characters`;
   if (name !== name.trim()) return `has spaces at its ends; names must match exactly (${hint})`;
-  if (name !== ANY && name.includes('*'))
-    return 'contains "*": only "*" on its own (everything) is supported, not partial patterns';
+  if (what === 'server' && name !== ANY && name.includes('*'))
+    return 'contains "*": a server is named exactly, or "*" on its own for every server';
   return undefined;
 }
 
@@ -202,7 +229,51 @@ function valueProblem(op: ConditionOp, hasValue: boolean, value: unknown): strin
       return isJsonValue(value, 0) ? undefined : 'must contain only plain JSON values';
     case 'matches':
       return typeof value === 'string' ? patternProblem(value) : 'must be a regular expression, as text';
+    case 'range':
+      return rangeProblem(value);
+    case 'under':
+      if (typeof value !== 'string' || !value.startsWith('/'))
+        return 'must be an absolute folder path, e.g. "/home/me/notes"';
+      if (value.length > MAX_PATH_LENGTH) return `is longer than ${MAX_PATH_LENGTH} characters`;
+      return normalizePath(value) === undefined
+        ? 'must be a plain path (no "\\", "%" or control characters)'
+        : undefined;
   }
+}
+
+function rangeProblem(value: unknown): string | undefined {
+  const shape = 'must be {min, max} with at least one number, e.g. {"min": 0, "max": 100}';
+  if (!isRecord(value)) return shape;
+  const keys = Object.keys(value);
+  if (keys.length === 0 || keys.some((key) => key !== 'min' && key !== 'max')) return shape;
+  const { min, max } = value;
+  for (const bound of [min, max])
+    if (bound !== undefined && (typeof bound !== 'number' || !Number.isFinite(bound))) return shape;
+  if (typeof min === 'number' && typeof max === 'number' && min > max)
+    return `has min ${min} above max ${max}: nothing could match`;
+  return undefined;
+}
+
+/**
+ * An absolute path with `.`, `..` and repeated slashes resolved, or undefined when it cannot be
+ * read safely: relative, or holding a backslash, a percent sign (a server may decode `%2e%2e`) or a
+ * control character. `..` above the root stays at the root, as POSIX does.
+ */
+export function normalizePath(path: string): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
+  if (!path.startsWith('/') || /[\\%\u0000-\u001f\u007f]/u.test(path)) return undefined;
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+
+/** Whether `path` is `folder` or inside it (both normalized). */
+function isUnder(path: string, folder: string): boolean {
+  return folder === '/' || path === folder || path.startsWith(`${folder}/`);
 }
 
 /**
@@ -295,6 +366,8 @@ export interface CompiledRule {
   rule: PolicyRule;
   specificity: number;
   conditions: Evaluate[];
+  /** Whether the rule's tool (a name, '*' or a pattern) covers a tool name. */
+  coversTool: (toolName: string) => boolean;
 }
 
 /** Compiles a rule (a stored one is re-checked: a condition that no longer compiles evaluates as "unknown"). */
@@ -302,13 +375,33 @@ export function compileRule(rule: PolicyRule): CompiledRule {
   const conditions = (Array.isArray(rule.when) ? rule.when : rule.when === undefined ? [] : [undefined]).map(
     compileCondition,
   );
-  return { rule, specificity: specificity(rule), conditions };
+  return { rule, specificity: specificity(rule), conditions, coversTool: toolMatcher(rule.tool) };
 }
 
-/** 8 for an exact tool, 4 for an exact server, 2 for argument conditions, 1 for a named caller. */
+/** Whether a rule's tool is a pattern (holds "*" but is not "*" alone). */
+function isToolPattern(tool: string): boolean {
+  return tool !== ANY && tool.includes('*');
+}
+
+/** '*' covers every tool; a pattern's "*" stands for any characters (anchored); else exact. */
+function toolMatcher(tool: string): (toolName: string) => boolean {
+  if (tool === ANY) return () => true;
+  if (!isToolPattern(tool)) return (toolName) => toolName === tool;
+  const source = tool
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  const pattern = new RegExp(`^${source}$`, 'su');
+  return (toolName) => pattern.test(toolName);
+}
+
+/**
+ * 16 for an exact tool, 8 for a tool pattern, 4 for an exact server, 2 for argument conditions,
+ * 1 for a named caller.
+ */
 function specificity(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' | 'caller'>): number {
   return (
-    (rule.tool !== ANY ? 8 : 0) +
+    (rule.tool === ANY ? 0 : isToolPattern(rule.tool) ? 8 : 16) +
     (rule.server !== ANY ? 4 : 0) +
     (rule.when?.length ? 2 : 0) +
     (rule.caller ? 1 : 0)
@@ -370,6 +463,26 @@ function compileCondition(condition: unknown): Evaluate {
         return pattern.test(actual) ? 'yes' : 'no';
       };
     }
+    case 'range': {
+      const { min, max } = value as { min?: number; max?: number };
+      return (args) => {
+        const actual = at(args);
+        if (typeof actual !== 'number' || !Number.isFinite(actual)) return 'no';
+        return (min === undefined || actual >= min) && (max === undefined || actual <= max) ? 'yes' : 'no';
+      };
+    }
+    case 'under': {
+      const folder = normalizePath(value as string) as string;
+      return (args) => {
+        const actual = at(args);
+        if (typeof actual !== 'string') return 'no';
+        if (actual.length > MAX_MATCH_INPUT) return 'unknown';
+        // A relative or encoded path resolves somewhere only the server knows: cannot tell.
+        const path = normalizePath(actual);
+        if (path === undefined) return 'unknown';
+        return isUnder(path, folder) ? 'yes' : 'no';
+      };
+    }
   }
 }
 
@@ -383,17 +496,19 @@ function canonicalOrNull(value: unknown): string | null {
 }
 
 /** How a rule applies to a call: not at all, surely, or only because a condition could not be evaluated. */
-function ruleApplies(
+export function ruleApplies(
   compiled: CompiledRule,
   caller: Caller,
   serverId: string,
   toolName: string,
   args: JsonObject,
+  at: number = Date.now(),
 ): 'no' | 'yes' | 'cautiously' {
   const { rule } = compiled;
+  if (rule.expiresAt !== undefined && rule.expiresAt <= at) return 'no';
   if (!ruleCoversCaller(rule, caller)) return 'no';
   if (rule.server !== ANY && rule.server !== serverId) return 'no';
-  if (rule.tool !== ANY && rule.tool !== toolName) return 'no';
+  if (!compiled.coversTool(toolName)) return 'no';
   let uncertain = false;
   for (const condition of compiled.conditions) {
     const truth = condition(args);
@@ -411,10 +526,11 @@ export function chooseRule(
   serverId: string,
   toolName: string,
   args: JsonObject,
+  at: number = Date.now(),
 ): { rule: PolicyRule; cautiously: boolean } | undefined {
   const matching: { compiled: CompiledRule; cautiously: boolean }[] = [];
   for (const compiled of rules) {
-    const applies = ruleApplies(compiled, caller, serverId, toolName, args);
+    const applies = ruleApplies(compiled, caller, serverId, toolName, args, at);
     if (applies !== 'no') matching.push({ compiled, cautiously: applies === 'cautiously' });
   }
   const denies = matching.filter((m) => m.compiled.rule.verdict === 'deny');
@@ -422,6 +538,7 @@ export function chooseRule(
   pool.sort(
     (a, b) =>
       b.compiled.specificity - a.compiled.specificity ||
+      placeOf(a.compiled.rule) - placeOf(b.compiled.rule) ||
       severity(b.compiled.rule.verdict) - severity(a.compiled.rule.verdict) ||
       a.compiled.rule.createdAt - b.compiled.rule.createdAt ||
       (a.compiled.rule.id < b.compiled.rule.id ? -1 : 1),
@@ -430,13 +547,23 @@ export function chooseRule(
   return chosen ? { rule: chosen.compiled.rule, cautiously: chosen.cautiously } : undefined;
 }
 
+/** A rule's place in the person's list; rules stored before there was a list come after it. */
+function placeOf(rule: PolicyRule): number {
+  return rule.position ?? Number.MAX_SAFE_INTEGER;
+}
+
 function severity(verdict: Verdict): number {
   return verdict === 'deny' ? 2 : verdict === 'ask' ? 1 : 0;
 }
 
 /** A rule as a person reads it: `"delete_file" on "files" when path starts with "/etc"`. */
 export function describeRule(rule: Pick<PolicyRule, 'server' | 'tool' | 'when' | 'caller'>): string {
-  const tool = rule.tool === ANY ? 'every tool' : `"${rule.tool}"`;
+  const tool =
+    rule.tool === ANY
+      ? 'every tool'
+      : isToolPattern(rule.tool)
+        ? `tools named like "${rule.tool}"`
+        : `"${rule.tool}"`;
   const server = rule.server === ANY ? 'every server' : `"${rule.server}"`;
   const conditions = Array.isArray(rule.when)
     ? rule.when.map((c: unknown) =>
@@ -480,6 +607,18 @@ function describeCondition(condition: ArgumentCondition): string {
       return `${condition.path} starts with ${shown(condition.value)}`;
     case 'matches':
       return `${condition.path} matches /${String(condition.value)}/`;
+    case 'range': {
+      const { min, max } = (isRecord(condition.value) ? condition.value : {}) as {
+        min?: unknown;
+        max?: unknown;
+      };
+      if (min !== undefined && max !== undefined) return `${condition.path} is between ${min} and ${max}`;
+      return min !== undefined
+        ? `${condition.path} is at least ${min}`
+        : `${condition.path} is at most ${max}`;
+    }
+    case 'under':
+      return `${condition.path} is under ${shown(condition.value)}`;
     default:
       return `${String(condition.path)} (unreadable condition)`;
   }

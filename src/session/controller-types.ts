@@ -13,6 +13,8 @@ import type {
   GateEvent,
   GateResult,
   Policy,
+  PolicyRule,
+  RuleInput,
   SettingsStore,
   TraceRequest,
   TrustLevel,
@@ -166,6 +168,8 @@ export interface PanelController {
   listRemembered(): Promise<RememberedItem[]>;
   /** Revokes a remembered approval or deletes a rule; true when there was one. */
   forgetRemembered(item: Pick<RememberedItem, 'type' | 'id'>): Promise<boolean>;
+  /** The person's rules, as the Rules tab edits them (changes bump rememberedVersion). */
+  readonly rules: RuleBook;
   /** How MCP Apps are hosted, and what they tell the host app (events). */
   readonly apps: AppHost;
   /**
@@ -173,6 +177,18 @@ export interface PanelController {
    * connections run elsewhere (the extension's side panel mirrors its worker's controller).
    */
   skills?(): Promise<SkillsHub>;
+}
+
+/**
+ * The rule list through the controller (the extension's side panel reaches its worker's policy).
+ * Saving and importing check first: they reject with the policy's readable issues.
+ */
+interface RuleBook {
+  list(): Promise<PolicyRule[]>;
+  save(input: RuleInput): Promise<PolicyRule>;
+  remove(id: string): Promise<boolean>;
+  move(id: string, offset: number): Promise<boolean>;
+  importRules(inputs: readonly unknown[]): Promise<PolicyRule[]>;
 }
 
 export interface Controller extends PanelController {

@@ -147,6 +147,13 @@ export function createController(options: ControllerOptions = {}): Controller {
       const [{ policy }, { forgetRemembered }] = await Promise.all([ready, import('./remembered.js')]);
       return forgetRemembered(policy, item);
     },
+    rules: {
+      list: async () => (await ready).policy.listRules(),
+      save: async (input) => (await ready).policy.saveRule(input),
+      remove: async (id) => (await ready).policy.deleteRule(id),
+      move: async (id, offset) => (await ready).policy.moveRule(id, offset),
+      importRules: async (inputs) => (await ready).policy.importRules(inputs),
+    },
     async close() {
       if (closed) return;
       closed = true;

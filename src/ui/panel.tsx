@@ -22,6 +22,7 @@ import { ToolsView } from './views/tools-view.js';
 const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) => m.ActivityView));
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
+const RulesView = lazyView(() => import('./views/rules-view.js').then((m) => m.RulesView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
 // One chunk for both tabs: they share their listings and completion code.
 const ResourcesView = lazyView(() => import('./views/offerings-tabs.js').then((m) => m.ResourcesView));
@@ -43,6 +44,7 @@ const TABS = [
   { id: 'activity', label: 'Activity' },
   { id: 'log', label: 'Audit log' },
   { id: 'remembered', label: 'Approvals' },
+  { id: 'rules', label: 'Rules' },
   { id: 'inspect', label: 'Inspect' },
 ];
 
@@ -279,6 +281,7 @@ export function Panel({
             <AuditView controller={controller} runAgain={{ views, openTools: () => select('tools') }} />
           )}
           {tab.value === 'remembered' && <RememberedView controller={controller} />}
+          {tab.value === 'rules' && <RulesView controller={controller} />}
           {tab.value === 'inspect' && <InspectView controller={controller} />}
           {extra?.render()}
         </div>

@@ -24,6 +24,7 @@ import type { NamedTool } from '../components/title-lookalike.js';
 import { ToolMarks, toolMarks } from '../components/tool-marks.js';
 import { ApprovalCountdown } from './approval-countdown.js';
 import { APPROVED_UNCHECKED_IN_DIALOG, DECIDED_IN_DIALOG } from './approver-words.js';
+import { whatDecided } from './decision-source-words.js';
 import { DefinitionChangeView } from './definition-change-view.js';
 import { ListingWarnings } from './listing-warnings.js';
 import { OwnCallConfirmation } from './own-call-confirmation.js';
@@ -139,6 +140,10 @@ function FullApprovalDialog({ pending, queued, tools = [] }: ApprovalDialogProps
       <p>
         Asked by {describeCaller(request.caller)}. {request.decision.reason}
       </p>
+      <details class="tg-why">
+        <summary>Why was I asked?</summary>
+        <p>{whatDecided(request.decision, request.caller)}</p>
+      </details>
       {risky && (
         <p class="tg-warning">
           <ToolMarks marks={riskyMarks} claimShown={true} />{' '}

@@ -15,6 +15,7 @@ import { JsonTree } from '../components/json-tree.js';
 import { trapFocus } from '../focus-trap.js';
 import { EntryName } from './audit-table.js';
 import { actionLabel, callerInWords, decisionInWords, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { whatDecided } from './decision-source-words.js';
 import { RunAgainButton, type RunAgainHost } from './run-again.js';
 
 /** What an entry's "Run again" needs: where the form is, and the servers' tools. */
@@ -104,6 +105,13 @@ export function AuditDrawer({
           <dd>{callerInWords(entry)}</dd>
           <dt>Decision</dt>
           <dd>{decisionInWords(entry)}</dd>
+          {/* The person's own click needs no second line: "Decision" already says it. */}
+          {entry.decision && actionLabel(entry) === undefined && !ownClick(entry.decision) && (
+            <>
+              <dt>Decided by</dt>
+              <dd>{whatDecided(entry.decision, entry.caller)}</dd>
+            </>
+          )}
           <dt>When</dt>
           <dd>{fullTime(entry.startedAt)}</dd>
           <Timings entry={entry} />
@@ -256,4 +264,8 @@ function textBlocks(result: unknown): string[] {
 function pretty(value: unknown): string {
   const text = JSON.stringify(value, null, 2) ?? '';
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+}
+
+function ownClick(decision: NonNullable<AuditEntry['decision']>): boolean {
+  return decision.source.kind === 'default' && decision.source.reason === 'person-started';
 }

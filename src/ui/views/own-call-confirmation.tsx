@@ -12,6 +12,7 @@ import { escapeHidden } from '../components/hidden-characters.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 import { SERVER_CLAIM, toolMarks } from '../components/tool-marks.js';
 import { CONFIRMED_OWN_CALL, DENIED_OWN_CALL } from './approver-words.js';
+import { whatDecided } from './decision-source-words.js';
 
 /** What a destructive tool says of itself, in the tool list's words. */
 const DESTRUCTIVE_SAYS = toolMarks({ destructiveHint: true })[0]!.says;
@@ -59,6 +60,14 @@ export function OwnCallConfirmation({ pending, queued }: { pending: PendingAppro
       <p class="tg-own-call-why">
         {destructive ? `${label} says it ${DESTRUCTIVE_SAYS} (${SERVER_CLAIM}).` : request.decision.reason}
       </p>
+      <details class="tg-why">
+        <summary>Why was I asked?</summary>
+        <p>
+          {destructive
+            ? `Your click on Call is enough for your own calls, except to a tool that says it ${DESTRUCTIVE_SAYS} (${SERVER_CLAIM}): Toolgate confirms those first.`
+            : whatDecided(request.decision, request.caller)}
+        </p>
+      </details>
       {args.length > 0 ? (
         <ul class="tg-own-call-arguments" aria-label="Arguments">
           {args.map(([name, value]) => (
