@@ -12,6 +12,7 @@ import type { JsonObject } from '../protocol/index.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError, explainConnectError } from './connect-errors.js';
 import type { Diagnostics } from './diagnostics.js';
+import type { KeptServers } from './kept-servers.js';
 import type { PersonQueue } from './person-queue.js';
 import type { ServerConfig, ServerState } from './types.js';
 
@@ -24,9 +25,10 @@ export interface Connections {
   readonly clients: ReadonlyMap<string, McpClient>;
   /**
    * `atLoad`: configured when the panel opened, not asked for by the person: a sign-in its first
-   * connection needs waits on its card instead of opening a dialog by itself.
+   * connection needs waits on its card instead of opening a dialog by itself. `kept`: listed again
+   * from the servers kept on an earlier visit (kept-servers.ts), so not written again.
    */
-  addServer(config: ServerConfig, how?: { atLoad?: boolean }): Promise<ServerState>;
+  addServer(config: ServerConfig, how?: { atLoad?: boolean; kept?: boolean }): Promise<ServerState>;
   removeServer(id: string): Promise<void>;
   retry(id: string): Promise<ServerState>;
   setTrust(id: string, trust: TrustLevel): Promise<void>;
@@ -51,16 +53,20 @@ export interface ConnectionsOptions {
   services: Promise<{ policy: Policy; audit: AuditSink }>;
   queue: Pick<PersonQueue, 'ask' | 'askToSignIn'>;
   diagnostics: Pick<Diagnostics, 'watch' | 'unwatch'>;
+  /** The servers kept across visits (loaded on first use); absent when the host turned keeping off. */
+  kept?: (() => Promise<KeptServers>) | undefined;
 }
 
 export function createConnections(options: ConnectionsOptions): Connections {
-  const { connectModule, services, queue, diagnostics } = options;
+  const { connectModule, services, queue, diagnostics, kept } = options;
   const servers = signal<ServerState[]>([]);
   const clients = new Map<string, McpClient>();
   /** Frames and workers started for servers, to dispose of with them. */
   const frames = new Map<string, { dispose(): void }>();
   /** Servers configured at load whose first connection is still under way (see addServer). */
   const atLoad = new Set<string>();
+  /** Writes of added servers to the kept list, under way: a removal waits for them, then drops. */
+  const keeping = new Map<string, Promise<unknown>>();
 
   const update = (id: string, change: Partial<ServerState>) => {
     servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
@@ -207,9 +213,22 @@ export function createConnections(options: ConnectionsOptions): Connections {
         trust: 'untrusted',
         tools: [],
         disabled: new Set(),
+        ...(how?.kept ? { kept: true } : {}),
       };
       servers.value = [...servers.value, state];
       if (how?.atLoad) atLoad.add(id);
+      // Configured servers come back with the host's configuration; added ones are kept for it.
+      if (kept && !how?.atLoad)
+        keeping.set(
+          id,
+          kept()
+            .then((store) => store.keep(id, config))
+            .then(
+              (done) =>
+                done && servers.value.some((server) => server.id === id) && update(id, { kept: true }),
+            )
+            .catch(() => undefined),
+        );
       void services
         .then(({ policy }) => policy.trustOf(id))
         .then((trust) => update(id, { trust }))
@@ -223,6 +242,12 @@ export function createConnections(options: ConnectionsOptions): Connections {
       dropFrame(id);
       servers.value = servers.value.filter((server) => server.id !== id);
       await client?.close().catch(() => undefined);
+      // Removed is removed: not listed again on the next visit (once a write under way is done).
+      await keeping.get(id);
+      keeping.delete(id);
+      await kept?.()
+        .then((store) => store.drop(id))
+        .catch(() => undefined);
       // What the person decided about this server goes with it: a server added later at the same
       // address (or under the same id) is asked about afresh, not trusted on an old say-so.
       try {
