@@ -31,9 +31,7 @@ export type ImportEntry =
     }
   | { kind: 'skipped'; name: string; reason: string };
 
-type ImportResult =
-  | { ok: true; format: ListFormat; entries: ImportEntry[] }
-  | { ok: false; problem: string };
+type ImportResult = { ok: true; format: ListFormat; entries: ImportEntry[] } | { ok: false; problem: string };
 
 /** Files above this are refused unread: no server list is that long. */
 const MAX_LIST_CHARS = 1_000_000;
