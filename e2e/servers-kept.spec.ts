@@ -100,6 +100,25 @@ test('servers added by the person and by the host are listed and connect again a
   await expect(page.locator('.tg-server')).toHaveCount(1);
 });
 
+test('a host that adds its server on every load gets it once, with its own config', async ({ page }) => {
+  await openWidget(page, []);
+  expect(await addAsHost(page, { url: sdk.url, id: 'mine' })).toBe('mine');
+  await expect(page.locator('[data-server="mine"]').getByRole('button', { name: /^Forget / })).toBeVisible({
+    timeout: 20_000,
+  });
+  await reload(page);
+  // Listed from the kept list, then added again by the host: one row, connected, no "already" error.
+  await expect(page.locator('[data-server="mine"] .tg-badge')).toContainText('connected', {
+    timeout: 20_000,
+  });
+  expect(await addAsHost(page, { url: sdk.url, id: 'mine', label: 'Mine again' })).toBe('mine');
+  await expect(page.locator('[data-server="mine"] .tg-badge')).toContainText('connected', {
+    timeout: 20_000,
+  });
+  await expect(page.locator('.tg-server')).toHaveCount(1);
+  await expect(page.locator('[data-server="mine"] strong')).toHaveText('Mine again');
+});
+
 test('a host that turns keeping off keeps nothing', async ({ page }) => {
   await openWidget(page, [], { query: 'keep=off' });
   await addAsHost(page, { url: sdk.url });

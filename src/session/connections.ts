@@ -67,6 +67,9 @@ export function createConnections(options: ConnectionsOptions): Connections {
   const atLoad = new Set<string>();
   /** Writes of added servers to the kept list, under way: a removal waits for them, then drops. */
   const keeping = new Map<string, Promise<unknown>>();
+  /** Servers listed from the kept list and not added again since, and first connections under way. */
+  const restoredIds = new Set<string>();
+  const opening = new Map<string, Promise<ServerState>>();
 
   const update = (id: string, change: Partial<ServerState>) => {
     servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
@@ -202,6 +205,29 @@ export function createConnections(options: ConnectionsOptions): Connections {
     async addServer(config, how) {
       const named = identify(config);
       const id = config.id ?? named.id;
+      // A host that adds its server on every load finds it listed from the kept list already: its
+      // own config takes the place of the kept one (same server: trust and rules stay).
+      const restored = servers.value.find(
+        (server) =>
+          restoredIds.has(server.id) &&
+          (server.id === id || (!!config.url && server.config.url === config.url)),
+      );
+      if (restored) {
+        restoredIds.delete(restored.id);
+        await opening.get(restored.id);
+        await clients
+          .get(restored.id)
+          ?.close()
+          .catch(() => undefined);
+        clients.delete(restored.id);
+        dropFrame(restored.id);
+        servers.value = servers.value.filter((server) => server.id !== restored.id);
+        if (restored.id !== id)
+          await kept?.().then(
+            (store) => store.drop(restored.id),
+            () => undefined,
+          );
+      }
       if (servers.value.some((server) => server.id === id))
         throw new Error(`A server with the id "${id}" is already in the panel.`);
       const state: ServerState = {
@@ -217,6 +243,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
       };
       servers.value = [...servers.value, state];
       if (how?.atLoad) atLoad.add(id);
+      if (how?.kept) restoredIds.add(id);
       // Configured servers come back with the host's configuration; added ones are kept for it.
       if (kept && !how?.atLoad)
         keeping.set(
@@ -233,7 +260,9 @@ export function createConnections(options: ConnectionsOptions): Connections {
         .then(({ policy }) => policy.trustOf(id))
         .then((trust) => update(id, { trust }))
         .catch(() => undefined);
-      return open(state);
+      const opened = open(state);
+      opening.set(id, opened);
+      return opened;
     },
     async removeServer(id) {
       const label = labelOf(id);
