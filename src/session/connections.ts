@@ -12,7 +12,6 @@ import type { JsonObject } from '../protocol/index.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError, explainConnectError } from './connect-errors.js';
 import type { Diagnostics } from './diagnostics.js';
-import type { KeptServers } from './kept-servers.js';
 import type { PersonQueue } from './person-queue.js';
 import type { ServerConfig, ServerState } from './types.js';
 
@@ -25,11 +24,12 @@ export interface Connections {
   readonly clients: ReadonlyMap<string, McpClient>;
   /**
    * `atLoad`: configured when the panel opened, not asked for by the person: a sign-in its first
-   * connection needs waits on its card instead of opening a dialog by itself. `kept`: listed again
-   * from the servers kept on an earlier visit (kept-servers.ts), so not written again.
+   * connection needs waits on its card instead of opening a dialog by itself. `kept`: listed from
+   * the servers kept on an earlier visit (kept-servers.ts).
    */
   addServer(config: ServerConfig, how?: { atLoad?: boolean; kept?: boolean }): Promise<ServerState>;
-  removeServer(id: string): Promise<void>;
+  /** `keepDecisions`: the same server is added again at once, so its trust and rules stay. */
+  removeServer(id: string, how?: { keepDecisions?: boolean }): Promise<void>;
   retry(id: string): Promise<ServerState>;
   setTrust(id: string, trust: TrustLevel): Promise<void>;
   setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void>;
@@ -53,23 +53,16 @@ export interface ConnectionsOptions {
   services: Promise<{ policy: Policy; audit: AuditSink }>;
   queue: Pick<PersonQueue, 'ask' | 'askToSignIn'>;
   diagnostics: Pick<Diagnostics, 'watch' | 'unwatch'>;
-  /** The servers kept across visits (loaded on first use); absent when the host turned keeping off. */
-  kept?: (() => Promise<KeptServers>) | undefined;
 }
 
 export function createConnections(options: ConnectionsOptions): Connections {
-  const { connectModule, services, queue, diagnostics, kept } = options;
+  const { connectModule, services, queue, diagnostics } = options;
   const servers = signal<ServerState[]>([]);
   const clients = new Map<string, McpClient>();
   /** Frames and workers started for servers, to dispose of with them. */
   const frames = new Map<string, { dispose(): void }>();
   /** Servers configured at load whose first connection is still under way (see addServer). */
   const atLoad = new Set<string>();
-  /** Writes of added servers to the kept list, under way: a removal waits for them, then drops. */
-  const keeping = new Map<string, Promise<unknown>>();
-  /** Servers listed from the kept list and not added again since, and first connections under way. */
-  const restoredIds = new Set<string>();
-  const opening = new Map<string, Promise<ServerState>>();
 
   const update = (id: string, change: Partial<ServerState>) => {
     servers.value = servers.value.map((server) => (server.id === id ? { ...server, ...change } : server));
@@ -205,29 +198,6 @@ export function createConnections(options: ConnectionsOptions): Connections {
     async addServer(config, how) {
       const named = identify(config);
       const id = config.id ?? named.id;
-      // A host that adds its server on every load finds it listed from the kept list already: its
-      // own config takes the place of the kept one (same server: trust and rules stay).
-      const restored = servers.value.find(
-        (server) =>
-          restoredIds.has(server.id) &&
-          (server.id === id || (!!config.url && server.config.url === config.url)),
-      );
-      if (restored) {
-        restoredIds.delete(restored.id);
-        await opening.get(restored.id);
-        await clients
-          .get(restored.id)
-          ?.close()
-          .catch(() => undefined);
-        clients.delete(restored.id);
-        dropFrame(restored.id);
-        servers.value = servers.value.filter((server) => server.id !== restored.id);
-        if (restored.id !== id)
-          await kept?.().then(
-            (store) => store.drop(restored.id),
-            () => undefined,
-          );
-      }
       if (servers.value.some((server) => server.id === id))
         throw new Error(`A server with the id "${id}" is already in the panel.`);
       const state: ServerState = {
@@ -243,40 +213,20 @@ export function createConnections(options: ConnectionsOptions): Connections {
       };
       servers.value = [...servers.value, state];
       if (how?.atLoad) atLoad.add(id);
-      if (how?.kept) restoredIds.add(id);
-      // Configured servers come back with the host's configuration; added ones are kept for it.
-      if (kept && !how?.atLoad)
-        keeping.set(
-          id,
-          kept()
-            .then((store) => store.keep(id, config))
-            .then(
-              (done) =>
-                done && servers.value.some((server) => server.id === id) && update(id, { kept: true }),
-            )
-            .catch(() => undefined),
-        );
       void services
         .then(({ policy }) => policy.trustOf(id))
         .then((trust) => update(id, { trust }))
         .catch(() => undefined);
-      const opened = open(state);
-      opening.set(id, opened);
-      return opened;
+      return open(state);
     },
-    async removeServer(id) {
+    async removeServer(id, how) {
       const label = labelOf(id);
       const client = clients.get(id);
       clients.delete(id);
       dropFrame(id);
       servers.value = servers.value.filter((server) => server.id !== id);
       await client?.close().catch(() => undefined);
-      // Removed is removed: not listed again on the next visit (once a write under way is done).
-      await keeping.get(id);
-      keeping.delete(id);
-      await kept?.()
-        .then((store) => store.drop(id))
-        .catch(() => undefined);
+      if (how?.keepDecisions) return;
       // What the person decided about this server goes with it: a server added later at the same
       // address (or under the same id) is asked about afresh, not trusted on an old say-so.
       try {

@@ -60,17 +60,7 @@ export function createController(options: ControllerOptions = {}): Controller {
     );
   // Views show the failure (the audit view, the approval step); keep it from being "unhandled".
   ready.catch(() => undefined);
-  // Servers kept across visits (kept-servers.ts), a chunk of its own loaded after the first paint.
-  const keepOptions = options.keepServers;
-  let keptServers: Promise<import('./kept-servers.js').KeptServers> | undefined;
-  const kept =
-    keepOptions === false
-      ? undefined
-      : () =>
-          (keptServers ??= painted
-            .then(() => import('./kept-servers.js'))
-            .then(({ openKeptServers }) => openKeptServers(keepOptions === true ? {} : keepOptions)));
-  const connections = createConnections({ connectModule, services: ready, queue, diagnostics, kept });
+  const connections = createConnections({ connectModule, services: ready, queue, diagnostics });
   const gate: Promise<Gate> = ready.then((services) => services.gate);
   gate.catch(() => undefined);
   const person = { kind: 'person', label: options.personLabel ?? 'you' } as const;
@@ -173,17 +163,21 @@ export function createController(options: ControllerOptions = {}): Controller {
   // Configured, not asked for: a sign-in they need waits on their card (no dialog on load).
   for (const config of options.servers ?? [])
     void connections.addServer(config, { atLoad: true }).catch(() => undefined);
-  // Then those kept from earlier visits, unless the host configured the same address itself.
-  void kept?.()
-    .then((store) => store.list())
-    .then((configs) => {
-      for (const config of configs)
-        if (
-          !closed &&
-          !connections.servers.value.some((server) => server.config.url === config.url && !!config.url)
-        )
-          void connections.addServer(config, { atLoad: true, kept: true }).catch(() => undefined);
-    })
-    .catch(() => undefined);
+  // Servers kept across visits (kept-servers.ts): listed after those configured, kept when added.
+  // Without its chunk (it failed to load) servers are added and removed as if keeping were off.
+  const keep = options.keepServers;
+  const keeper =
+    keep === false
+      ? undefined
+      : painted
+          .then(() => import('./kept-servers.js'))
+          .then(({ keepServersIn }) =>
+            keepServersIn(connections, keep === true ? {} : (keep ?? {}), () => closed),
+          )
+          .catch(() => connections);
+  if (keeper) {
+    controller.addServer = async (config) => (await keeper).addServer(config);
+    controller.removeServer = async (id) => (await keeper).removeServer(id);
+  }
   return controller;
 }

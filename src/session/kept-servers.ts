@@ -15,7 +15,8 @@
 import { createStore, del, entries, set } from 'idb-keyval';
 import { type AuthStore, encryptedAuthStore } from '../auth/index.js';
 import { redactUrl } from '../protocol/index.js';
-import type { ServerConfig } from './types.js';
+import type { Connections } from './connections.js';
+import type { ServerConfig, ServerState } from './types.js';
 
 /** What the host tunes (ControllerOptions.keepServers). */
 export interface KeepServersOptions {
@@ -147,4 +148,86 @@ async function keyOf(id: string): Promise<string> {
 
 function isRecord(value: unknown): value is KeptRecord {
   return typeof value === 'object' && value !== null && typeof (value as KeptRecord).addedAt === 'number';
+}
+
+/** The controller's add and remove with keeping: what kept-servers adds to the connections. */
+export interface Keeper {
+  addServer(config: ServerConfig): Promise<ServerState>;
+  removeServer(id: string): Promise<void>;
+}
+
+/**
+ * Keeping for one controller's connections: lists the kept servers now (after those the host
+ * configured, unless it configured the same address), keeps what is added, forgets what is removed.
+ */
+export function keepServersIn(
+  connections: Pick<Connections, 'servers' | 'addServer' | 'removeServer' | 'update'>,
+  options: KeepServersOptions,
+  isClosed: () => boolean,
+): Keeper {
+  const store = openKeptServers(options);
+  /** Writes under way, by server id: a removal waits for its server's write, then drops it. */
+  const writes = new Map<string, Promise<unknown>>();
+  /** Servers listed from the kept list and not added again since, with their first connection. */
+  const restored = new Map<string, Promise<unknown>>();
+  const listed = (id: string) => connections.servers.value.some((server) => server.id === id);
+  const idOf = (config: ServerConfig) =>
+    connections.servers.value.find((server) => server.config === config)?.id;
+
+  void store
+    .list()
+    .then((configs) => {
+      for (const config of configs) {
+        if (
+          isClosed() ||
+          connections.servers.value.some((server) => !!config.url && server.config.url === config.url)
+        )
+          continue;
+        // addServer lists the server before its first await: its id is known at once, so an add
+        // that comes while it connects finds it.
+        const adding = connections.addServer(config, { atLoad: true, kept: true }).catch(() => undefined);
+        const id = idOf(config);
+        if (id) restored.set(id, adding);
+      }
+    })
+    .catch(() => undefined);
+
+  return {
+    async addServer(config) {
+      // A host that adds its server on every load finds it listed from the kept list already: its
+      // own config takes the place of the kept one (the same server: its trust and rules stay).
+      const before = connections.servers.value.find(
+        (server) =>
+          restored.has(server.id) &&
+          (server.id === config.id || (!!config.url && server.config.url === config.url)),
+      );
+      if (before) {
+        const opening = restored.get(before.id);
+        restored.delete(before.id);
+        await opening;
+        await connections.removeServer(before.id, { keepDecisions: true });
+        await store.drop(before.id).catch(() => undefined);
+      }
+      const adding = connections.addServer(config);
+      const id = idOf(config);
+      if (id)
+        writes.set(
+          id,
+          store
+            .keep(id, config)
+            .then((done) => done && listed(id) && connections.update(id, { kept: true }))
+            .catch(() => undefined),
+        );
+      return adding;
+    },
+    async removeServer(id) {
+      restored.delete(id);
+      await connections.removeServer(id).finally(async () => {
+        // Removed is removed: not listed again on the next visit (once a write under way is done).
+        await writes.get(id);
+        writes.delete(id);
+        await store.drop(id).catch(() => undefined);
+      });
+    },
+  };
 }
