@@ -54,7 +54,7 @@ const PLACEHOLDER = /\$\{[^}]*\}|\{[A-Za-z_][\w.-]*\}/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
 
 const STDIO_REASON =
-  'it starts a program on your computer (stdio), which a web page cannot do: run it behind an HTTP endpoint (the README’s bridge recipe) and add that URL';
+  'it starts a program on your computer (stdio), which a web page cannot do: run it behind an HTTP endpoint (a gateway such as supergateway) and add that URL';
 
 /** Reads a server list in any of the formats above; which one is told by its shape. */
 export function readServerList(text: string): ImportResult {
