@@ -9,7 +9,7 @@ import { expect, type Page, test } from '@playwright/test';
 import type { Controller } from '../src/widget.js';
 import { type Peer, startPeer } from './support/peers.js';
 import { buildAndServeSite, type StaticServer } from './support/static-server.js';
-import { openWidget } from './support/widget-page.js';
+import { axe, openWidget } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
 
@@ -189,6 +189,7 @@ test('import a Claude Desktop and a VS Code file: remote entries shown before th
   await expect(list.locator('[data-import="mine"]')).toContainText('bridged through mcp-remote');
   // Nothing is added before the person presses the button.
   await expect(page.locator('.tg-server')).toHaveCount(0);
+  await axe(page, 'import preview');
   await page.getByRole('button', { name: 'Add 1 server' }).click();
   await expect(page.locator('[role=status]', { hasText: 'Added 1 server' })).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('.tg-server', { hasText: 'mine' }).locator('.tg-badge')).toContainText(
@@ -233,6 +234,7 @@ test('export the list in VS Code format, without headers or URL secrets', async 
     },
   });
   await expect(page.getByText('Headers and secrets in URLs are left out')).toBeVisible();
+  await axe(page, 'export');
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download mcp.json' }).click();
   expect((await download).suggestedFilename()).toBe('mcp.json');
