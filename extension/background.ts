@@ -96,6 +96,8 @@ async function start() {
   };
   controller = createController({
     servers: await loadServers(withSignIn),
+    // The worker keeps its servers itself (saveServers, headers in session storage only).
+    keepServers: false,
     personLabel: 'you',
     // MV3 forbids eval here: schemas are interpreted, and Ajv is not even in this file.
     schemaEngine: 'cfworker',

@@ -18,6 +18,7 @@ export {
   configureMcpApps,
   createController,
   type DialogArmingOptions,
+  type KeepServersOptions,
   type McpAppEvent,
   type McpAppsOptions,
   onMcpAppEvent,

@@ -1,8 +1,9 @@
 /**
  * The demo page: the full widget, connected to the in-browser demo server (a Web Worker, so the
  * static site needs no server of ours), to `npm start`'s Node servers when there are (the open one
- * and the one that requires signing in), and to any server named by `?server=<url>` (repeatable),
- * signing in to those that ask.
+ * and the one that requires signing in). A link's `?server=<url>` (repeatable) offers to add those
+ * servers, asking the person first (deep-link.ts); servers added are kept for the next visit, and
+ * sign in when they ask.
  */
 import { defineToolgatePanel, type ServerConfig, type ToolgatePanelElement } from '../widget.js';
 import { describeConnected } from './intro.js';
@@ -43,15 +44,18 @@ if (protectedEndpoint)
       url: new URL(protectedEndpoint, location.href).href,
     }),
   );
-for (const url of new URLSearchParams(location.search).getAll('server')) servers.push(signingIn({ url }));
 
 const panel = document.getElementById('panel') as ToolgatePanelElement;
 // The demo lands on Tools: a first call is one pick and one click away (the intro suggests one).
-panel.options = { servers, startTab: 'tools' };
+// Servers the person added on an earlier visit come back able to sign in, as when first added.
+panel.options = { servers, startTab: 'tools', keepServers: { prepare: signingIn } };
 defineToolgatePanel();
 void panel.ready.then((controller) => {
   // For the e2e tests and curious visitors (devtools): the panel's controller.
   Object.assign(window, { toolgate: controller });
+  // A link naming servers: asked about, never connected to before the person says so.
+  if (new URLSearchParams(location.search).has('server'))
+    void import('./deep-link.js').then(({ offerLinkedServers }) => offerLinkedServers(controller, signingIn));
   // The intro says what is connected from the live state, never from fixed text.
   const intro = document.getElementById('demo-connected');
   if (intro)

@@ -24,10 +24,12 @@ export interface Connections {
   readonly clients: ReadonlyMap<string, McpClient>;
   /**
    * `atLoad`: configured when the panel opened, not asked for by the person: a sign-in its first
-   * connection needs waits on its card instead of opening a dialog by itself.
+   * connection needs waits on its card instead of opening a dialog by itself. `kept`: listed from
+   * the servers kept on an earlier visit (kept-servers.ts).
    */
-  addServer(config: ServerConfig, how?: { atLoad?: boolean }): Promise<ServerState>;
-  removeServer(id: string): Promise<void>;
+  addServer(config: ServerConfig, how?: { atLoad?: boolean; kept?: boolean }): Promise<ServerState>;
+  /** `keepDecisions`: the same server is added again at once, so its trust and rules stay. */
+  removeServer(id: string, how?: { keepDecisions?: boolean }): Promise<void>;
   retry(id: string): Promise<ServerState>;
   setTrust(id: string, trust: TrustLevel): Promise<void>;
   setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void>;
@@ -207,6 +209,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         trust: 'untrusted',
         tools: [],
         disabled: new Set(),
+        ...(how?.kept ? { kept: true } : {}),
       };
       servers.value = [...servers.value, state];
       if (how?.atLoad) atLoad.add(id);
@@ -216,13 +219,14 @@ export function createConnections(options: ConnectionsOptions): Connections {
         .catch(() => undefined);
       return open(state);
     },
-    async removeServer(id) {
+    async removeServer(id, how) {
       const label = labelOf(id);
       const client = clients.get(id);
       clients.delete(id);
       dropFrame(id);
       servers.value = servers.value.filter((server) => server.id !== id);
       await client?.close().catch(() => undefined);
+      if (how?.keepDecisions) return;
       // What the person decided about this server goes with it: a server added later at the same
       // address (or under the same id) is asked about afresh, not trusted on an old say-so.
       try {

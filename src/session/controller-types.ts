@@ -22,6 +22,7 @@ import type {
 import type { JsonObject } from '../protocol/index.js';
 import type { SkillsHub } from '../skills/index.js';
 import type { AppHost, McpAppsOptions } from './app-host.js';
+import type { KeepServersOptions } from './kept-servers.js';
 import type { SessionOfferings } from './offerings.js';
 import type { RememberedItem } from './remembered.js';
 import type { ControllerServices } from './services.js';
@@ -60,6 +61,12 @@ export interface CallRequest {
 
 export interface ControllerOptions {
   servers?: ServerConfig[];
+  /**
+   * Keep the servers added with `addServer` (the person's, and the host's own) in IndexedDB, and
+   * list them again, reconnecting, on the next visit. Default true; false: nothing is kept. URL
+   * secrets and headers are sealed, never stored in clear (see kept-servers.ts).
+   */
+  keepServers?: boolean | KeepServersOptions;
   /** The audit log: 'indexeddb' (default: the origin's log), an AuditSink of the host's, or 'memory'. */
   audit?: 'indexeddb' | 'memory' | AuditLog | AuditSink;
   auditName?: string;

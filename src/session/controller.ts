@@ -178,5 +178,21 @@ export function createController(options: ControllerOptions = {}): Controller {
   // Configured, not asked for: a sign-in they need waits on their card (no dialog on load).
   for (const config of options.servers ?? [])
     void connections.addServer(config, { atLoad: true }).catch(() => undefined);
+  // Servers kept across visits (kept-servers.ts): listed after those configured, kept when added.
+  // Without its chunk (it failed to load) servers are added and removed as if keeping were off.
+  const keep = options.keepServers;
+  const keeper =
+    keep === false
+      ? undefined
+      : painted
+          .then(() => import('./kept-servers.js'))
+          .then(({ keepServersIn }) =>
+            keepServersIn(connections, keep === true ? {} : (keep ?? {}), () => closed),
+          )
+          .catch(() => connections);
+  if (keeper) {
+    controller.addServer = async (config) => (await keeper).addServer(config);
+    controller.removeServer = async (id) => (await keeper).removeServer(id);
+  }
   return controller;
 }

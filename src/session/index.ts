@@ -33,6 +33,7 @@ export {
 export { armDialog } from './dialog-arming.js';
 export { configureDialogArming, type DialogArmingOptions } from './dialog-arming-settings.js';
 export { type ExposedTool, type ExposeToAgentOptions, exposeToAgent } from './expose-to-agent.js';
+export type { KeepServersOptions } from './kept-servers.js';
 export type { SessionOfferings } from './offerings.js';
 export { coveredCallers, type RememberedItem } from './remembered.js';
 export { parseReplayFile, type ReplayCall, replayFileOf } from './replay-file.js';

@@ -114,6 +114,8 @@ export interface ServerState {
   instructions?: string;
   /** The level asked for with logging/setLevel, once the person chose one. */
   logLevel?: string;
+  /** Kept in this browser: listed again on the next visit (ControllerOptions.keepServers). */
+  kept?: boolean;
 }
 
 /** One progress report of a call, as it arrived. */

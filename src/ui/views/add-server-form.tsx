@@ -10,9 +10,13 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { type PanelController, type ServerConfig, serverNames } from '../../session/index.js';
 import type { ConnectionFix } from '../connection-fix.js';
+import { lazyView } from '../lazy.js';
 import { readServerInput } from './server-input.js';
 import { DiagnoseButton, FailureAdvice } from './server-notices.js';
 import type { AddFormState } from './servers-view.js';
+
+// Importing a file or exporting the list: rarer still than adding a server.
+const ServerTransfer = lazyView(() => import('./server-transfer.js').then((m) => m.ServerTransfer));
 
 /** "Name: value" lines → headers; blank lines ignored. Returns an error sentence for a bad line. */
 function parseHeaderLines(text: string): Record<string, string> | string {
@@ -44,6 +48,7 @@ export function AddServerForm({
   const problem = useSignal('');
   const notes = useSignal<string[]>([]);
   const busy = useSignal(false);
+  const transfer = useSignal(false);
   const field = useRef<HTMLInputElement>(null);
   const framesAllowed = controller.serverKinds?.includes('frame') ?? true;
   const state = form.value;
@@ -137,122 +142,141 @@ export function AddServerForm({
     .filter(Boolean)
     .join(' ');
   return (
-    <form class="tg-add-server" aria-label="Add a server" onSubmit={add}>
-      {framesAllowed && (
-        <>
-          <label for="tg-server-kind">Connect to</label>
-          <select
-            id="tg-server-kind"
-            value={kind.value}
-            onChange={(e) => {
-              kind.value = (e.currentTarget as HTMLSelectElement).value as 'http' | 'page';
-            }}
-          >
-            <option value="http">an MCP endpoint (Streamable HTTP or HTTP+SSE)</option>
-            <option value="page">a page hosting a server (postMessage, in a hidden frame)</option>
-          </select>
-        </>
-      )}
-      <label for="tg-server-url">
-        {kind.value === 'page' ? 'Server page URL' : 'Server URL, or a pasted configuration'}
-      </label>
-      <input
-        id="tg-server-url"
-        ref={field}
-        // Plain text with a URL keyboard: our own message explains a bad address better than the browser's.
-        type="text"
-        inputMode="url"
-        spellcheck={false}
-        required
-        aria-invalid={problem.value || failedHere.length ? 'true' : undefined}
-        aria-describedby={describedBy || undefined}
-        placeholder={kind.value === 'page' ? 'https://tools.example.com/mcp.html' : 'https://example.com/mcp'}
-        value={state.text}
-        onInput={(e) => set({ text: (e.currentTarget as HTMLInputElement).value })}
-      />
-      {kind.value === 'http' && (
-        <p class="tg-help">
-          For example <code>https://example.com/mcp</code> or <code>localhost:3000/mcp</code> (a local address
-          gets http://, any other https://), or paste <code>{'{"mcpServers": {…}}'}</code> from another MCP
-          client.
-        </p>
-      )}
-      <div id="tg-add-problem" role="alert">
-        {problem.value && <p class="tg-error">{problem.value}</p>}
-        {failedHere.map((server) => (
-          <div key={server.id} class="tg-error tg-add-failed" data-add-failed={server.id}>
-            <FailureAdvice
-              server={server}
-              fix={fix}
-              lead={
-                <>
-                  <strong>{names(server.id)}</strong> could not connect:{' '}
-                </>
-              }
-            />
-            <div class="tg-row">
-              <button
-                type="button"
-                onClick={() => {
-                  set({
-                    replacing: server.id,
-                    text: server.config.url ?? server.config.frameUrl ?? state.text,
-                  });
-                  field.current?.focus();
-                  field.current?.select();
-                }}
-              >
-                Edit
-              </button>
-              <button type="button" onClick={() => void controller.retry(server.id)}>
-                Retry
-              </button>
-              <button
-                type="button"
-                onClick={() => {
-                  void controller.removeServer(server.id).catch(() => undefined);
-                  set({ failed: state.failed.filter((id) => id !== server.id), text: '' });
-                }}
-              >
-                Remove
-              </button>
-              {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
+    <>
+      <form class="tg-add-server" aria-label="Add a server" onSubmit={add}>
+        {framesAllowed && (
+          <>
+            <label for="tg-server-kind">Connect to</label>
+            <select
+              id="tg-server-kind"
+              value={kind.value}
+              onChange={(e) => {
+                kind.value = (e.currentTarget as HTMLSelectElement).value as 'http' | 'page';
+              }}
+            >
+              <option value="http">an MCP endpoint (Streamable HTTP or HTTP+SSE)</option>
+              <option value="page">a page hosting a server (postMessage, in a hidden frame)</option>
+            </select>
+          </>
+        )}
+        <label for="tg-server-url">
+          {kind.value === 'page' ? 'Server page URL' : 'Server URL, or a pasted configuration'}
+        </label>
+        <input
+          id="tg-server-url"
+          ref={field}
+          // Plain text with a URL keyboard: our own message explains a bad address better than the browser's.
+          type="text"
+          inputMode="url"
+          spellcheck={false}
+          required
+          aria-invalid={problem.value || failedHere.length ? 'true' : undefined}
+          aria-describedby={describedBy || undefined}
+          placeholder={
+            kind.value === 'page' ? 'https://tools.example.com/mcp.html' : 'https://example.com/mcp'
+          }
+          value={state.text}
+          onInput={(e) => set({ text: (e.currentTarget as HTMLInputElement).value })}
+        />
+        {kind.value === 'http' && (
+          <p class="tg-help">
+            For example <code>https://example.com/mcp</code> or <code>localhost:3000/mcp</code> (a local
+            address gets http://, any other https://), or paste <code>{'{"mcpServers": {…}}'}</code> from
+            another MCP client.
+          </p>
+        )}
+        <div id="tg-add-problem" role="alert">
+          {problem.value && <p class="tg-error">{problem.value}</p>}
+          {failedHere.map((server) => (
+            <div key={server.id} class="tg-error tg-add-failed" data-add-failed={server.id}>
+              <FailureAdvice
+                server={server}
+                fix={fix}
+                lead={
+                  <>
+                    <strong>{names(server.id)}</strong> could not connect:{' '}
+                  </>
+                }
+              />
+              <div class="tg-row">
+                <button
+                  type="button"
+                  onClick={() => {
+                    set({
+                      replacing: server.id,
+                      text: server.config.url ?? server.config.frameUrl ?? state.text,
+                    });
+                    field.current?.focus();
+                    field.current?.select();
+                  }}
+                >
+                  Edit
+                </button>
+                <button type="button" onClick={() => void controller.retry(server.id)}>
+                  Retry
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    void controller.removeServer(server.id).catch(() => undefined);
+                    set({ failed: state.failed.filter((id) => id !== server.id), text: '' });
+                  }}
+                >
+                  Remove
+                </button>
+                {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
+              </div>
             </div>
-          </div>
-        ))}
-      </div>
-      {notes.value.length > 0 && (
-        <div id="tg-add-notes" role="status" class="tg-muted tg-wrap">
-          {notes.value.map((note) => (
-            <p key={note}>{note}</p>
           ))}
         </div>
-      )}
-      <details hidden={kind.value === 'page'}>
-        <summary>Custom headers</summary>
-        <label for="tg-server-headers">One per line, “Name: value” (kept in memory, never logged)</label>
-        <textarea
-          id="tg-server-headers"
-          rows={3}
-          value={headers.value}
-          onInput={(e) => {
-            headers.value = (e.currentTarget as HTMLTextAreaElement).value;
-          }}
-        />
-      </details>
-      <div class="tg-row">
-        <button type="submit" class="tg-allow" disabled={busy.value}>
-          {busy.value ? 'Connecting…' : state.replacing ? 'Save and connect' : 'Add server'}
-        </button>
-        {closable && (
-          <button
-            type="button"
-            onClick={() => set({ open: false, failed: [], replacing: undefined, text: '' })}
-          >
-            Close
-          </button>
+        {notes.value.length > 0 && (
+          <div id="tg-add-notes" role="status" class="tg-muted tg-wrap">
+            {notes.value.map((note) => (
+              <p key={note}>{note}</p>
+            ))}
+          </div>
         )}
-      </div>
-    </form>
+        <details hidden={kind.value === 'page'}>
+          <summary>Custom headers</summary>
+          <label for="tg-server-headers">One per line, “Name: value” (kept in memory, never logged)</label>
+          <textarea
+            id="tg-server-headers"
+            rows={3}
+            value={headers.value}
+            onInput={(e) => {
+              headers.value = (e.currentTarget as HTMLTextAreaElement).value;
+            }}
+          />
+        </details>
+        <div class="tg-row">
+          <button type="submit" class="tg-allow" disabled={busy.value}>
+            {busy.value ? 'Connecting…' : state.replacing ? 'Save and connect' : 'Add server'}
+          </button>
+          {closable && (
+            <button
+              type="button"
+              onClick={() => set({ open: false, failed: [], replacing: undefined, text: '' })}
+            >
+              Close
+            </button>
+          )}
+        </div>
+      </form>
+      {transfer.value ? (
+        <ServerTransfer controller={controller} onClose={() => (transfer.value = false)} />
+      ) : (
+        <button
+          type="button"
+          class="tg-transfer-toggle"
+          onClick={() => {
+            transfer.value = true;
+            // Shown because the list was empty: it stays open while servers are imported into it.
+            set({ open: true });
+          }}
+        >
+          Import a file or export the list…
+        </button>
+      )}
+    </>
   );
 }

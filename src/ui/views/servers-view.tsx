@@ -272,6 +272,18 @@ function ServerRow({
         <button type="button" onClick={() => void controller.removeServer(server.id)}>
           Remove
         </button>
+        {server.kept && (
+          <button
+            type="button"
+            aria-label={`Forget ${name}`}
+            onClick={async () => {
+              if (server.signedIn) await controller.signOut?.(server.id).catch(() => undefined);
+              await controller.removeServer(server.id).catch(() => undefined);
+            }}
+          >
+            Forget
+          </button>
+        )}
         {server.config.url && (
           <button
             type="button"
