@@ -31,7 +31,9 @@ export type PeerKind =
   /** The SDK on Express with the `cors` middleware configured by `corsOptions` (express-cors.mjs). */
   | 'express-cors'
   /** The SDK on Hono with `hono/cors` configured by `corsOptions` (hono-cors.mjs). */
-  | 'hono-cors';
+  | 'hono-cors'
+  /** An OAuth-protected server and its authorization server, broken by `args` (misbehaving-auth.mjs). */
+  | 'misbehaving-auth';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -160,6 +162,9 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
           ...(options.corsOptions ? ['--cors-options', JSON.stringify(options.corsOptions)] : []),
         ],
       };
+    case 'misbehaving-auth':
+      if (options.cors === false) throw new Error('misbehaving-auth breaks CORS only through its args');
+      return ours('misbehaving-auth.mjs');
     case 'hostile-app':
       if (options.cors === false) throw new Error('hostile-app always sends CORS headers');
       return ours('hostile-app.mjs');

@@ -6,4 +6,5 @@
 
 export { discoverAuthorizationServer } from './authorization-server.js';
 export { DiscoveryProblem, discoverResourceMetadata } from './resource-metadata.js';
+export { protectedResourceMetadataUrls } from './urls.js';
 export { bearerChallenge } from './www-authenticate.js';

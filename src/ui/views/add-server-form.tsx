@@ -216,7 +216,14 @@ export function AddServerForm({
               >
                 Remove
               </button>
-              {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
+              {server.config.url && (
+                <DiagnoseButton
+                  url={server.config.url}
+                  name={names(server.id)}
+                  headers={server.config.headers}
+                  auth={server.config.auth}
+                />
+              )}
             </div>
           </div>
         ))}

@@ -1,12 +1,13 @@
 /**
  * The connection doctor's report as a timeline: each step passed, failed or skipped, its reason,
  * and (folded) the requests and answers it saw, redacted. For a CORS failure, the fix to hand the
- * server's owner: the exact headers for this page's origin and the Express and Hono snippets, each
- * with a Copy button. Its own chunk, and the doctor itself loads only when this view opens.
+ * server's owner: the exact headers for this page's origin and snippets for Express, Hono, Python
+ * (Starlette), Cloudflare Workers, nginx and Caddy, each with a Copy button. Its own chunk, and the doctor itself loads only when this view opens.
  */
 
 import { useEffect, useState } from 'preact/hooks';
 import type { DoctorReport, DoctorStep, DoctorExchange as Exchange } from '../../client/index.js';
+import type { ServerConfig } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ScrollText } from '../components/scroll-text.js';
 
@@ -17,7 +18,15 @@ const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);b
 
 const MARK = { pass: '✓ passed', fail: '✗ failed', skipped: '– skipped' } as const;
 
-export function DoctorView({ url, name }: { url: string; name: string }) {
+/** What the doctor needs of a server: its address, and the headers and sign-in configured for it. */
+export interface DoctorTarget {
+  url: string;
+  name: string;
+  headers?: ServerConfig['headers'] | undefined;
+  auth?: ServerConfig['auth'] | undefined;
+}
+
+export function DoctorView({ url, name, headers, auth }: DoctorTarget) {
   const [report, setReport] = useState<DoctorReport>();
   const [failure, setFailure] = useState<string>();
   const [run, setRun] = useState(0);
@@ -25,7 +34,7 @@ export function DoctorView({ url, name }: { url: string; name: string }) {
     let live = true;
     setReport(undefined);
     import('../../client/doctor/diagnose.js')
-      .then(({ diagnose }) => diagnose(url))
+      .then(({ diagnose }) => diagnose(url, { ...(headers ? { headers } : {}), ...(auth ? { auth } : {}) }))
       .then(
         (value) => live && setReport(value),
         (error: unknown) => live && setFailure(`The diagnosis could not run: ${String(error)}`),
@@ -115,6 +124,14 @@ function Fix({ report }: { report: DoctorReport }) {
     { id: 'headers', title: `Response headers for ${report.origin}`, text: fix.headers },
     { id: 'express', title: 'Node: the official SDK with Express (the cors middleware)', text: fix.express },
     { id: 'hono', title: 'Node: Hono (hono/cors)', text: fix.hono },
+    {
+      id: 'python',
+      title: 'Python: the official SDK (FastMCP) on Starlette (CORSMiddleware)',
+      text: fix.python,
+    },
+    { id: 'workers', title: 'Cloudflare Workers (around the fetch handler)', text: fix.workers },
+    { id: 'nginx', title: 'nginx in front of the server', text: fix.nginx },
+    { id: 'caddy', title: 'Caddy in front of the server', text: fix.caddy },
   ];
   return (
     <section aria-label="The fix for the server's owner" class="tg-doctor-fix">

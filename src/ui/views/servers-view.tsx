@@ -264,7 +264,14 @@ function ServerRow({
           </button>
         )}
       </div>
-      {diagnosing.value && server.config.url && <DoctorView url={server.config.url} name={name} />}
+      {diagnosing.value && server.config.url && (
+        <DoctorView
+          url={server.config.url}
+          name={name}
+          headers={server.config.headers}
+          auth={server.config.auth}
+        />
+      )}
     </li>
   );
 }
