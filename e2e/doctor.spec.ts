@@ -163,8 +163,89 @@ test('an OAuth-protected server: the 401, its resource metadata and its authoriz
     await expect(step(report, 'resource-metadata')).toHaveAttribute('data-outcome', 'pass');
     await expect(step(report, 'authorization-server')).toHaveAttribute('data-outcome', 'pass');
     await expect(step(report, 'authorization-server')).toContainText(server.issuer);
+    // This page gives the server no sign-in settings: the registration step says so, and what is offered.
+    await expect(step(report, 'registration')).toHaveAttribute('data-outcome', 'fail');
+    await expect(step(report, 'registration')).toContainText('accepts Dynamic Client Registration');
+    await expect(step(report, 'registration')).toContainText('no sign-in settings');
     await expect(step(report, 'tools-list')).toHaveAttribute('data-outcome', 'skipped');
   } finally {
     await server.close();
   }
+});
+
+/** Opens Diagnose in the row of a server that failed to connect, and waits for the report. */
+async function diagnoseRow(page: Page, id: string): Promise<Locator> {
+  const row = page.locator(`[data-server="${id}"]`);
+  await row.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const report = row.locator('[data-doctor]');
+  await expect(report.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  return report;
+}
+
+test('an authorization server without CORS: its step fails, naming Access-Control-Allow-Origin for this origin', async ({
+  page,
+}) => {
+  const server = await peer('misbehaving-auth', { args: ['--as-no-cors'] });
+  await openWidget(page, [{ url: server.url, id: 'as' }], { failing: ['as'] });
+  const report = await diagnoseRow(page, 'as');
+  await expect(step(report, 'resource-metadata')).toHaveAttribute('data-outcome', 'pass');
+  const as = step(report, 'authorization-server');
+  await expect(as).toHaveAttribute('data-outcome', 'fail');
+  await expect(as).toContainText(
+    `answers, but not to pages: it must send Access-Control-Allow-Origin: ${WIDGET_ORIGIN}`,
+  );
+  await expect(step(report, 'registration')).toHaveAttribute('data-outcome', 'skipped');
+});
+
+test('protected-resource metadata on the wrong path: the step says where it is and where it must be', async ({
+  page,
+}) => {
+  const server = await peer('misbehaving-auth', { args: ['--prm-misplaced'] });
+  const origin = new URL(server.url).origin;
+  await openWidget(page, [{ url: server.url, id: 'prm' }], { failing: ['prm'] });
+  const report = await diagnoseRow(page, 'prm');
+  await expect(step(report, 'authorization')).toHaveAttribute('data-outcome', 'pass');
+  const prm = step(report, 'resource-metadata');
+  await expect(prm).toHaveAttribute('data-outcome', 'fail');
+  await expect(prm).toContainText(
+    `is at ${origin}/mcp/.well-known/oauth-protected-resource, where clients do not look`,
+  );
+  await expect(prm).toContainText(`serve it at ${origin}/.well-known/oauth-protected-resource/mcp`);
+});
+
+test('a 401 loop: the token configured for the server is refused again; the doctor sent it and shows it nowhere', async ({
+  page,
+}) => {
+  const server = await peer('misbehaving-auth', { args: ['--refuse-tokens'] });
+  // A token its own authorization server issued (client credentials), pasted as a custom header.
+  const prm = await (
+    await fetch(`${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`)
+  ).json();
+  const issued = await fetch(new URL('token', prm.authorization_servers[0]), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  const token: string = (await issued.json()).access_token;
+
+  await openWidget(page, []);
+  await page.getByLabel(/^Server URL/).fill(server.url);
+  await page.getByText('Custom headers').click();
+  await page.getByLabel(/One per line/).fill(`Authorization: Bearer ${token}`);
+  await page.getByRole('button', { name: 'Add server', exact: true }).click();
+  const atField = page.locator('.tg-add-failed');
+  await expect(atField).toContainText('could not connect', { timeout: 20_000 });
+  await atField.getByRole('button', { name: 'Diagnose', exact: true }).click();
+  const report = atField.locator('[data-doctor]');
+  await expect(report.getByRole('list', { name: 'Diagnosis steps' })).toBeVisible({ timeout: 30_000 });
+  const auth = step(report, 'authorization');
+  await expect(auth).toHaveAttribute('data-outcome', 'fail');
+  await expect(auth).toContainText('A 401 loop');
+  await expect(auth).toContainText('invalid_token');
+  for (const details of await report.locator('details').all())
+    await details.evaluate((element) => {
+      (element as HTMLDetailsElement).open = true;
+    });
+  await expect(auth).toContainText('authorization: [redacted: configured for this server]');
+  expect(await report.innerText()).not.toContain(token);
 });
