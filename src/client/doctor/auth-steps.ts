@@ -12,9 +12,9 @@ import { type RegistrationSupport, registrationVerdict } from './registration.js
 import type { DoctorStep, Exchange, StepId } from './report.js';
 
 type StepFields = Omit<DoctorStep, 'id' | 'title' | 'exchanges'>;
-export type AddStep = (id: StepId, step: StepFields, exchanges?: Exchange[]) => void;
+type AddStep = (id: StepId, step: StepFields, exchanges?: Exchange[]) => void;
 
-export interface AuthContext {
+interface AuthContext {
   url: string;
   origin: string;
   fetchFn: typeof fetch;
@@ -187,6 +187,7 @@ async function failedRead(
   return {
     outcome: 'fail',
     missingHeader: 'Access-Control-Allow-Origin',
+    refusedOrigin: target.origin,
     reason: `${target.origin} answers, but not to pages: it must send Access-Control-Allow-Origin: ${origin} on ${target.pathname} (and on its token and registration endpoints), or this page cannot sign in there.`,
   };
 }

@@ -5,7 +5,7 @@
  */
 
 /** What every snippet must say, from cors-fix.ts. */
-export interface CorsLists {
+interface CorsLists {
   origin: string;
   methods: readonly string[];
   allowHeaders: readonly string[];
@@ -13,7 +13,7 @@ export interface CorsLists {
 }
 
 /** Where the server is, so the proxy snippets name its path and site. */
-export interface ServerPlace {
+interface ServerPlace {
   /** The MCP endpoint's path, e.g. `/mcp`. */
   path: string;
   /** The site address a reverse proxy answers at, e.g. `mcp.example.com` or `http://127.0.0.1:8080`. */

@@ -90,12 +90,16 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
         (step.id === 'cors' || step.id === 'preflight' || step.id === 'session-header'),
     );
     const extra = Object.keys(configured);
+    const refusedOrigin = corsFailure
+      ? new URL(url).origin
+      : steps.find((step) => step.outcome === 'fail' && step.refusedOrigin)?.refusedOrigin;
     return {
       url,
       origin,
       steps,
       corsFailure,
       ...(corsFailure ? { fix: corsFix(origin, url, extra) } : {}),
+      ...(refusedOrigin ? { refusedOrigin } : {}),
     };
   };
 

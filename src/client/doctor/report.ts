@@ -42,6 +42,8 @@ export interface DoctorStep {
   exchanges: Exchange[];
   /** For a CORS failure: the response header the server must add, e.g. `Access-Control-Allow-Origin`. */
   missingHeader?: string;
+  /** For a CORS failure at another server (the authorization server): its origin. */
+  refusedOrigin?: string;
 }
 
 export interface DoctorReport {
@@ -53,6 +55,11 @@ export interface DoctorReport {
   corsFailure: boolean;
   /** For a CORS failure: the headers and server snippets to hand to the server's owner. */
   fix?: CorsFix;
+  /**
+   * The origin whose CORS shut this page out (the server's, or its authorization server's): where
+   * a host that can get past CORS (the extension, with the person's permission) offers to.
+   */
+  refusedOrigin?: string;
   era?: 'modern' | 'legacy';
   protocolVersion?: string;
 }

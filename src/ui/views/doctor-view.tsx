@@ -5,11 +5,12 @@
  * (Starlette), Cloudflare Workers, nginx and Caddy, each with a Copy button. Its own chunk, and the doctor itself loads only when this view opens.
  */
 
-import { useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import type { DoctorReport, DoctorStep, DoctorExchange as Exchange } from '../../client/index.js';
 import type { ServerConfig } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ScrollText } from '../components/scroll-text.js';
+import { DoctorAccessContext } from '../connection-fix.js';
 
 const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);border-radius:6px;padding:8px;margin-top:8px}
 .tg-doctor ol{list-style:none;padding:0;margin:0}.tg-doctor li{border-left:3px solid var(--tg-muted);padding:2px 8px;margin:6px 0}
@@ -30,6 +31,9 @@ export function DoctorView({ url, name, headers, auth }: DoctorTarget) {
   const [report, setReport] = useState<DoctorReport>();
   const [failure, setFailure] = useState<string>();
   const [run, setRun] = useState(0);
+  // The host's way past CORS (the extension's "Allow Toolgate to reach <origin>"), when it has one.
+  const access = useContext(DoctorAccessContext);
+  const offer = report?.refusedOrigin && access ? access(report.refusedOrigin) : undefined;
   useEffect(() => {
     let live = true;
     setReport(undefined);
@@ -61,6 +65,11 @@ export function DoctorView({ url, name, headers, auth }: DoctorTarget) {
               <Step key={step.id} step={step} />
             ))}
           </ol>
+          {offer && (
+            <section aria-label="Reach it from here" class="tg-doctor-access" data-doctor-access>
+              {offer}
+            </section>
+          )}
           {report.fix && <Fix report={report} />}
           <button type="button" onClick={() => setRun(run + 1)}>
             Diagnose again

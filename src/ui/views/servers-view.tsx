@@ -8,7 +8,7 @@
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/index.js';
 import { type PanelController, type ServerState, serverAddress, serverNames } from '../../session/index.js';
-import type { ConnectionFix } from '../connection-fix.js';
+import { type ConnectionFix, type DoctorAccess, DoctorAccessContext } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
 
 // Not needed for the first paint: the add form, and what shows only when something needs the person.
@@ -62,10 +62,13 @@ function protocolOf(server: ServerState): string {
 export function ServersView({
   controller,
   connectionFix,
+  doctorAccess,
 }: {
   controller: PanelController;
   /** The host's own fix for a failed connection, first in its card (connection-fix.ts). */
   connectionFix?: ConnectionFix | undefined;
+  /** The host's way past CORS, offered in doctor reports (connection-fix.ts). */
+  doctorAccess?: DoctorAccess | undefined;
 }) {
   const servers = controller.servers.value;
   const form = useSignal<AddFormState>({ open: false, text: '', failed: [] });
@@ -91,71 +94,73 @@ export function ServersView({
   const formOpen = form.value.open || servers.length === 0;
 
   return (
-    <section class="tg-view" aria-labelledby="tg-servers-heading">
-      <style>{CSS}</style>
-      <h2 id="tg-servers-heading">Servers</h2>
-      {(onCard.length > 0 || notSignedIn.length > 0) && (
-        <SignInCards waiting={onCard} declined={notSignedIn} names={names} controller={controller} />
-      )}
-      <div role="alert" class="tg-connect-problems-region">
-        {failed.length > 0 && (
-          <ConnectionProblems
-            failed={failed}
-            names={names}
+    <DoctorAccessContext.Provider value={doctorAccess}>
+      <section class="tg-view" aria-labelledby="tg-servers-heading">
+        <style>{CSS}</style>
+        <h2 id="tg-servers-heading">Servers</h2>
+        {(onCard.length > 0 || notSignedIn.length > 0) && (
+          <SignInCards waiting={onCard} declined={notSignedIn} names={names} controller={controller} />
+        )}
+        <div role="alert" class="tg-connect-problems-region">
+          {failed.length > 0 && (
+            <ConnectionProblems
+              failed={failed}
+              names={names}
+              controller={controller}
+              onEdit={edit}
+              fix={connectionFix}
+            />
+          )}
+        </div>
+        {servers.length === 0 ? (
+          <p class="tg-empty">
+            No servers yet. Add one by its MCP endpoint URL; its tools then appear in the Tools tab.
+          </p>
+        ) : (
+          <>
+            <ul class="tg-server-list" aria-label="Servers">
+              {servers.map((server) => (
+                <ServerRow
+                  key={server.id}
+                  server={server}
+                  name={names(server.id)}
+                  signingIn={signIns.some((item) => item.serverId === server.id)}
+                  controller={controller}
+                  onEdit={() => edit(server)}
+                />
+              ))}
+            </ul>
+            <p class="tg-muted tg-trust-note">
+              <strong>Trust:</strong> {TRUST_EXPLANATION} {TRUSTED_EXPLANATION}
+            </p>
+          </>
+        )}
+        {controller.pageTools === 'missing' && (
+          <p class="tg-muted tg-webmcp-missing">
+            This browser has no WebMCP, so this page's own tools are not listed.
+          </p>
+        )}
+        {formOpen ? (
+          <AddServerForm
             controller={controller}
-            onEdit={edit}
+            form={form}
+            closable={servers.length > 0}
             fix={connectionFix}
           />
+        ) : (
+          <button
+            type="button"
+            class="tg-add-toggle"
+            aria-expanded="false"
+            onClick={() => {
+              form.value = { ...form.value, open: true };
+            }}
+          >
+            + Add server
+          </button>
         )}
-      </div>
-      {servers.length === 0 ? (
-        <p class="tg-empty">
-          No servers yet. Add one by its MCP endpoint URL; its tools then appear in the Tools tab.
-        </p>
-      ) : (
-        <>
-          <ul class="tg-server-list" aria-label="Servers">
-            {servers.map((server) => (
-              <ServerRow
-                key={server.id}
-                server={server}
-                name={names(server.id)}
-                signingIn={signIns.some((item) => item.serverId === server.id)}
-                controller={controller}
-                onEdit={() => edit(server)}
-              />
-            ))}
-          </ul>
-          <p class="tg-muted tg-trust-note">
-            <strong>Trust:</strong> {TRUST_EXPLANATION} {TRUSTED_EXPLANATION}
-          </p>
-        </>
-      )}
-      {controller.pageTools === 'missing' && (
-        <p class="tg-muted tg-webmcp-missing">
-          This browser has no WebMCP, so this page's own tools are not listed.
-        </p>
-      )}
-      {formOpen ? (
-        <AddServerForm
-          controller={controller}
-          form={form}
-          closable={servers.length > 0}
-          fix={connectionFix}
-        />
-      ) : (
-        <button
-          type="button"
-          class="tg-add-toggle"
-          aria-expanded="false"
-          onClick={() => {
-            form.value = { ...form.value, open: true };
-          }}
-        >
-          + Add server
-        </button>
-      )}
-    </section>
+      </section>
+    </DoctorAccessContext.Provider>
   );
 }
 
