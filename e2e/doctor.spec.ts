@@ -4,6 +4,9 @@
  * page's exact origin; the Express snippet it hands over, applied to a real Express server, makes
  * the doctor pass and the server connect.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { type Peer, startPeer } from './support/peers.js';
 import { axe, openWidget, WIDGET_ORIGIN } from './support/widget-page.js';
@@ -248,4 +251,26 @@ test('a 401 loop: the token configured for the server is refused again; the doct
     });
   await expect(auth).toContainText('authorization: [redacted: configured for this server]');
   expect(await report.innerText()).not.toContain(token);
+});
+
+test('the Workers snippet, wrapped around a real Worker handler (on Node), makes the doctor pass and the server connect', async ({
+  page,
+}) => {
+  const upstream = await peer('modern', { cors: false });
+  const bare = await peer('workers-cors', { args: ['--upstream', upstream.url] });
+  await openWidget(page, [{ url: bare.url, id: 'worker' }], { failing: ['worker'] });
+  const report = await diagnoseFailure(page, 'worker');
+  await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
+  // The snippet exactly as the page shows it, pasted into the Worker's module.
+  const snippet = await report.locator('[data-fix="workers"] pre').innerText();
+  expect(snippet).toContain(`"Access-Control-Allow-Origin": "${WIDGET_ORIGIN}"`);
+  const file = join(mkdtempSync(join(tmpdir(), 'toolgate-snippet-')), 'snippet.mjs');
+  writeFileSync(file, snippet);
+  const fixed = await peer('workers-cors', { args: ['--upstream', upstream.url, '--snippet-file', file] });
+
+  await openWidget(page, [{ url: fixed.url, id: 'fixed' }]);
+  const fixedReport = await diagnoseRow(page, 'fixed');
+  for (const id of ['reachability', 'cors', 'preflight', 'protocol', 'tools-list'])
+    await expect(step(fixedReport, id)).toHaveAttribute('data-outcome', 'pass');
+  await expect(fixedReport.getByRole('region', { name: "The fix for the server's owner" })).toHaveCount(0);
 });
