@@ -6,7 +6,7 @@
  * widget's advice after it. Read signals in it: the card follows them.
  */
 
-import { type ComponentChildren, createContext } from 'preact';
+import type { ComponentChildren } from 'preact';
 import type { ServerState } from '../session/index.js';
 
 /** The host's fix for this failed server, or undefined when it has none. */
@@ -14,9 +14,7 @@ export type ConnectionFix = (server: ServerState) => ComponentChildren | undefin
 
 /**
  * The host's way past CORS at an origin, offered in the doctor's report when CORS there shut this
- * page out (the extension: "Allow Toolgate to reach <origin>"). Read where the report renders.
+ * page out (the extension: "Allow Toolgate to reach <origin>"). Passed down beside the
+ * ConnectionFix, to every report (the add form's, the cards', the rows'). Read signals in it.
  */
 export type DoctorAccess = (origin: string) => ComponentChildren | undefined;
-
-/** Given by the Servers view to every doctor report under it (the add form's, the cards', the rows'). */
-export const DoctorAccessContext = createContext<DoctorAccess | undefined>(undefined);

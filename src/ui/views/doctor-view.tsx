@@ -5,12 +5,12 @@
  * (Starlette), Cloudflare Workers, nginx and Caddy, each with a Copy button. Its own chunk, and the doctor itself loads only when this view opens.
  */
 
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { DoctorReport, DoctorStep, DoctorExchange as Exchange } from '../../client/index.js';
 import type { ServerConfig } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ScrollText } from '../components/scroll-text.js';
-import { DoctorAccessContext } from '../connection-fix.js';
+import type { DoctorAccess } from '../connection-fix.js';
 
 const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);border-radius:6px;padding:8px;margin-top:8px}
 .tg-doctor ol{list-style:none;padding:0;margin:0}.tg-doctor li{border-left:3px solid var(--tg-muted);padding:2px 8px;margin:6px 0}
@@ -25,14 +25,15 @@ export interface DoctorTarget {
   name: string;
   headers?: ServerConfig['headers'] | undefined;
   auth?: ServerConfig['auth'] | undefined;
+  /** The host's way past CORS at the refused origin (the extension's "Allow Toolgate to reach"). */
+  access?: DoctorAccess | undefined;
 }
 
-export function DoctorView({ url, name, headers, auth }: DoctorTarget) {
+export function DoctorView({ url, name, headers, auth, access }: DoctorTarget) {
   const [report, setReport] = useState<DoctorReport>();
   const [failure, setFailure] = useState<string>();
   const [run, setRun] = useState(0);
   // The host's way past CORS (the extension's "Allow Toolgate to reach <origin>"), when it has one.
-  const access = useContext(DoctorAccessContext);
   const offer = report?.refusedOrigin && access ? access(report.refusedOrigin) : undefined;
   useEffect(() => {
     let live = true;

@@ -7,7 +7,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PanelController, PendingSignIn, ServerNames, ServerState } from '../../session/index.js';
-import type { ConnectionFix } from '../connection-fix.js';
+import type { ConnectionFix, DoctorAccess } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
 import type { DoctorTarget } from './doctor-view.js';
 
@@ -96,12 +96,15 @@ export function ConnectionProblems({
   controller,
   onEdit,
   fix,
+  access,
 }: {
   failed: readonly ServerState[];
   names: ServerNames;
   controller: PanelController;
   onEdit: (server: ServerState) => void;
   fix: ConnectionFix | undefined;
+  /** The host's way past CORS, offered in a diagnosis (connection-fix.ts). */
+  access: DoctorAccess | undefined;
 }) {
   return (
     <section class="tg-connect-problems" aria-label="Connection problems">
@@ -145,6 +148,7 @@ export function ConnectionProblems({
                   name={names(server.id)}
                   headers={server.config.headers}
                   auth={server.config.auth}
+                  access={access}
                 />
               )}
             </div>

@@ -8,7 +8,7 @@
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/index.js';
 import { type PanelController, type ServerState, serverAddress, serverNames } from '../../session/index.js';
-import { type ConnectionFix, type DoctorAccess, DoctorAccessContext } from '../connection-fix.js';
+import type { ConnectionFix, DoctorAccess } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
 
 // Not needed for the first paint: the add form, and what shows only when something needs the person.
@@ -94,73 +94,74 @@ export function ServersView({
   const formOpen = form.value.open || servers.length === 0;
 
   return (
-    <DoctorAccessContext.Provider value={doctorAccess}>
-      <section class="tg-view" aria-labelledby="tg-servers-heading">
-        <style>{CSS}</style>
-        <h2 id="tg-servers-heading">Servers</h2>
-        {(onCard.length > 0 || notSignedIn.length > 0) && (
-          <SignInCards waiting={onCard} declined={notSignedIn} names={names} controller={controller} />
-        )}
-        <div role="alert" class="tg-connect-problems-region">
-          {failed.length > 0 && (
-            <ConnectionProblems
-              failed={failed}
-              names={names}
-              controller={controller}
-              onEdit={edit}
-              fix={connectionFix}
-            />
-          )}
-        </div>
-        {servers.length === 0 ? (
-          <p class="tg-empty">
-            No servers yet. Add one by its MCP endpoint URL; its tools then appear in the Tools tab.
-          </p>
-        ) : (
-          <>
-            <ul class="tg-server-list" aria-label="Servers">
-              {servers.map((server) => (
-                <ServerRow
-                  key={server.id}
-                  server={server}
-                  name={names(server.id)}
-                  signingIn={signIns.some((item) => item.serverId === server.id)}
-                  controller={controller}
-                  onEdit={() => edit(server)}
-                />
-              ))}
-            </ul>
-            <p class="tg-muted tg-trust-note">
-              <strong>Trust:</strong> {TRUST_EXPLANATION} {TRUSTED_EXPLANATION}
-            </p>
-          </>
-        )}
-        {controller.pageTools === 'missing' && (
-          <p class="tg-muted tg-webmcp-missing">
-            This browser has no WebMCP, so this page's own tools are not listed.
-          </p>
-        )}
-        {formOpen ? (
-          <AddServerForm
+    <section class="tg-view" aria-labelledby="tg-servers-heading">
+      <style>{CSS}</style>
+      <h2 id="tg-servers-heading">Servers</h2>
+      {(onCard.length > 0 || notSignedIn.length > 0) && (
+        <SignInCards waiting={onCard} declined={notSignedIn} names={names} controller={controller} />
+      )}
+      <div role="alert" class="tg-connect-problems-region">
+        {failed.length > 0 && (
+          <ConnectionProblems
+            failed={failed}
+            names={names}
             controller={controller}
-            form={form}
-            closable={servers.length > 0}
+            onEdit={edit}
             fix={connectionFix}
+            access={doctorAccess}
           />
-        ) : (
-          <button
-            type="button"
-            class="tg-add-toggle"
-            aria-expanded="false"
-            onClick={() => {
-              form.value = { ...form.value, open: true };
-            }}
-          >
-            + Add server
-          </button>
         )}
-      </section>
-    </DoctorAccessContext.Provider>
+      </div>
+      {servers.length === 0 ? (
+        <p class="tg-empty">
+          No servers yet. Add one by its MCP endpoint URL; its tools then appear in the Tools tab.
+        </p>
+      ) : (
+        <>
+          <ul class="tg-server-list" aria-label="Servers">
+            {servers.map((server) => (
+              <ServerRow
+                key={server.id}
+                server={server}
+                name={names(server.id)}
+                signingIn={signIns.some((item) => item.serverId === server.id)}
+                controller={controller}
+                onEdit={() => edit(server)}
+                access={doctorAccess}
+              />
+            ))}
+          </ul>
+          <p class="tg-muted tg-trust-note">
+            <strong>Trust:</strong> {TRUST_EXPLANATION} {TRUSTED_EXPLANATION}
+          </p>
+        </>
+      )}
+      {controller.pageTools === 'missing' && (
+        <p class="tg-muted tg-webmcp-missing">
+          This browser has no WebMCP, so this page's own tools are not listed.
+        </p>
+      )}
+      {formOpen ? (
+        <AddServerForm
+          controller={controller}
+          form={form}
+          closable={servers.length > 0}
+          fix={connectionFix}
+          access={doctorAccess}
+        />
+      ) : (
+        <button
+          type="button"
+          class="tg-add-toggle"
+          aria-expanded="false"
+          onClick={() => {
+            form.value = { ...form.value, open: true };
+          }}
+        >
+          + Add server
+        </button>
+      )}
+    </section>
   );
 }
 
@@ -170,12 +171,14 @@ function ServerRow({
   signingIn,
   controller,
   onEdit,
+  access,
 }: {
   server: ServerState;
   name: string;
   signingIn: boolean;
   controller: PanelController;
   onEdit: () => void;
+  access: DoctorAccess | undefined;
 }) {
   const trustId = `tg-trust-${server.id}`;
   const warnings = server.warnings ?? [];
@@ -275,6 +278,7 @@ function ServerRow({
           name={name}
           headers={server.config.headers}
           auth={server.config.auth}
+          access={access}
         />
       )}
     </li>
