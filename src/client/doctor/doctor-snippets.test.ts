@@ -2,12 +2,14 @@
  * The CORS snippets for servers not built on Node, each checked by what runs here: the Python one
  * executed by python3 (on every machine of this project's kind) against a recording stand-in for
  * Starlette, so the arguments CORSMiddleware gets are compared; the Workers one imported as an ES
- * module and called with real Requests; nginx and Caddy parsed by their own binaries where
- * installed (`nginx -t`, `caddy adapt`) and, always, checked structurally here, since neither is
- * on a new machine (Express and Hono run on real servers in e2e/doctor.spec.ts).
+ * module and called with real Requests; nginx and Caddy run with the snippet, in front of a server
+ * without CORS, where installed, and always checked structurally here, since neither is on a new
+ * machine (Express, Hono and Workers run on real servers in e2e/doctor.spec.ts).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -145,20 +147,29 @@ describe('the nginx snippet', () => {
     expect(fix.nginx).toContain('proxy_buffering off;'); // event streams must not wait in a buffer
   });
 
-  it('passes `nginx -t` when nginx is installed here', () => {
-    const conf = join(dir, 'nginx.conf');
-    writeFileSync(
-      conf,
-      `pid ${join(dir, 'nginx.pid')};\nerror_log stderr;\nevents {}\nhttp {\n  access_log off;\n  server {\n    listen 127.0.0.1:8;\n${fix.nginx}\n  }\n}\n`,
-    );
+  it('in nginx (where installed), in front of a server without CORS, answers the preflight and adds the headers', async () => {
     if (!has('nginx')) {
       // Not on a new machine: the structural test above is what checks it there.
       expect(structure(fix.nginx, /;$/)).toEqual([]);
       return;
     }
-    const run = spawnSync('nginx', ['-t', '-p', dir, '-c', conf], { encoding: 'utf8' });
-    expect(run.stderr).toContain('syntax is ok');
-    expect(run.status).toBe(0);
+    const upstream = await serverWithoutCors();
+    const port = await freePort();
+    const conf = join(dir, 'nginx.conf');
+    const temp = (name: string) => `${name} ${join(dir, name)};`;
+    // The snippet as its owner pastes it, proxy_pass pointed at their server.
+    const location = fix.nginx.replace('http://127.0.0.1:3000', upstream.url);
+    writeFileSync(
+      conf,
+      `pid ${join(dir, 'nginx.pid')};\nerror_log stderr;\ndaemon off;\nevents {}\nhttp {\n  access_log off;\n  ${temp('client_body_temp_path')}\n  ${temp('proxy_temp_path')}\n  server {\n    listen 127.0.0.1:${port};\n${location}\n  }\n}\n`,
+    );
+    const nginx = spawn('nginx', ['-p', dir, '-c', conf], { stdio: 'ignore' });
+    try {
+      await expectCorsThrough(`http://127.0.0.1:${port}/v1/mcp`);
+    } finally {
+      nginx.kill();
+      await upstream.close();
+    }
   });
 });
 
@@ -174,22 +185,79 @@ describe('the Caddy snippet', () => {
     expect(fix.caddy).toContain('respond 204');
   });
 
-  it('is accepted by `caddy adapt` when Caddy is installed here', () => {
-    const file = join(dir, 'Caddyfile');
-    writeFileSync(file, `${fix.caddy}\n`);
+  it('in Caddy (where installed), in front of a server without CORS, answers the preflight and adds the headers', async () => {
     if (!has('caddy')) {
       // Not on a new machine: the structural test above is what checks it there.
       expect(structure(fix.caddy, /^[@a-z_-]+\s/)).toEqual([]);
       return;
     }
-    const run = spawnSync('caddy', ['adapt', '--config', file, '--adapter', 'caddyfile'], {
-      encoding: 'utf8',
+    const upstream = await serverWithoutCors();
+    const port = await freePort();
+    const file = join(dir, 'Caddyfile');
+    // The snippet as its owner pastes it: their site's address, reverse_proxy to their server.
+    const site = fix.caddy
+      .replace('mcp.example.org {', `{\n\tadmin off\n}\nhttp://127.0.0.1:${port} {`)
+      .replace('127.0.0.1:3000', upstream.url.replace('http://', ''));
+    writeFileSync(file, `${site}\n`);
+    const caddy = spawn('caddy', ['run', '--config', file, '--adapter', 'caddyfile'], {
+      stdio: 'ignore',
+      env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
     });
-    expect(run.status, run.stderr).toBe(0);
-    const json = JSON.parse(run.stdout);
-    expect(JSON.stringify(json)).toContain(ORIGIN);
+    try {
+      await expectCorsThrough(`http://127.0.0.1:${port}/v1/mcp`);
+    } finally {
+      caddy.kill();
+      await upstream.close();
+    }
   });
 });
+
+/** A server that sends its own `Access-Control-Allow-Origin: *` only, as many do: the proxy must replace it. */
+async function serverWithoutCors(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((request, response) => {
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'mcp-session-id': 's1',
+      'access-control-allow-origin': '*',
+    });
+    response.end(JSON.stringify({ method: request.method, path: request.url }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The preflight and a POST through the proxy, once it listens (bounded: 100 tries). */
+async function expectCorsThrough(url: string): Promise<void> {
+  let preflight: Response | undefined;
+  for (let attempt = 0; attempt < 100 && !preflight; attempt++) {
+    preflight = await fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
+    }).catch(() => undefined);
+    if (!preflight) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(preflight?.status).toBe(204);
+  expect(preflight?.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  expect(preflight?.headers.get('access-control-allow-headers')).toBe(expected.allowedHeaders.join(', '));
+  const post = await fetch(url, { method: 'POST', headers: { origin: ORIGIN }, body: '{}' });
+  expect(await post.json()).toEqual({ method: 'POST', path: '/v1/mcp' });
+  // Exactly this origin: the server's own `*` was taken out, or the browser would refuse both.
+  expect(post.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+  expect(post.headers.get('access-control-expose-headers')).toBe('mcp-session-id, www-authenticate');
+  expect(post.headers.get('mcp-session-id')).toBe('s1');
+}
 
 describe('serverPlace', () => {
   it('takes the path and site from the server URL, and falls back to the usual names', () => {
