@@ -34,6 +34,13 @@ async function diagnoseFailure(page: Page, id: string): Promise<Locator> {
 
 const step = (report: Locator, id: string) => report.locator(`[data-step="${id}"]`);
 
+/** Opens the folded snippet `id` of the report's fix, as its owner would, and reads it. */
+async function openSnippet(report: Locator, id: string): Promise<string> {
+  const block = report.locator(`[data-fix="${id}"]`);
+  await block.locator('summary').click();
+  return block.locator('pre').innerText();
+}
+
 test('a server without CORS: the CORS step fails, naming Access-Control-Allow-Origin and the exact origin', async ({
   page,
 }) => {
@@ -52,7 +59,16 @@ test('a server without CORS: the CORS step fails, naming Access-Control-Allow-Or
   await expect(fix.locator('[data-fix="headers"] pre')).toContainText(
     'Access-Control-Expose-Headers: mcp-session-id, www-authenticate',
   );
+  // Each way servers are built is folded under its name; opened, it has its Copy button.
+  await fix.getByText('Node: the official SDK with Express (the cors middleware)').click();
   await expect(fix.getByRole('button', { name: /Copy: Node: the official SDK with Express/ })).toBeVisible();
+  for (const name of [
+    'Python: the official SDK (FastMCP)',
+    'Cloudflare Workers',
+    'nginx in front',
+    'Caddy in front',
+  ])
+    await expect(fix.locator('summary', { hasText: name })).toBeVisible();
   await report
     .locator('details')
     .first()
@@ -97,7 +113,7 @@ test('the Express snippet, applied to a real Express server, makes the doctor pa
   await openWidget(page, [{ url: bare.url, id: 'express' }], { failing: ['express'] });
   const report = await diagnoseFailure(page, 'express');
   await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
-  const snippet = await report.locator('[data-fix="express"] pre').innerText();
+  const snippet = await openSnippet(report, 'express');
   // The snippet's options object, exactly as the page shows it, configures the fixed server.
   const options = JSON.parse(snippet.slice(snippet.indexOf('cors(') + 5, snippet.lastIndexOf('));')));
   expect(options.origin).toBe(WIDGET_ORIGIN);
@@ -121,7 +137,7 @@ test('the Hono snippet, applied to a real Hono server, makes the doctor pass and
   await openWidget(page, [{ url: bare.url, id: 'hono' }], { failing: ['hono'] });
   const report = await diagnoseFailure(page, 'hono');
   await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
-  const snippet = await report.locator('[data-fix="hono"] pre').innerText();
+  const snippet = await openSnippet(report, 'hono');
   const options = JSON.parse(snippet.slice(snippet.indexOf('cors(') + 5, snippet.lastIndexOf('));')));
   expect(options.origin).toBe(WIDGET_ORIGIN);
   const fixed = await peer('hono-cors', { corsOptions: options });
@@ -262,7 +278,7 @@ test('the Workers snippet, wrapped around a real Worker handler (on Node), makes
   const report = await diagnoseFailure(page, 'worker');
   await expect(step(report, 'cors')).toHaveAttribute('data-outcome', 'fail');
   // The snippet exactly as the page shows it, pasted into the Worker's module.
-  const snippet = await report.locator('[data-fix="workers"] pre').innerText();
+  const snippet = await openSnippet(report, 'workers');
   expect(snippet).toContain(`"Access-Control-Allow-Origin": "${WIDGET_ORIGIN}"`);
   const file = join(mkdtempSync(join(tmpdir(), 'toolgate-snippet-')), 'snippet.mjs');
   writeFileSync(file, snippet);
