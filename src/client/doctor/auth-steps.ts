@@ -22,6 +22,8 @@ interface AuthContext {
   configured: readonly string[];
   /** Who Toolgate is to authorization servers for this server (its `auth.client`), if the host said. */
   identity?: ClientIdentity;
+  /** The error of the server's last connection, as shown. */
+  lastError?: string;
   /** The host app signs in as itself (`auth.clientCredentials`). */
   appSignsIn?: boolean;
   add: AddStep;
@@ -34,7 +36,10 @@ export async function authorizationSteps(context: AuthContext, unauthorized: Pro
   const auth = await import('../../auth/doctor-discovery.js');
   const header = unauthorized.response?.headers.get('www-authenticate') ?? null;
   const challenge = auth.bearerChallenge(header);
-  add('authorization', challengeVerdict(header, challenge, context), [unauthorized.exchange]);
+  const refusedAfterSignIn = context.lastError?.includes(auth.TOKEN_REFUSED_AGAIN) === true;
+  add('authorization', challengeVerdict(header, challenge, context, refusedAfterSignIn), [
+    unauthorized.exchange,
+  ]);
 
   const seen: Exchange[] = [];
   const recording = recordingFetch(fetchFn, seen);
@@ -121,6 +126,7 @@ function challengeVerdict(
   header: string | null,
   challenge: { resourceMetadata?: string; error?: string; errorDescription?: string } | undefined,
   context: AuthContext,
+  refusedAfterSignIn: boolean,
 ): StepFields {
   if (header === null)
     return {
@@ -138,6 +144,11 @@ function challengeVerdict(
       reason: `A 401 loop: the request carried the credentials configured for this server (${context.configured.join(', ')}) and the server answered 401 again${said}. A new token gets the same answer while the server refuses what its authorization server issues: ask its owner to check that it accepts tokens for ${context.url} (audience or resource, issuer, clock), or replace the configured credentials.`,
     };
   }
+  if (refusedAfterSignIn)
+    return {
+      outcome: 'fail',
+      reason: `A 401 loop: the last sign-in got a token from the authorization server and the server answered 401 to it at once, so signing in again gets the same answer. Ask its owner to check that it accepts the tokens its authorization server issues for ${context.url} (audience or resource, issuer, clock).`,
+    };
   return {
     outcome: 'pass',
     reason: challenge?.resourceMetadata

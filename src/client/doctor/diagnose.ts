@@ -32,6 +32,8 @@ export interface DiagnoseOptions {
    * sends them, tried in the preflight, and never shown: the report names them, values redacted.
    */
   headers?: Readonly<Record<string, string>>;
+  /** The error of the server's last connection, as shown: a fresh token refused there is a 401 loop. */
+  lastError?: string;
   /** The server's sign-in settings (`auth`), so the registration step says which way is taken. */
   auth?: { client?: ClientIdentity; clientCredentials?: unknown };
 }
@@ -216,6 +218,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
         origin,
         fetchFn,
         configured: sent,
+        ...(options.lastError ? { lastError: options.lastError } : {}),
         ...(options.auth?.client ? { identity: options.auth.client } : {}),
         appSignsIn: options.auth?.clientCredentials !== undefined,
         add,

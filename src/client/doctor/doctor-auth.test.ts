@@ -152,6 +152,17 @@ describe('diagnose against misbehaving authorization', () => {
     const sent = report.steps.find((step) => step.id === 'protocol')?.exchanges[0];
     expect(sent?.requestHeaders.authorization).toBe(CONFIGURED_REDACTED);
   }, 30_000);
+
+  it('a 401 loop after a sign-in: the last error says the fresh token was refused, and the step says so', async () => {
+    const peer = await start();
+    const { AuthorizationError, TOKEN_REFUSED_AGAIN } = await import('../../auth/errors.js');
+    const lastError = new AuthorizationError(peer.url, 'retry', `${TOKEN_REFUSED_AGAIN} (HTTP 401)`).message;
+    const report = await diagnose(peer.url, { origin: ORIGIN, lastError });
+    expect(outcomes(report).authorization).toBe('fail');
+    expect(reason(report, 'authorization')).toMatch(/^A 401 loop: the last sign-in got a token/);
+    // Without that error the same 401 is the ordinary request to sign in.
+    expect(outcomes(await diagnose(peer.url, { origin: ORIGIN })).authorization).toBe('pass');
+  }, 30_000);
 });
 
 /** A token from the peer's own authorization server (client credentials), as a person would paste. */

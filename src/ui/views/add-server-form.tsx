@@ -225,6 +225,7 @@ export function AddServerForm({
                   name={names(server.id)}
                   headers={server.config.headers}
                   auth={server.config.auth}
+                  lastError={server.error}
                   access={access}
                 />
               )}

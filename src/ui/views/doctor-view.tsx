@@ -25,11 +25,13 @@ export interface DoctorTarget {
   name: string;
   headers?: ServerConfig['headers'] | undefined;
   auth?: ServerConfig['auth'] | undefined;
+  /** The server's last connection error, as shown (a fresh token refused there is a 401 loop). */
+  lastError?: string | undefined;
   /** The host's way past CORS at the refused origin (the extension's "Allow Toolgate to reach"). */
   access?: DoctorAccess | undefined;
 }
 
-export function DoctorView({ url, name, headers, auth, access }: DoctorTarget) {
+export function DoctorView({ url, name, headers, auth, lastError, access }: DoctorTarget) {
   const [report, setReport] = useState<DoctorReport>();
   const [failure, setFailure] = useState<string>();
   const [run, setRun] = useState(0);
@@ -39,7 +41,13 @@ export function DoctorView({ url, name, headers, auth, access }: DoctorTarget) {
     let live = true;
     setReport(undefined);
     import('../../client/doctor/diagnose.js')
-      .then(({ diagnose }) => diagnose(url, { ...(headers ? { headers } : {}), ...(auth ? { auth } : {}) }))
+      .then(({ diagnose }) =>
+        diagnose(url, {
+          ...(headers ? { headers } : {}),
+          ...(auth ? { auth } : {}),
+          ...(lastError ? { lastError } : {}),
+        }),
+      )
       .then(
         (value) => live && setReport(value),
         (error: unknown) => live && setFailure(`The diagnosis could not run: ${String(error)}`),

@@ -148,6 +148,7 @@ export function ConnectionProblems({
                   name={names(server.id)}
                   headers={server.config.headers}
                   auth={server.config.auth}
+                  lastError={server.error}
                   access={access}
                 />
               )}

@@ -278,6 +278,7 @@ function ServerRow({
           name={name}
           headers={server.config.headers}
           auth={server.config.auth}
+          lastError={server.error}
           access={access}
         />
       )}
