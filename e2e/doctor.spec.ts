@@ -8,7 +8,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { type OidcProtected, startOidcProtected } from './peers/oidc-protected.mjs';
 import { type Peer, startPeer } from './support/peers.js';
+import {
+  closeAfterEach,
+  openSignInPage,
+  signInAtOidcProvider,
+  signInSiteForFile,
+} from './support/sign-in-site.js';
 import { axe, openWidget, WIDGET_ORIGIN } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
@@ -289,4 +296,34 @@ test('the Workers snippet, wrapped around a real Worker handler (on Node), makes
   for (const id of ['reachability', 'cors', 'preflight', 'protocol', 'tools-list'])
     await expect(step(fixedReport, id)).toHaveAttribute('data-outcome', 'pass');
   await expect(fixedReport.getByRole('region', { name: "The fix for the server's owner" })).toHaveCount(0);
+});
+
+test.describe('after a sign-in', () => {
+  const site = signInSiteForFile('e2e/fixtures/sign-in-modes/page.ts', 'Doctor after a sign-in');
+  let oidc: OidcProtected | undefined;
+  closeAfterEach(() => oidc);
+
+  test('a server that refuses the token it just asked for: the authorization step names the 401 loop', async ({
+    page,
+    context,
+  }) => {
+    oidc = await startOidcProtected();
+    await openSignInPage(page, site, { server: oidc.urls.refuses });
+    const card = page.locator('[data-sign-in-card="notes"]');
+    await card.getByRole('button', { name: 'Sign in to Notes' }).click({ timeout: 20_000 });
+    const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
+    await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+    await expect(page.locator('[data-server="notes"] .tg-badge')).toContainText('failed', {
+      timeout: 20_000,
+    });
+    expect(oidc.seen.authorizations).toHaveLength(1);
+
+    const report = await diagnoseRow(page, 'notes');
+    const auth = step(report, 'authorization');
+    await expect(auth).toHaveAttribute('data-outcome', 'fail');
+    await expect(auth).toContainText('A 401 loop: the last sign-in got a token');
+    await expect(step(report, 'resource-metadata')).toHaveAttribute('data-outcome', 'pass');
+    await expect(step(report, 'registration')).toHaveAttribute('data-outcome', 'pass');
+    await expect(step(report, 'registration')).toContainText('Dynamic Client Registration');
+  });
 });
