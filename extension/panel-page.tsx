@@ -15,7 +15,7 @@ import { PANEL_PORT } from './remote/wire.js';
 import { watchServerOrigins } from './server-access.js';
 import { activeTabOrigin, watchTurnedOnSites } from './site-switch.js';
 import { ConsentDialog } from './views/consent-dialog.js';
-import { ServerAccessList, serverAccessFix } from './views/server-access.js';
+import { ServerAccessList, serverAccessFix, serverAccessForDoctor } from './views/server-access.js';
 import { SitesView } from './views/sites-view.js';
 import { extensionStyles } from './views/styles.js';
 import { ActiveSiteBar } from './views/turn-on-site.js';
@@ -55,6 +55,7 @@ function ExtensionPanel({ remote }: { remote: RemoteController }) {
           },
         ]}
         connectionFix={serverAccessFix(remote, serverOrigins)}
+        doctorAccess={serverAccessForDoctor(remote, serverOrigins)}
         extraDialog={consent && <ConsentDialog key={consent.id} consent={consent} remote={remote} />}
       />
     </>

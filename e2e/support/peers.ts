@@ -31,7 +31,11 @@ export type PeerKind =
   /** The SDK on Express with the `cors` middleware configured by `corsOptions` (express-cors.mjs). */
   | 'express-cors'
   /** The SDK on Hono with `hono/cors` configured by `corsOptions` (hono-cors.mjs). */
-  | 'hono-cors';
+  | 'hono-cors'
+  /** An OAuth-protected server and its authorization server, broken by `args` (misbehaving-auth.mjs). */
+  | 'misbehaving-auth'
+  /** A Worker on Node passing requests to `args`' --upstream, wrapped by a --snippet-file (workers-cors.mjs). */
+  | 'workers-cors';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -160,6 +164,12 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
           ...(options.corsOptions ? ['--cors-options', JSON.stringify(options.corsOptions)] : []),
         ],
       };
+    case 'workers-cors':
+      if (options.cors === false) throw new Error('workers-cors gets its CORS from --snippet-file only');
+      return ours('workers-cors.mjs');
+    case 'misbehaving-auth':
+      if (options.cors === false) throw new Error('misbehaving-auth breaks CORS only through its args');
+      return ours('misbehaving-auth.mjs');
     case 'hostile-app':
       if (options.cors === false) throw new Error('hostile-app always sends CORS headers');
       return ours('hostile-app.mjs');

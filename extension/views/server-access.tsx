@@ -11,7 +11,7 @@
 import { type ReadonlySignal, signal, useSignal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import type { ServerState } from '../../src/session/index.js';
-import type { ConnectionFix } from '../../src/ui/index.js';
+import type { ConnectionFix, DoctorAccess } from '../../src/ui/index.js';
 import type { RemoteController } from '../remote/remote-controller.js';
 import { allowServerOrigin, revokeServerOrigin } from '../server-access.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
@@ -138,6 +138,22 @@ export function serverAccessFix(
     if (!refused) return undefined;
     if (granted.includes(refused.origin) && !outcomes.value[refused.origin]) return undefined;
     return <AllowOrigin remote={remote} refused={refused} granted={granted} />;
+  };
+}
+
+/**
+ * The same offer in the doctor's report, for the origin whose CORS shut Toolgate out there: the
+ * server's own, or (no server has it) its authorization server's.
+ */
+export function serverAccessForDoctor(
+  remote: RemoteController,
+  grantedOrigins: ReadonlySignal<readonly string[]>,
+): DoctorAccess {
+  return (origin) => {
+    const granted = grantedOrigins.value;
+    if (granted.includes(origin) && !outcomes.value[origin]) return undefined;
+    const signingIn = !remote.servers.value.some((server) => originOf(server.config.url) === origin);
+    return <AllowOrigin remote={remote} refused={{ origin, signingIn }} granted={granted} />;
   };
 }
 

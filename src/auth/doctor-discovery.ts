@@ -5,5 +5,7 @@
  */
 
 export { discoverAuthorizationServer } from './authorization-server.js';
+export { TOKEN_REFUSED_AGAIN } from './errors.js';
 export { DiscoveryProblem, discoverResourceMetadata } from './resource-metadata.js';
+export { protectedResourceMetadataUrls } from './urls.js';
 export { bearerChallenge } from './www-authenticate.js';

@@ -7,6 +7,12 @@
 
 import { TransportError } from '../protocol/index.js';
 
+/**
+ * What a sign-in's error says when the server answered 401 to the token it had just asked for: the
+ * connection doctor reads it in a server's last error as a 401 loop (doctor-discovery.ts).
+ */
+export const TOKEN_REFUSED_AGAIN = 'it refused the token it had just asked for';
+
 /** The step of the authorization flow that failed. */
 export type AuthorizationStep =
   | 'discovery'

@@ -22,7 +22,7 @@ import type { ClientCredentials } from './client-credentials.js';
 import type { ClientIdentity } from './client-identity.js';
 import { type DPoPMode, DPoPPolicy, sendWithProof } from './dpop.js';
 import { resourceChallenge } from './dpop-challenge.js';
-import { AuthorizationError } from './errors.js';
+import { AuthorizationError, TOKEN_REFUSED_AGAIN } from './errors.js';
 import { alreadyGranted } from './scopes.js';
 import { type AuthEvent, AuthSession, type RecoveryKind } from './session.js';
 import { type AuthStore, memoryAuthStore } from './store.js';
@@ -179,13 +179,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): OAuthFetch {
       const challenge: BearerChallenge = resourceChallenge(response.headers.get('www-authenticate')) ?? {};
       if (response.status === 401) {
         if (signedInAgain)
-          throw await refused(
-            response,
-            session,
-            shown,
-            'retry',
-            'it refused the token it had just asked for (HTTP 401)',
-          );
+          throw await refused(response, session, shown, 'retry', `${TOKEN_REFUSED_AGAIN} (HTTP 401)`);
         await discardBody(response);
         await untilAborted(session.recover(challenge, tokens, 'unauthorized', signal), signal);
         signedInAgain = true;

@@ -11,3 +11,10 @@ import type { ServerState } from '../session/index.js';
 
 /** The host's fix for this failed server, or undefined when it has none. */
 export type ConnectionFix = (server: ServerState) => ComponentChildren | undefined;
+
+/**
+ * The host's way past CORS at an origin, offered in the doctor's report when CORS there shut this
+ * page out (the extension: "Allow Toolgate to reach <origin>"). Passed down beside the
+ * ConnectionFix, to every report (the add form's, the cards', the rows'). Read signals in it.
+ */
+export type DoctorAccess = (origin: string) => ComponentChildren | undefined;

@@ -3,7 +3,7 @@
 export { escapeHidden } from './components/hidden-characters.js';
 export { ModalDialog } from './components/modal-dialog.js';
 export { ToolName, visibleToolName } from './components/tool-name.js';
-export type { ConnectionFix } from './connection-fix.js';
+export type { ConnectionFix, DoctorAccess } from './connection-fix.js';
 export { prefetchViews } from './lazy.js';
 export { Panel, type PanelShape } from './panel.js';
 export { panelStyles } from './styles.js';

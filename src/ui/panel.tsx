@@ -10,7 +10,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { afterFirstPaint, type PanelController, serverNames } from '../session/index.js';
 import { AuditAlert } from './audit-alert.js';
-import type { ConnectionFix } from './connection-fix.js';
+import type { ConnectionFix, DoctorAccess } from './connection-fix.js';
 import { lazyView } from './lazy.js';
 import { ThemeToggle, useThemeChoice } from './theme-toggle.js';
 import { createPanelViewState } from './view-state.js';
@@ -63,6 +63,8 @@ export interface PanelProps {
   extraDialog?: ComponentChildren;
   /** The host's own fix for a failed connection, first in its card (connection-fix.ts). */
   connectionFix?: ConnectionFix;
+  /** The host's way past CORS at an origin, offered in doctor reports (connection-fix.ts). */
+  doctorAccess?: DoctorAccess;
   /** The tab shown first (default 'servers'). */
   startTab?: string;
 }
@@ -81,6 +83,7 @@ export function Panel({
   extraTabs = [],
   extraDialog,
   connectionFix,
+  doctorAccess,
   startTab = 'servers',
 }: PanelProps) {
   const tab = useSignal<string>(startTab);
@@ -264,7 +267,9 @@ export function Panel({
           aria-labelledby={`tg-tab-${tab.value}`}
           class="tg-tabpanel"
         >
-          {tab.value === 'servers' && <ServersView controller={controller} connectionFix={connectionFix} />}
+          {tab.value === 'servers' && (
+            <ServersView controller={controller} connectionFix={connectionFix} doctorAccess={doctorAccess} />
+          )}
           {tab.value === 'tools' && <ToolsView controller={controller} views={views} />}
           {tab.value === 'resources' && <ResourcesView controller={controller} />}
           {tab.value === 'prompts' && <PromptsView controller={controller} />}

@@ -5,6 +5,7 @@
  * skipped. Loaded only when someone presses Diagnose.
  */
 
+import type { ClientIdentity } from '../../auth/index.js';
 import {
   isJsonObject,
   isLegacyVersion,
@@ -16,6 +17,7 @@ import {
   META,
   MODERN_VERSIONS,
 } from '../../protocol/index.js';
+import { authorizationSteps } from './auth-steps.js';
 import { corsFix } from './cors-fix.js';
 import { type Probe, probe } from './probe.js';
 import { type DoctorReport, type DoctorStep, type Exchange, redactExchange, type StepId } from './report.js';
@@ -25,6 +27,15 @@ export interface DiagnoseOptions {
   /** The page's origin (defaults to this page's). */
   origin?: string;
   fetch?: typeof fetch;
+  /**
+   * The headers configured for the server (an API key, an Authorization): sent as a connection
+   * sends them, tried in the preflight, and never shown: the report names them, values redacted.
+   */
+  headers?: Readonly<Record<string, string>>;
+  /** The error of the server's last connection, as shown: a fresh token refused there is a 401 loop. */
+  lastError?: string;
+  /** The server's sign-in settings (`auth`), so the registration step says which way is taken. */
+  auth?: { client?: ClientIdentity; clientCredentials?: unknown };
 }
 
 const TITLES: Record<StepId, string> = {
@@ -36,6 +47,7 @@ const TITLES: Record<StepId, string> = {
   authorization: 'Authorization (401)',
   'resource-metadata': 'Protected-resource metadata',
   'authorization-server': 'Authorization server',
+  registration: 'Client registration',
   'tools-list': 'First tools/list',
 };
 
@@ -55,12 +67,19 @@ const PING = JSON.stringify({ jsonrpc: '2.0', id: 'toolgate-doctor', method: 'pi
 export async function diagnose(url: string, options: DiagnoseOptions = {}): Promise<DoctorReport> {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const origin = options.origin ?? globalThis.location?.origin ?? 'null';
+  const configured = lowerCased({ ...(options.headers ?? {}) });
   const steps: DoctorStep[] = [];
   const add = (
     id: StepId,
     step: Omit<DoctorStep, 'id' | 'title' | 'exchanges'>,
     exchanges: Exchange[] = [],
-  ) => steps.push({ id, title: TITLES[id], ...step, exchanges: exchanges.map(redactExchange) });
+  ) =>
+    steps.push({
+      id,
+      title: TITLES[id],
+      ...step,
+      exchanges: exchanges.map((exchange) => redactExchange(exchange, configured)),
+    });
   // The first skipped step says why; the ones after it only point back, so the reason is read once.
   const skipRest = (ids: StepId[], reason: string) => {
     for (const [index, id] of ids.entries())
@@ -72,7 +91,18 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
         step.outcome === 'fail' &&
         (step.id === 'cors' || step.id === 'preflight' || step.id === 'session-header'),
     );
-    return { url, origin, steps, corsFailure, ...(corsFailure ? { fix: corsFix(origin) } : {}) };
+    const extra = Object.keys(configured);
+    const refusedOrigin = corsFailure
+      ? new URL(url).origin
+      : steps.find((step) => step.outcome === 'fail' && step.refusedOrigin)?.refusedOrigin;
+    return {
+      url,
+      origin,
+      steps,
+      corsFailure,
+      ...(corsFailure ? { fix: corsFix(origin, url, extra) } : {}),
+      ...(refusedOrigin ? { refusedOrigin } : {}),
+    };
   };
 
   // 1. Reachability: a no-cors request reaches the server whatever its CORS (its answer is opaque).
@@ -106,6 +136,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
         'authorization',
         'resource-metadata',
         'authorization-server',
+        'registration',
         'tools-list',
       ],
       'Nothing answered, so this could not be checked.',
@@ -125,6 +156,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
     'authorization',
     'resource-metadata',
     'authorization-server',
+    'registration',
     'tools-list',
   ];
   if (corsStep.outcome !== 'pass') {
@@ -140,8 +172,10 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
   const base = await probe(fetchFn, url, { method: 'POST', headers: json, body: PING });
   const exchanges = [base.exchange];
   const perHeader: Record<string, boolean> = {};
+  // The configured headers too, with their own values: a refused API key header is named.
+  const tried = { ...PROBED_HEADERS, ...configured };
   if (base.response)
-    for (const [name, value] of Object.entries(PROBED_HEADERS)) {
+    for (const [name, value] of Object.entries(tried)) {
       const one = await probe(fetchFn, url, {
         method: 'POST',
         headers: { ...json, [name]: value },
@@ -166,7 +200,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
   }
 
   // 4. Protocol: server/discover at the newest modern version, else the legacy initialize.
-  const opening = await openConversation(fetchFn, url);
+  const opening = await openConversation(fetchFn, url, configured);
   const result = report();
   if (opening.era) result.era = opening.era;
   if (opening.version) result.protocolVersion = opening.version;
@@ -177,7 +211,20 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
       opening.exchanges,
     );
     add('session-header', { outcome: 'skipped', reason: 'The server asks for sign-in first.' });
-    await authorizationSteps(fetchFn, url, opening.unauthorized, add);
+    const sent = Object.keys(configured).filter((name) => name !== 'content-type');
+    await authorizationSteps(
+      {
+        url,
+        origin,
+        fetchFn,
+        configured: sent,
+        ...(options.lastError ? { lastError: options.lastError } : {}),
+        ...(options.auth?.client ? { identity: options.auth.client } : {}),
+        appSignsIn: options.auth?.clientCredentials !== undefined,
+        add,
+      },
+      opening.unauthorized,
+    );
     add('tools-list', {
       outcome: 'skipped',
       reason: 'The doctor does not sign in: sign in from the server card, then diagnose again.',
@@ -187,14 +234,21 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
   add('protocol', { outcome: opening.outcome, reason: opening.reason }, opening.exchanges);
   if (opening.outcome === 'fail') {
     skipRest(
-      ['session-header', 'authorization', 'resource-metadata', 'authorization-server', 'tools-list'],
+      [
+        'session-header',
+        'authorization',
+        'resource-metadata',
+        'authorization-server',
+        'registration',
+        'tools-list',
+      ],
       'The conversation could not open.',
     );
     return { ...report(), ...pick(result) };
   }
 
   // 5. A first tools/list, with the session id the page could read (legacy).
-  const list = await listTools(fetchFn, url, opening);
+  const list = await listTools(fetchFn, url, opening, configured);
   if (opening.era === 'legacy') {
     const refused = list.exchange.status === 400 || list.exchange.status === 404;
     add(
@@ -207,7 +261,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
       reason: `${opening.version} has no sessions, so no mcp-session-id is needed.`,
     });
   skipRest(
-    ['authorization', 'resource-metadata', 'authorization-server'],
+    ['authorization', 'resource-metadata', 'authorization-server', 'registration'],
     'The server did not ask for sign-in.',
   );
   const tools = list.message && isJsonObject(list.message.result) ? list.message.result.tools : undefined;
@@ -253,8 +307,13 @@ const modernMeta = (version: string) => ({
   },
 });
 
-async function openConversation(fetchFn: typeof fetch, url: string): Promise<Opening> {
+async function openConversation(
+  fetchFn: typeof fetch,
+  url: string,
+  configured: Record<string, string>,
+): Promise<Opening> {
   const headers = (version: string, method: string) => ({
+    ...configured,
     'content-type': 'application/json',
     accept: ACCEPT,
     'mcp-protocol-version': version,
@@ -289,7 +348,7 @@ async function openConversation(fetchFn: typeof fetch, url: string): Promise<Ope
     };
   const initialize = await probe(fetchFn, url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: ACCEPT },
+    headers: { ...configured, 'content-type': 'application/json', accept: ACCEPT },
     body: rpc('initialize', { protocolVersion: LATEST_LEGACY, capabilities: {}, clientInfo: CLIENT_INFO }),
   });
   exchanges.push(initialize.exchange);
@@ -316,6 +375,7 @@ async function openConversation(fetchFn: typeof fetch, url: string): Promise<Ope
   await probe(fetchFn, url, {
     method: 'POST',
     headers: {
+      ...configured,
       'content-type': 'application/json',
       accept: ACCEPT,
       'mcp-protocol-version': version,
@@ -343,12 +403,18 @@ function supportedIn(message: JsonObject | undefined): string[] {
   return Array.isArray(from) ? from.filter((v): v is string => typeof v === 'string') : [];
 }
 
-async function listTools(fetchFn: typeof fetch, url: string, opening: Opening): Promise<Probe> {
+async function listTools(
+  fetchFn: typeof fetch,
+  url: string,
+  opening: Opening,
+  configured: Record<string, string>,
+): Promise<Probe> {
   const version = opening.version ?? LATEST_LEGACY;
   const modern = opening.era === 'modern';
   return probe(fetchFn, url, {
     method: 'POST',
     headers: {
+      ...configured,
       'content-type': 'application/json',
       accept: ACCEPT,
       'mcp-protocol-version': version,
@@ -359,109 +425,5 @@ async function listTools(fetchFn: typeof fetch, url: string, opening: Opening): 
   });
 }
 
-type AddStep = (
-  id: StepId,
-  step: Omit<DoctorStep, 'id' | 'title' | 'exchanges'>,
-  exchanges?: Exchange[],
-) => void;
-
-/** The 401, the protected-resource metadata and the authorization server, with sign-in's own code. */
-async function authorizationSteps(fetchFn: typeof fetch, url: string, unauthorized: Probe, add: AddStep) {
-  const auth = await import('../../auth/doctor-discovery.js');
-  const header = unauthorized.response?.headers.get('www-authenticate') ?? null;
-  const challenge = auth.bearerChallenge(header);
-  add(
-    'authorization',
-    header === null
-      ? {
-          outcome: 'fail',
-          missingHeader: 'Access-Control-Expose-Headers',
-          reason:
-            'The server answered 401 but the page cannot read its WWW-Authenticate: it must send it and Access-Control-Expose-Headers: www-authenticate.',
-        }
-      : {
-          outcome: 'pass',
-          reason: challenge?.resourceMetadata
-            ? `The server asks for sign-in (401) and names its resource metadata at ${challenge.resourceMetadata}.`
-            : 'The server asks for sign-in (401); its challenge names no resource metadata, so the well-known locations are read.',
-        },
-    [unauthorized.exchange],
-  );
-  const seen: Exchange[] = [];
-  const recording: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    const exchange: Exchange = {
-      method: request.method,
-      url: request.url,
-      requestHeaders: Object.fromEntries(request.headers.entries()),
-    };
-    seen.push(exchange);
-    try {
-      const response = await fetchFn(input, init);
-      exchange.status = response.status;
-      exchange.responseHeaders = Object.fromEntries(response.headers.entries());
-      return response;
-    } catch (error) {
-      exchange.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      throw error;
-    }
-  };
-  const take = () => seen.splice(0);
-  const server = new URL(url);
-  let issuer = server.origin;
-  try {
-    const prm = await auth.discoverResourceMetadata(recording, server, challenge?.resourceMetadata);
-    if (prm) issuer = prm.metadata.authorizationServers[0] ?? issuer;
-    add(
-      'resource-metadata',
-      prm
-        ? { outcome: 'pass', reason: `Read at ${prm.url}: the authorization server is ${issuer}.` }
-        : {
-            outcome: 'fail',
-            reason:
-              'No protected-resource metadata at any well-known location: serve it at /.well-known/oauth-protected-resource (with CORS for this page) or name it in WWW-Authenticate.',
-          },
-      take(),
-    );
-  } catch (error) {
-    add(
-      'resource-metadata',
-      { outcome: 'fail', reason: corsWording(String((error as Error).message ?? error)) },
-      take(),
-    );
-    add('authorization-server', {
-      outcome: 'skipped',
-      reason: 'The resource metadata must be readable first.',
-    });
-    return;
-  }
-  try {
-    const found = await auth.discoverAuthorizationServer(recording, issuer);
-    add(
-      'authorization-server',
-      found
-        ? {
-            outcome: 'pass',
-            reason: `The metadata of ${issuer} is readable from this page, at ${found.url}.`,
-          }
-        : {
-            outcome: 'fail',
-            reason: `${issuer} publishes no authorization server metadata at its well-known locations.`,
-          },
-      take(),
-    );
-  } catch (error) {
-    add(
-      'authorization-server',
-      { outcome: 'fail', reason: corsWording(String((error as Error).message ?? error)) },
-      take(),
-    );
-  }
-}
-
-/** A discovery fetch that rejected is, from a page, most often CORS at that server: say so. */
-function corsWording(message: string): string {
-  if (!/could not fetch/.test(message)) return message.endsWith('.') ? message : `${message}.`;
-  const target = /could not fetch (\S+):/.exec(message)?.[1] ?? 'that server';
-  return `The page could not read ${target}: the server there must send Access-Control-Allow-Origin for this page (or it is down).`;
-}
+const lowerCased = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));

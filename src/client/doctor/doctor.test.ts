@@ -91,6 +91,12 @@ describe('the manual', () => {
     const block = /```js fragment\n([\s\S]*?)\n```/.exec(manual)?.[1];
     expect(block).toBe(corsFix('https://app.example.com').express);
   });
+  it('shows the Python and nginx fixes exactly as the doctor writes them', () => {
+    const manual = readFileSync(new URL('../../../docs/servers.md', import.meta.url), 'utf8');
+    const fix = corsFix('https://app.example.com', 'https://mcp.example.com/mcp');
+    expect(/```python\n([\s\S]*?)\n```/.exec(manual)?.[1]).toBe(fix.python);
+    expect(/```nginx\n([\s\S]*?)\n```/.exec(manual)?.[1]).toBe(fix.nginx);
+  });
 });
 
 describe('rpcMessageIn', () => {

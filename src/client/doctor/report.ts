@@ -15,6 +15,7 @@ export type StepId =
   | 'authorization'
   | 'resource-metadata'
   | 'authorization-server'
+  | 'registration'
   | 'tools-list';
 
 type StepOutcome = 'pass' | 'fail' | 'skipped';
@@ -41,6 +42,8 @@ export interface DoctorStep {
   exchanges: Exchange[];
   /** For a CORS failure: the response header the server must add, e.g. `Access-Control-Allow-Origin`. */
   missingHeader?: string;
+  /** For a CORS failure at another server (the authorization server): its origin. */
+  refusedOrigin?: string;
 }
 
 export interface DoctorReport {
@@ -52,30 +55,60 @@ export interface DoctorReport {
   corsFailure: boolean;
   /** For a CORS failure: the headers and server snippets to hand to the server's owner. */
   fix?: CorsFix;
+  /**
+   * The origin whose CORS shut this page out (the server's, or its authorization server's): where
+   * a host that can get past CORS (the extension, with the person's permission) offers to.
+   */
+  refusedOrigin?: string;
   era?: 'modern' | 'legacy';
   protocolVersion?: string;
 }
 
 const BODY_CHARS = 2000;
 
-/** A copy of an exchange with credentials removed, as the report may show and copy it. */
-export function redactExchange(exchange: Exchange): Exchange {
+/** Shown instead of the value of a header configured for the server. */
+export const CONFIGURED_REDACTED = '[redacted: configured for this server]';
+
+/**
+ * A copy of an exchange with credentials removed, as the report may show and copy it: secrets by
+ * name and by shape (as the audit log), and every header configured for the server, by its name
+ * wherever it is sent and by its value wherever it shows (an echo, a URL).
+ */
+export function redactExchange(
+  exchange: Exchange,
+  configured: Readonly<Record<string, string>> = {},
+): Exchange {
+  const names = new Set(Object.keys(configured).map((name) => name.toLowerCase()));
+  // The whole value, and the credential after an auth scheme ("Bearer abc" also hides "abc").
+  const values = Object.values(configured)
+    .flatMap((value) => [value, /^[A-Za-z][\w-]* +(\S{4,})$/.exec(value)?.[1]])
+    .filter((value): value is string => value !== undefined && value.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  const mask = (text: string) =>
+    values.reduce((shown, value) => shown.replaceAll(value, CONFIGURED_REDACTED), text);
   const redactHeaders = (headers: Record<string, string>) =>
     redactSecrets(
-      Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redactSecretsInText(value)])),
+      Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [
+          name,
+          names.has(name.toLowerCase()) ? CONFIGURED_REDACTED : redactSecretsInText(mask(value)),
+        ]),
+      ),
     ).value;
-  const body = (text: string | undefined) =>
-    text === undefined
-      ? undefined
-      : redactSecretsInText(text.length > BODY_CHARS ? `${text.slice(0, BODY_CHARS)}…` : text);
+  const body = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const masked = mask(text); // before cutting, so no value is cut in two and shown in part
+    return redactSecretsInText(masked.length > BODY_CHARS ? `${masked.slice(0, BODY_CHARS)}…` : masked);
+  };
   const requestBody = body(exchange.requestBody);
   const responseBody = body(exchange.responseBody);
   return {
     ...exchange,
-    url: redactUrl(exchange.url),
+    url: redactUrl(mask(exchange.url)),
     requestHeaders: redactHeaders(exchange.requestHeaders),
     ...(exchange.responseHeaders ? { responseHeaders: redactHeaders(exchange.responseHeaders) } : {}),
     ...(requestBody !== undefined ? { requestBody } : {}),
     ...(responseBody !== undefined ? { responseBody } : {}),
+    ...(exchange.error !== undefined ? { error: mask(exchange.error) } : {}),
   };
 }

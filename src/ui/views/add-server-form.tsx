@@ -9,7 +9,7 @@ import type { Signal } from '@preact/signals';
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { type PanelController, type ServerConfig, serverNames } from '../../session/index.js';
-import type { ConnectionFix } from '../connection-fix.js';
+import type { ConnectionFix, DoctorAccess } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
 import { readServerInput } from './server-input.js';
 import { DiagnoseButton, FailureAdvice } from './server-notices.js';
@@ -35,6 +35,7 @@ export function AddServerForm({
   form,
   closable,
   fix,
+  access,
 }: {
   controller: PanelController;
   form: Signal<AddFormState>;
@@ -42,6 +43,8 @@ export function AddServerForm({
   closable: boolean;
   /** The host's own fix for a failed connection, first (connection-fix.ts). */
   fix?: ConnectionFix | undefined;
+  /** The host's way past CORS, offered in a diagnosis (connection-fix.ts). */
+  access?: DoctorAccess | undefined;
 }) {
   const kind = useSignal<'http' | 'page'>('http');
   const headers = useSignal('');
@@ -224,7 +227,16 @@ export function AddServerForm({
                 >
                   Remove
                 </button>
-                {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
+                {server.config.url && (
+                  <DiagnoseButton
+                    url={server.config.url}
+                    name={names(server.id)}
+                    headers={server.config.headers}
+                    auth={server.config.auth}
+                    lastError={server.error}
+                    access={access}
+                  />
+                )}
               </div>
             </div>
           ))}

@@ -1,14 +1,16 @@
 /**
  * The connection doctor's report as a timeline: each step passed, failed or skipped, its reason,
  * and (folded) the requests and answers it saw, redacted. For a CORS failure, the fix to hand the
- * server's owner: the exact headers for this page's origin and the Express and Hono snippets, each
- * with a Copy button. Its own chunk, and the doctor itself loads only when this view opens.
+ * server's owner: the exact headers for this page's origin and snippets for Express, Hono, Python
+ * (Starlette), Cloudflare Workers, nginx and Caddy, each with a Copy button. Its own chunk, and the doctor itself loads only when this view opens.
  */
 
 import { useEffect, useState } from 'preact/hooks';
 import type { DoctorReport, DoctorStep, DoctorExchange as Exchange } from '../../client/index.js';
+import type { ServerConfig } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ScrollText } from '../components/scroll-text.js';
+import type { DoctorAccess } from '../connection-fix.js';
 
 const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);border-radius:6px;padding:8px;margin-top:8px}
 .tg-doctor ol{list-style:none;padding:0;margin:0}.tg-doctor li{border-left:3px solid var(--tg-muted);padding:2px 8px;margin:6px 0}
@@ -17,15 +19,35 @@ const CSS = `.tg-doctor{flex-basis:100%;border:1px solid var(--tg-border,#ccc);b
 
 const MARK = { pass: '✓ passed', fail: '✗ failed', skipped: '– skipped' } as const;
 
-export function DoctorView({ url, name }: { url: string; name: string }) {
+/** What the doctor needs of a server: its address, and the headers and sign-in configured for it. */
+export interface DoctorTarget {
+  url: string;
+  name: string;
+  headers?: ServerConfig['headers'] | undefined;
+  auth?: ServerConfig['auth'] | undefined;
+  /** The server's last connection error, as shown (a fresh token refused there is a 401 loop). */
+  lastError?: string | undefined;
+  /** The host's way past CORS at the refused origin (the extension's "Allow Toolgate to reach"). */
+  access?: DoctorAccess | undefined;
+}
+
+export function DoctorView({ url, name, headers, auth, lastError, access }: DoctorTarget) {
   const [report, setReport] = useState<DoctorReport>();
   const [failure, setFailure] = useState<string>();
   const [run, setRun] = useState(0);
+  // The host's way past CORS (the extension's "Allow Toolgate to reach <origin>"), when it has one.
+  const offer = report?.refusedOrigin && access ? access(report.refusedOrigin) : undefined;
   useEffect(() => {
     let live = true;
     setReport(undefined);
     import('../../client/doctor/diagnose.js')
-      .then(({ diagnose }) => diagnose(url))
+      .then(({ diagnose }) =>
+        diagnose(url, {
+          ...(headers ? { headers } : {}),
+          ...(auth ? { auth } : {}),
+          ...(lastError ? { lastError } : {}),
+        }),
+      )
       .then(
         (value) => live && setReport(value),
         (error: unknown) => live && setFailure(`The diagnosis could not run: ${String(error)}`),
@@ -52,6 +74,11 @@ export function DoctorView({ url, name }: { url: string; name: string }) {
               <Step key={step.id} step={step} />
             ))}
           </ol>
+          {offer && (
+            <section aria-label="Reach it from here" class="tg-doctor-access" data-doctor-access>
+              {offer}
+            </section>
+          )}
           {report.fix && <Fix report={report} />}
           <button type="button" onClick={() => setRun(run + 1)}>
             Diagnose again
@@ -111,10 +138,19 @@ function Fix({ report }: { report: DoctorReport }) {
   const fix = report.fix;
   if (!fix) return null;
   const missing = report.steps.find((step) => step.outcome === 'fail' && step.missingHeader)?.missingHeader;
-  const blocks = [
-    { id: 'headers', title: `Response headers for ${report.origin}`, text: fix.headers },
+  const headers = { id: 'headers', title: `Response headers for ${report.origin}`, text: fix.headers };
+  // One per way servers are built, folded: the owner opens theirs (seven open blocks are a wall).
+  const snippets = [
     { id: 'express', title: 'Node: the official SDK with Express (the cors middleware)', text: fix.express },
     { id: 'hono', title: 'Node: Hono (hono/cors)', text: fix.hono },
+    {
+      id: 'python',
+      title: 'Python: the official SDK (FastMCP) on Starlette (CORSMiddleware)',
+      text: fix.python,
+    },
+    { id: 'workers', title: 'Cloudflare Workers (around the fetch handler)', text: fix.workers },
+    { id: 'nginx', title: 'nginx in front of the server', text: fix.nginx },
+    { id: 'caddy', title: 'Caddy in front of the server', text: fix.caddy },
   ];
   return (
     <section aria-label="The fix for the server's owner" class="tg-doctor-fix">
@@ -127,12 +163,18 @@ function Fix({ report }: { report: DoctorReport }) {
         ) : null}
         For pages at <code>{report.origin}</code> it must send:
       </p>
-      {blocks.map((block) => (
-        <div key={block.id} data-fix={block.id}>
-          <p>{block.title}</p>
+      <div data-fix={headers.id}>
+        <p>{headers.title}</p>
+        <ScrollText>{headers.text}</ScrollText>
+        <CopyButton text={() => headers.text} label={`Copy: ${headers.title}`} />
+      </div>
+      <p>The same, as configuration for the way the server is built:</p>
+      {snippets.map((block) => (
+        <details key={block.id} data-fix={block.id}>
+          <summary>{block.title}</summary>
           <ScrollText>{block.text}</ScrollText>
           <CopyButton text={() => block.text} label={`Copy: ${block.title}`} />
-        </div>
+        </details>
       ))}
     </section>
   );

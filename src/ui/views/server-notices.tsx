@@ -7,8 +7,9 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PanelController, PendingSignIn, ServerNames, ServerState } from '../../session/index.js';
-import type { ConnectionFix } from '../connection-fix.js';
+import type { ConnectionFix, DoctorAccess } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
+import type { DoctorTarget } from './doctor-view.js';
 
 /** The doctor's report: its own chunk, loaded when someone presses Diagnose. */
 export const DoctorView = lazyView(() => import('./doctor-view.js').then((m) => m.DoctorView));
@@ -17,7 +18,8 @@ export const DoctorView = lazyView(() => import('./doctor-view.js').then((m) => 
  * "Diagnose" beside a failure (a server with a URL): opens the doctor's step-by-step report below.
  * A button of its own name, so every failure offers the same way in.
  */
-export function DiagnoseButton({ url, name }: { url: string; name: string }) {
+export function DiagnoseButton(target: DoctorTarget) {
+  const { name } = target;
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -30,7 +32,7 @@ export function DiagnoseButton({ url, name }: { url: string; name: string }) {
       >
         Diagnose
       </button>
-      {open && <DoctorView url={url} name={name} />}
+      {open && <DoctorView {...target} />}
     </>
   );
 }
@@ -94,12 +96,15 @@ export function ConnectionProblems({
   controller,
   onEdit,
   fix,
+  access,
 }: {
   failed: readonly ServerState[];
   names: ServerNames;
   controller: PanelController;
   onEdit: (server: ServerState) => void;
   fix: ConnectionFix | undefined;
+  /** The host's way past CORS, offered in a diagnosis (connection-fix.ts). */
+  access: DoctorAccess | undefined;
 }) {
   return (
     <section class="tg-connect-problems" aria-label="Connection problems">
@@ -137,7 +142,16 @@ export function ConnectionProblems({
                 Retry
               </button>
               <FixButtons server={server} name={names(server.id)} controller={controller} onEdit={onEdit} />
-              {server.config.url && <DiagnoseButton url={server.config.url} name={names(server.id)} />}
+              {server.config.url && (
+                <DiagnoseButton
+                  url={server.config.url}
+                  name={names(server.id)}
+                  headers={server.config.headers}
+                  auth={server.config.auth}
+                  lastError={server.error}
+                  access={access}
+                />
+              )}
             </div>
           </li>
         ))}

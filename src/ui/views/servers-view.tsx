@@ -8,7 +8,7 @@
 import { useSignal } from '@preact/signals';
 import { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from '../../gate/index.js';
 import { type PanelController, type ServerState, serverAddress, serverNames } from '../../session/index.js';
-import type { ConnectionFix } from '../connection-fix.js';
+import type { ConnectionFix, DoctorAccess } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
 import { safeIconSrc } from '../safe-media.js';
 
@@ -63,10 +63,13 @@ function protocolOf(server: ServerState): string {
 export function ServersView({
   controller,
   connectionFix,
+  doctorAccess,
 }: {
   controller: PanelController;
   /** The host's own fix for a failed connection, first in its card (connection-fix.ts). */
   connectionFix?: ConnectionFix | undefined;
+  /** The host's way past CORS, offered in doctor reports (connection-fix.ts). */
+  doctorAccess?: DoctorAccess | undefined;
 }) {
   const servers = controller.servers.value;
   const form = useSignal<AddFormState>({ open: false, text: '', failed: [] });
@@ -106,6 +109,7 @@ export function ServersView({
             controller={controller}
             onEdit={edit}
             fix={connectionFix}
+            access={doctorAccess}
           />
         )}
       </div>
@@ -124,6 +128,7 @@ export function ServersView({
                 signingIn={signIns.some((item) => item.serverId === server.id)}
                 controller={controller}
                 onEdit={() => edit(server)}
+                access={doctorAccess}
               />
             ))}
           </ul>
@@ -143,6 +148,7 @@ export function ServersView({
           form={form}
           closable={servers.length > 0}
           fix={connectionFix}
+          access={doctorAccess}
         />
       ) : (
         <button
@@ -184,12 +190,14 @@ function ServerRow({
   signingIn,
   controller,
   onEdit,
+  access,
 }: {
   server: ServerState;
   name: string;
   signingIn: boolean;
   controller: PanelController;
   onEdit: () => void;
+  access: DoctorAccess | undefined;
 }) {
   const trustId = `tg-trust-${server.id}`;
   const warnings = server.warnings ?? [];
@@ -296,7 +304,16 @@ function ServerRow({
           </button>
         )}
       </div>
-      {diagnosing.value && server.config.url && <DoctorView url={server.config.url} name={name} />}
+      {diagnosing.value && server.config.url && (
+        <DoctorView
+          url={server.config.url}
+          name={name}
+          headers={server.config.headers}
+          auth={server.config.auth}
+          lastError={server.error}
+          access={access}
+        />
+      )}
     </li>
   );
 }
