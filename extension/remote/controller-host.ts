@@ -39,6 +39,7 @@ export function toWireServer(server: ServerState): WireServer {
       ...(config.id ? { id: config.id } : {}),
       ...(config.url ? { url: config.url } : {}),
       ...(config.label ? { label: config.label } : {}),
+      ...(config.address ? { address: config.address } : {}),
       ...(config.headers && Object.keys(config.headers).length > 0 ? { hasHeaders: true } : {}),
     },
   };

@@ -81,6 +81,7 @@ const fromWireServer = (server: WireServer): ServerState => ({
     ...(server.config.id ? { id: server.config.id } : {}),
     ...(server.config.url ? { url: server.config.url } : {}),
     ...(server.config.label ? { label: server.config.label } : {}),
+    ...(server.config.address ? { address: server.config.address } : {}),
   },
 });
 

@@ -21,7 +21,9 @@ export type WireServer = Omit<ServerState, 'disabled' | 'config'> & {
 };
 
 /** The serializable part of a server's configuration; headers stay in the worker. */
-export type WireServerConfig = Pick<ServerConfig, 'id' | 'url' | 'label'> & { hasHeaders?: boolean };
+export type WireServerConfig = Pick<ServerConfig, 'id' | 'url' | 'label' | 'address'> & {
+  hasHeaders?: boolean;
+};
 
 export interface WireApproval {
   request: Omit<ApprovalRequest, 'validate' | 'signal'>;
