@@ -2,9 +2,11 @@
  * The demo page: the full widget, connected to the in-browser demo server (a Web Worker, so the
  * static site needs no server of ours), to `npm start`'s Node servers when there are (the open one
  * and the one that requires signing in), and to any server named by `?server=<url>` (repeatable),
- * signing in to those that ask.
+ * signing in to those that ask. Where the browser has WebMCP, the page offers its agent two tools
+ * of its own through the gate (agent-tools.ts).
  */
 import { defineToolgatePanel, type ServerConfig, type ToolgatePanelElement } from '../widget.js';
+import { offerDemoToolsToAgent } from './agent-tools.js';
 import { describeConnected } from './intro.js';
 import { demoSignIn } from './sign-in.js';
 
@@ -61,4 +63,8 @@ void panel.ready.then((controller) => {
   controller.signIns?.subscribe((pending) => {
     if (intro) intro.textContent = describeConnected(controller.servers.value, pending);
   });
+  // Where the browser has WebMCP, the page's own tools for its agent, through the gate.
+  offerDemoToolsToAgent(controller).catch((error: unknown) =>
+    console.warn('The demo could not offer its tools to the browser’s agent:', error),
+  );
 });
