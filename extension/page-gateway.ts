@@ -119,7 +119,7 @@ export function servePage({
 
   const runCall = async (request: Extract<PageRequest, { method: 'callTool' }>) => {
     if (!siteAccess.grantOf(origin)) throw noAccess();
-    if (!siteAccess.allows(origin, request.serverId, request.toolName))
+    if (!allowsTool(request)())
       throw new SiteAccessError(
         `${origin} may not use ${request.toolName} on ${request.serverId}: the person did not grant it. Ask again with requestAccess().`,
       );
@@ -135,7 +135,9 @@ export function servePage({
       return outcome.result;
     });
   };
+  // Another site's tab tools ("This page" of another origin) are never a site's, whatever a grant says.
   const allowsTool = (request: { serverId: string; toolName: string }) => () =>
+    (!request.serverId.startsWith('webmcp:') || request.serverId === `webmcp:${origin}`) &&
     siteAccess.allows(origin, request.serverId, request.toolName);
   // Reads and prompt gets reach the servers whose tools the person granted the site, and the gate
   // asks the person each time (a site's reads are never allowed by default), as their calls are.
