@@ -4,15 +4,23 @@
  * panel as the server "This page" (the site's origin), are called through the worker's gate (the
  * page's tool runs, the call is in the audit log), and leave the panel the moment the site is
  * turned off. A site that is not turned on shows nothing: no script of ours is in its pages.
+ *
+ * The other way, off by default: the person lets the site's browser agent use the tools granted to
+ * the site; Playwright's `page.webmcp` as the agent calls one, asked in the panel as the agent's,
+ * and recorded; turned back off, the tool is gone from the agent's list.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { type LoadedExtension, launchWithExtension } from './support/extension.js';
+import { type LoadedExtension, launchWithExtension, siteRow } from './support/extension.js';
+import { type Peer, startPeer } from './support/peers.js';
+import { serverIdOf } from './support/side-panel.js';
+import { fillServerUrl } from './support/widget-page.js';
 
 test.describe.configure({ mode: 'serial' });
 
 let extension: LoadedExtension;
+let sdk: Peer;
 let site: http.Server;
 /** 127.0.0.1 is a secure context, where Chromium offers `document.modelContext`. */
 const siteOrigin = () => `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -42,14 +50,15 @@ test.beforeAll(async () => {
   site = http.createServer((_request, response) =>
     response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
   );
-  [extension] = await Promise.all([
+  [extension, sdk] = await Promise.all([
     launchWithExtension({ args: ['--enable-features=WebMCP'] }),
+    startPeer('sdk1-stateful-sse'),
     new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve)),
   ]);
 });
 test.afterAll(async () => {
   site?.close();
-  await extension?.close();
+  await Promise.all([extension?.close(), sdk?.stop()]);
 });
 
 test('a turned-on site\'s WebMCP tools are "This page" in the side panel, called through the gate, gone when the site is off', async () => {
@@ -91,5 +100,63 @@ test('a turned-on site\'s WebMCP tools are "This page" in the side panel, called
   await panel.getByRole('button', { name: `Turn off ${siteOrigin()}` }).click();
   await panel.getByRole('tab', { name: 'Servers' }).click();
   await expect(row).toHaveCount(0);
+  await Promise.all([page.close(), panel.close()]);
+});
+
+test("the person lets a site's browser agent use a granted tool: each call asked as the agent's, withdrawn at once", async () => {
+  test.setTimeout(120_000);
+  const panel = await extension.openPanel();
+  await fillServerUrl(panel, sdk.url);
+  await panel.getByRole('button', { name: 'Add server' }).click();
+  await expect(panel.locator(`[data-server="${serverIdOf(sdk.url)}"]`)).toContainText('connected', {
+    timeout: 20_000,
+  });
+  await extension.turnOnSite(panel, siteOrigin());
+  const page = await extension.context.newPage();
+  await page.goto(`${siteOrigin()}/`);
+  await expect.poll(() => page.evaluate(() => typeof window.toolgate)).toBe('object');
+  const asked = page.evaluate(() => window.toolgate!.requestAccess().then((tools) => tools.length));
+  const consent = panel.getByRole('dialog');
+  await consent
+    .locator('fieldset', { hasText: 'toolgate-peer-sdk1' })
+    .getByRole('checkbox', { name: 'echo', exact: true })
+    .check();
+  await consent.getByRole('button', { name: 'Allow 1 tool' }).click();
+  expect(await asked).toBe(1);
+
+  // Granted to the site, but not to its agent until the person says so.
+  const agentTools = async () => (await page.webmcp.tools()).map((tool) => tool.name).sort();
+  expect(await agentTools()).toEqual(['add_numbers', 'page_title']);
+  await panel.getByRole('tab', { name: 'Sites' }).click();
+  const agentBox = siteRow(panel, siteOrigin()).getByRole('checkbox', {
+    name: /browser’s agent on this site/,
+  });
+  await expect(agentBox).not.toBeChecked();
+  await agentBox.check();
+  await expect.poll(agentTools).toEqual(['add_numbers', 'echo', 'page_title']);
+  // Toolgate's registration is not the page's own: "This page" still has two tools.
+  await panel.getByRole('tab', { name: 'Servers' }).click();
+  await expect(panel.locator(`[data-server="webmcp:${siteOrigin()}"]`)).toContainText('connected · 2 tools');
+
+  // The agent calls it: asked in the panel as the browser's agent on the site; allowed, it runs.
+  const called = page.webmcp.callTool('echo', { message: 'from the tab agent' });
+  const dialog = panel.getByRole('dialog');
+  await expect(dialog).toContainText(`the browser's agent on ${siteOrigin()}`);
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  expect(await called).toMatchObject({ content: [{ type: 'text', text: 'Echo: from the tab agent' }] });
+  // Denied: the server never sees it, the agent hears why.
+  const denied = page.webmcp.callTool('echo', { message: 'not this' });
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  expect(((await denied) as { isError?: boolean }).isError).toBe(true);
+  expect((await sdk.events()).calls).not.toContainEqual({ tool: 'echo', arguments: { message: 'not this' } });
+
+  await panel.getByRole('tab', { name: 'Audit log' }).click();
+  const rows = panel.locator('.tg-log-table tbody tr', { hasText: 'echo' });
+  await expect(rows).toHaveCount(2);
+
+  // Turned back off: the agent's list loses it at once.
+  await panel.getByRole('tab', { name: 'Sites' }).click();
+  await agentBox.uncheck();
+  await expect.poll(agentTools).toEqual(['add_numbers', 'page_title']);
   await Promise.all([page.close(), panel.close()]);
 });

@@ -172,7 +172,7 @@ async function start() {
   });
 
   // Each turned-on site's WebMCP tools, as the server "This page" (page-tools-host.ts).
-  const pageTools = createPageToolsHost(controller);
+  const pageTools = createPageToolsHost(controller, siteAccess);
 
   return { controller, panelController, siteAccess, signIns, authOrigins, pageTools };
 }

@@ -7,12 +7,23 @@
  *
  * One tab per origin is "This page": the last one whose tools arrived. Its server goes when that
  * tab's port closes (the tab closed or navigated, the worker stopped) or the site is turned off.
+ *
+ * The other way: where the person let a site's browser agent use the tools granted to the site
+ * (Sites), the relay registers them with `document.modelContext`, and each call the agent makes
+ * comes here and passes the gate as caller `agent` (its own approvals, never the person's or the
+ * site's), asked in the panel and recorded. Turning that off, a revocation or turning the site off
+ * withdraws them and cancels what the agent has running.
  */
 
+import { effect } from '@preact/signals';
+import { errorForModel } from '../src/gate/index.js';
+import { isJsonObject } from '../src/protocol/index.js';
 import type { Controller } from '../src/session/index.js';
 import type { ChromeRuntimePort } from '../src/transport/index.js';
 import { type ModelContextLike, WebMcpPageTransport } from '../src/transport/index.js';
-import type { RelayedTool, RelayMessage } from './webmcp-protocol.js';
+import { toolsFor } from './page-gateway.js';
+import type { SiteAccess } from './site-access.js';
+import type { AgentTool, RelayedTool, RelayMessage, RelayRequest } from './webmcp-protocol.js';
 
 /** The server id of a site's page tools, as the widget names its own. */
 const pageToolsId = (origin: string) => `webmcp:${origin}`;
@@ -68,15 +79,35 @@ class RelayedModelContext extends EventTarget implements ModelContextLike {
 }
 
 interface PageToolsHost {
-  /** The site was turned off: its tab's tools leave the panel at once. */
+  /** The site was turned off: its tabs' tools leave the panel, and the agent loses the person's, at once. */
   closeOrigin(origin: string): void;
 }
 
+type HostController = Pick<Controller, 'servers' | 'addServer' | 'removeServer' | 'call'>;
+
+/** The person's tools the site's browser agent may call: those granted to the site, when the person let it. */
+function agentToolsFor(origin: string, siteAccess: SiteAccess, controller: HostController): AgentTool[] {
+  const grant = siteAccess.grantOf(origin);
+  if (!grant?.agent) return [];
+  return toolsFor(grant, controller)
+    .filter((tool) => !tool.serverId.startsWith('webmcp:'))
+    .map((tool) => ({
+      serverId: tool.serverId,
+      toolName: tool.name,
+      name: tool.name,
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema,
+    }));
+}
+
 export function createPageToolsHost(
-  controller: Pick<Controller, 'servers' | 'addServer' | 'removeServer'>,
+  controller: HostController,
+  siteAccess: SiteAccess,
 ): PageToolsHost & { serve(port: ChromeRuntimePort, origin: string): void } {
   /** The port whose tab is "This page" for each origin now. */
   const current = new Map<string, ChromeRuntimePort>();
+  /** Every relay's port, with what ends its session. */
+  const sessions = new Map<ChromeRuntimePort, { origin: string; end(): void }>();
 
   const drop = async (origin: string) => {
     const id = pageToolsId(origin);
@@ -87,28 +118,116 @@ export function createPageToolsHost(
   return {
     serve(port, origin) {
       const context = new RelayedModelContext(port);
-      current.set(origin, port);
-      port.onDisconnect.addListener(() => {
-        context.gone();
+      let ended = false;
+      let listed = false;
+      // "This page" is listed once the tab has tools of its own (a page without any shows nothing).
+      const consider = async () => {
+        if (listed || ended) return;
+        const tools = await context.getTools().catch(() => []);
+        if (tools.length === 0 || listed || ended) return;
+        listed = true;
+        current.set(origin, port);
+        // The newest tab of the origin replaces the one before it.
+        await drop(origin);
         if (current.get(origin) !== port) return;
-        current.delete(origin);
-        void drop(origin);
-      });
-      // The newest tab of the origin replaces the one before it.
-      void drop(origin).then(() => {
-        if (current.get(origin) !== port) return;
-        return controller.addServer({
+        await controller.addServer({
           id: pageToolsId(origin),
           label: 'This page',
           address: origin,
           transport: new WebMcpPageTransport(context, origin),
         });
+      };
+      context.addEventListener('toolchange', () => void consider());
+      void consider();
+
+      // The person's tools for the site's browser agent: the list again whenever it may have changed.
+      let sentExposed = '[]';
+      const expose = () => {
+        const tools = agentToolsFor(origin, siteAccess, controller);
+        const text = JSON.stringify(tools);
+        if (text === sentExposed || ended) return;
+        sentExposed = text;
+        port.postMessage({ op: 'expose', tools } satisfies RelayRequest);
+      };
+      const agentCalls = new Map<number, AbortController>();
+      const allowed = (serverId: string, toolName: string) =>
+        siteAccess.grantOf(origin)?.agent === true &&
+        !serverId.startsWith('webmcp:') &&
+        siteAccess.allows(origin, serverId, toolName);
+      const stopAccess = siteAccess.onChange((changed) => {
+        if (changed !== origin) return;
+        expose();
+        // Withdrawn: what the agent has running stops now.
+        for (const abort of agentCalls.values())
+          abort.abort(new DOMException('Access was withdrawn', 'AbortError'));
       });
+      const stopServers = effect(() => {
+        void controller.servers.value;
+        expose();
+      });
+      const onMessage = (raw: unknown) => {
+        const message = raw as RelayMessage;
+        if (!('event' in message)) return;
+        if (message.event === 'agentCancel') return agentCalls.get(message.callId)?.abort();
+        if (message.event !== 'agentCall') return;
+        const { callId, serverId, toolName } = message;
+        const answer = (result: unknown) => {
+          if (!ended) port.postMessage({ op: 'agentReply', callId, result } satisfies RelayRequest);
+        };
+        if (typeof serverId !== 'string' || typeof toolName !== 'string' || !allowed(serverId, toolName))
+          return answer({
+            isError: true,
+            content: [
+              { type: 'text', text: `The person has not let this site's agent use ${String(toolName)}.` },
+            ],
+          });
+        const abort = new AbortController();
+        agentCalls.set(callId, abort);
+        controller
+          .call({
+            serverId,
+            toolName,
+            arguments: isJsonObject(message.input) ? message.input : {},
+            caller: { kind: 'agent', label: origin },
+            signal: abort.signal,
+          })
+          .then(
+            (outcome) => outcome.result,
+            // Denied, invalid, failed: said to the agent as a tool error, in words it can act on.
+            (error: unknown) => ({
+              isError: true,
+              content: [{ type: 'text', text: errorForModel(error).text }],
+            }),
+          )
+          .then(answer)
+          .finally(() => agentCalls.delete(callId));
+      };
+      port.onMessage.addListener(onMessage);
+
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        sessions.delete(port);
+        context.gone();
+        stopAccess();
+        stopServers();
+        for (const abort of agentCalls.values())
+          abort.abort(new DOMException('The page went away', 'AbortError'));
+        port.onMessage.removeListener(onMessage);
+        if (current.get(origin) !== port) return;
+        current.delete(origin);
+        void drop(origin);
+      };
+      sessions.set(port, { origin, end });
+      port.onDisconnect.addListener(end);
     },
     closeOrigin(origin) {
-      const port = current.get(origin);
+      for (const [port, session] of [...sessions])
+        if (session.origin === origin) {
+          session.end();
+          port.disconnect();
+        }
       current.delete(origin);
-      port?.disconnect();
       void drop(origin);
     },
   };

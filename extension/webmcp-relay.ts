@@ -1,16 +1,35 @@
 /**
- * The tab's WebMCP tools for the extension (part of the bridge content script, isolated world):
- * once the page has registered a tool with `document.modelContext`, a port to the worker carries
- * the list and each call the worker sends (after its gate) to `executeTool`. It runs only on sites
- * the person turned on, like the bridge; a page without WebMCP (another browser, the flag off) or
- * without tools opens nothing. Feature detection only: nothing is polyfilled.
+ * The tab's WebMCP for the extension (part of the bridge content script, isolated world), both ways:
+ *   - the page's own tools: the worker lists them and sends each call (after its gate) here, which
+ *     runs it with `executeTool`; they are the side panel's "This page".
+ *   - the person's tools for the browser's agent, where the person let this site's agent use the
+ *     tools granted to the site: registered here with `registerTool`, each call the agent makes
+ *     sent to the worker, which runs it through the gate as the agent's (asked, recorded).
+ * It runs only on sites the person turned on, like the bridge, and only where the browser has WebMCP
+ * (feature detection; nothing is polyfilled). The port it opens is its own: the page cannot write to it.
  */
 
-import { type RelayedTool, type RelayMessage, type RelayRequest, WEBMCP_PORT } from './webmcp-protocol.js';
+import {
+  type AgentTool,
+  type RelayedTool,
+  type RelayMessage,
+  type RelayRequest,
+  WEBMCP_PORT,
+} from './webmcp-protocol.js';
 
 interface PageModelContext extends EventTarget {
   getTools(): Promise<(RelayedTool & object)[]>;
   executeTool(tool: object, input?: unknown): Promise<unknown>;
+  registerTool(
+    tool: {
+      name: string;
+      description: string;
+      inputSchema?: unknown;
+      annotations?: { readOnlyHint?: boolean; consequentialHint?: boolean };
+      execute(input: unknown, client?: { signal?: AbortSignal }): Promise<unknown>;
+    },
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
 }
 
 function modelContext(): PageModelContext | undefined {
@@ -42,20 +61,87 @@ export function relayPageTools(): void {
   const context = modelContext();
   if (!context) return;
   let port: chrome.runtime.Port | undefined;
+  /** Names registered here for the agent: not the page's own, so never listed as "This page". */
+  const exposedNames = new Set<string>();
+  let exposed: AbortController | undefined;
+  const agentCalls = new Map<number, (result: unknown) => void>();
+  let nextCall = 1;
 
-  const answer = async (request: RelayRequest): Promise<unknown> => {
-    const tools = await context.getTools();
+  const pageTools = async () => (await context.getTools()).filter((tool) => !exposedNames.has(tool.name));
+
+  const answer = async (request: Extract<RelayRequest, { id: number }>): Promise<unknown> => {
+    const tools = await pageTools();
     if (request.op === 'list') return tools.map(describe);
     const tool = tools.find((candidate) => candidate.name === request.name);
     if (!tool) throw new Error(`The page has no tool "${request.name}" (any more).`);
     return context.executeTool(tool, request.input ?? {});
   };
 
+  const withdraw = () => {
+    exposed?.abort();
+    exposed = undefined;
+    exposedNames.clear();
+    for (const settle of agentCalls.values())
+      settle({ isError: true, content: [{ type: 'text', text: 'Toolgate withdrew this tool.' }] });
+    agentCalls.clear();
+  };
+
+  const expose = async (tools: AgentTool[]) => {
+    withdraw();
+    if (tools.length === 0) return;
+    const registrations = new AbortController();
+    exposed = registrations;
+    for (const tool of tools) {
+      if (exposedNames.has(tool.name)) continue;
+      exposedNames.add(tool.name);
+      await context
+        .registerTool(
+          {
+            name: tool.name,
+            description: tool.description,
+            ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
+            // The person's tools: consequential to the agent; the gate asks about each call anyway.
+            annotations: { readOnlyHint: false, consequentialHint: true },
+            execute: (input, client) =>
+              new Promise((resolve) => {
+                const callId = nextCall++;
+                agentCalls.set(callId, resolve);
+                client?.signal?.addEventListener(
+                  'abort',
+                  () => port?.postMessage({ event: 'agentCancel', callId } satisfies RelayMessage),
+                  { once: true },
+                );
+                if (!port)
+                  return resolve({
+                    isError: true,
+                    content: [{ type: 'text', text: 'Toolgate is not reachable.' }],
+                  });
+                port.postMessage({
+                  event: 'agentCall',
+                  callId,
+                  serverId: tool.serverId,
+                  toolName: tool.toolName,
+                  input: input ?? {},
+                } satisfies RelayMessage);
+              }),
+          },
+          { signal: registrations.signal },
+        )
+        // WebMCP refused the name (a duplicate, or characters it does not take): left out.
+        .catch(() => exposedNames.delete(tool.name));
+    }
+  };
+
   const open = () => {
-    if (port) return port;
     const current = chrome.runtime.connect({ name: WEBMCP_PORT });
     current.onMessage.addListener((message: unknown) => {
       const request = message as RelayRequest;
+      if (request?.op === 'expose') return void expose(Array.isArray(request.tools) ? request.tools : []);
+      if (request?.op === 'agentReply') {
+        agentCalls.get(request.callId)?.(request.result);
+        agentCalls.delete(request.callId);
+        return;
+      }
       if (typeof request?.id !== 'number') return;
       const reply = (payload: RelayMessage) => {
         if (port === current) current.postMessage(payload);
@@ -66,23 +152,19 @@ export function relayPageTools(): void {
           reply({ id: request.id, ok: false, error: String((error as Error)?.message ?? error) }),
       );
     });
-    // The worker stopped, or the site was turned off: the next change opens a port again.
+    // The worker stopped, or the site was turned off: what was exposed goes with the port.
     current.onDisconnect.addListener(() => {
-      if (port === current) port = undefined;
+      if (port !== current) return;
+      port = undefined;
+      withdraw();
     });
     port = current;
-    return current;
   };
 
-  // A port is opened only when the page has tools, so a site without any never wakes the worker.
-  const changed = () =>
-    void context.getTools().then(
-      (tools) => {
-        if (port) port.postMessage({ event: 'toolchange' } satisfies RelayMessage);
-        else if (tools.length > 0) open();
-      },
-      () => undefined,
-    );
-  context.addEventListener('toolchange', changed);
-  changed();
+  // The page's tools changed: the worker lists them again (a change made by our own registrations
+  // is told too, and costs one listing).
+  context.addEventListener('toolchange', () =>
+    port?.postMessage({ event: 'toolchange' } satisfies RelayMessage),
+  );
+  open();
 }

@@ -150,6 +150,7 @@ function commandsFor(
     },
     answerConsent: (id: string, answer: ConsentAnswer) => siteAccess.answer(id, answer),
     revokeSite: (origin: string) => siteAccess.revoke(origin),
+    setSiteAgent: (origin: string, on: boolean) => siteAccess.setAgent(origin, on === true),
     listRemembered: () => controller.listRemembered(),
     forgetRemembered: (item: Pick<RememberedItem, 'type' | 'id'>) => controller.forgetRemembered(item),
     // The person's answer to "Sign in to <server>?": only a yes lets the worker open the sign-in window.

@@ -60,6 +60,8 @@ export interface RemoteController extends PanelController {
   readonly connected: Signal<boolean>;
   answerConsent(id: string, answer: ConsentAnswer): Promise<void>;
   revokeSite(origin: string): Promise<void>;
+  /** Lets the site's browser agent use the tools granted to the site (WebMCP), or stops it. */
+  setSiteAgent(origin: string, on: boolean): Promise<void>;
   close(): void;
 }
 
@@ -313,6 +315,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     setLogLevel: (serverId, level) => command<void>('setLogLevel', serverId, level),
     answerConsent: (id, answer) => command('answerConsent', id, answer),
     revokeSite: (origin) => command('revokeSite', origin),
+    setSiteAgent: (origin, on) => command('setSiteAgent', origin, on),
     listRemembered: () => command<RememberedItem[]>('listRemembered'),
     forgetRemembered: (item) => command<boolean>('forgetRemembered', { type: item.type, id: item.id }),
     close() {
