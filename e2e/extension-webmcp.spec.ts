@@ -105,7 +105,7 @@ test('a turned-on site\'s WebMCP tools are "This page" in the side panel, called
 
 test("the person lets a site's browser agent use a granted tool: each call asked as the agent's, withdrawn at once", async () => {
   test.setTimeout(120_000);
-  const panel = await extension.openPanel();
+  let panel = await extension.openPanel();
   await fillServerUrl(panel, sdk.url);
   await panel.getByRole('button', { name: 'Add server' }).click();
   await expect(panel.locator(`[data-server="${serverIdOf(sdk.url)}"]`)).toContainText('connected', {
@@ -140,7 +140,7 @@ test("the person lets a site's browser agent use a granted tool: each call asked
 
   // The agent calls it: asked in the panel as the browser's agent on the site; allowed, it runs.
   const called = page.webmcp.callTool('echo', { message: 'from the tab agent' });
-  const dialog = panel.getByRole('dialog');
+  let dialog = panel.getByRole('dialog');
   await expect(dialog).toContainText(`the browser's agent on ${siteOrigin()}`);
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   expect(await called).toMatchObject({ content: [{ type: 'text', text: 'Echo: from the tab agent' }] });
@@ -150,13 +150,35 @@ test("the person lets a site's browser agent use a granted tool: each call asked
   expect(((await denied) as { isError?: boolean }).isError).toBe(true);
   expect((await sdk.events()).calls).not.toContainEqual({ tool: 'echo', arguments: { message: 'not this' } });
 
+  // Chrome stops the worker (as it does when idle; the panel is closed, so nothing wakes it): the
+  // agent keeps the tool, and its next call wakes the worker, which asks again.
+  await panel.close();
+  const watch = await extension.watchWorker();
+  await watch.stop();
+  expect(await agentTools()).toEqual(['add_numbers', 'echo', 'page_title']);
+  const afterSleep = page.webmcp.callTool('echo', { message: 'after the worker slept' });
+  panel = await extension.openPanel();
+  dialog = panel.getByRole('dialog');
+  await expect(dialog).toContainText(`the browser's agent on ${siteOrigin()}`, { timeout: 30_000 });
+  await dialog.getByRole('button', { name: 'Allow once' }).click();
+  expect(await afterSleep).toMatchObject({
+    content: [{ type: 'text', text: 'Echo: after the worker slept' }],
+  });
+  // The relay came back with the worker: "This page" is listed again.
+  await expect(panel.locator(`[data-server="webmcp:${siteOrigin()}"]`)).toContainText('connected · 2 tools', {
+    timeout: 20_000,
+  });
+  await watch.close();
+
   await panel.getByRole('tab', { name: 'Audit log' }).click();
   const rows = panel.locator('.tg-log-table tbody tr', { hasText: 'echo' });
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(3);
 
   // Turned back off: the agent's list loses it at once.
   await panel.getByRole('tab', { name: 'Sites' }).click();
-  await agentBox.uncheck();
+  await siteRow(panel, siteOrigin())
+    .getByRole('checkbox', { name: /browser’s agent on this site/ })
+    .uncheck();
   await expect.poll(agentTools).toEqual(['add_numbers', 'page_title']);
   await Promise.all([page.close(), panel.close()]);
 });

@@ -35,8 +35,8 @@ import { createSignInPrompts } from './sign-in/prompts.js';
 import { extensionSignIn } from './sign-in/server-auth.js';
 import { sessionAuthStore } from './sign-in/session-store.js';
 import { createSiteAccess, type SiteGrant } from './site-access.js';
-import { originOfPattern } from './site-patterns.js';
-import { WEBMCP_PORT } from './webmcp-protocol.js';
+import { originOfPattern, sitePattern } from './site-patterns.js';
+import { WEBMCP_PORT, WEBMCP_RECONNECT } from './webmcp-protocol.js';
 
 /** What is kept of a server across restarts; its headers live in session storage (memory only). */
 interface SavedServer {
@@ -171,8 +171,10 @@ async function start() {
     }
   });
 
-  // Each turned-on site's WebMCP tools, as the server "This page" (page-tools-host.ts).
+  // Each turned-on site's WebMCP tools, as the server "This page" (page-tools-host.ts). Tabs whose
+  // relay lost a worker that slept come back now, so the panel lists their tools again.
   const pageTools = createPageToolsHost(controller, siteAccess);
+  void askRelaysBack().catch(() => undefined);
 
   return { controller, panelController, siteAccess, signIns, authOrigins, pageTools };
 }
@@ -327,6 +329,16 @@ Object.assign(globalThis, {
     };
   },
 });
+
+/** Open tabs of turned-on sites: their relay (if the page has WebMCP) opens its port again. */
+async function askRelaysBack(): Promise<void> {
+  for (const origin of await enabledOrigins()) {
+    const tabs = await chrome.tabs.query({ url: sitePattern(origin) });
+    for (const tab of tabs)
+      if (tab.id !== undefined)
+        void chrome.tabs.sendMessage(tab.id, { toolgate: WEBMCP_RECONNECT }).catch(() => undefined);
+  }
+}
 
 function isExtensionPage(url: string | undefined): boolean {
   return Boolean(url?.startsWith(`chrome-extension://${chrome.runtime.id}/`));

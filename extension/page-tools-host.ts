@@ -100,6 +100,25 @@ function agentToolsFor(origin: string, siteAccess: SiteAccess, controller: HostC
     }));
 }
 
+/** Resolves once the server is no longer connecting (or at once when it is not), or after 30 s. */
+function settled(controller: HostController, serverId: string, signal: AbortSignal): Promise<void> {
+  const done = () =>
+    controller.servers.value.find((server) => server.id === serverId)?.state !== 'connecting';
+  if (done()) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    };
+    const timer = setTimeout(finish, 30_000);
+    const stop = effect(() => {
+      if (done()) queueMicrotask(finish);
+    });
+    signal.addEventListener('abort', finish, { once: true });
+  });
+}
+
 export function createPageToolsHost(
   controller: HostController,
   siteAccess: SiteAccess,
@@ -141,8 +160,16 @@ export function createPageToolsHost(
       void consider();
 
       // The person's tools for the site's browser agent: the list again whenever it may have changed.
-      let sentExposed = '[]';
+      // Accepted: the relay keeps what it registered for the agent across a worker that sleeps.
+      port.postMessage({ op: 'hello' } satisfies RelayRequest);
+      let sentExposed: string | undefined;
       const expose = () => {
+        // A worker that just started is still connecting: a granted server's tools are not listed
+        // yet, and an early list would withdraw them from the agent (and fail the call that woke it).
+        const grant = siteAccess.grantOf(origin);
+        const connecting = (serverId: string) =>
+          controller.servers.value.find((server) => server.id === serverId)?.state === 'connecting';
+        if (grant?.agent && grant.tools.some((tool) => connecting(tool.serverId))) return;
         const tools = agentToolsFor(origin, siteAccess, controller);
         const text = JSON.stringify(tools);
         if (text === sentExposed || ended) return;
@@ -183,14 +210,17 @@ export function createPageToolsHost(
           });
         const abort = new AbortController();
         agentCalls.set(callId, abort);
-        controller
-          .call({
-            serverId,
-            toolName,
-            arguments: isJsonObject(message.input) ? message.input : {},
-            caller: { kind: 'agent', label: origin },
-            signal: abort.signal,
-          })
+        // A worker woken by this very call is still connecting to its servers: wait for that.
+        settled(controller, serverId, abort.signal)
+          .then(() =>
+            controller.call({
+              serverId,
+              toolName,
+              arguments: isJsonObject(message.input) ? message.input : {},
+              caller: { kind: 'agent', label: origin },
+              signal: abort.signal,
+            }),
+          )
           .then(
             (outcome) => outcome.result,
             // Denied, invalid, failed: said to the agent as a tool error, in words it can act on.

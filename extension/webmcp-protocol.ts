@@ -7,6 +7,8 @@
 
 /** The runtime port name the relay opens on a turned-on site where the browser has WebMCP. */
 export const WEBMCP_PORT = 'toolgate-webmcp';
+/** What a starting worker sends open tabs of turned-on sites so their relay opens its port again. */
+export const WEBMCP_RECONNECT = 'webmcp-reconnect';
 
 /** A page tool as the relay describes it: plain data (getTools()' objects cannot cross a port). */
 export interface RelayedTool {
@@ -29,10 +31,11 @@ export interface AgentTool {
 }
 
 /**
- * Worker to relay: list the tools, run one with this input; the tools to register for the agent
+ * Worker to relay: accepted (`hello`; a port refused hears nothing), list the tools, run one with this input; the tools to register for the agent
  * (`expose`, the whole list each time, empty to withdraw them); the answer to an agent's call.
  */
 export type RelayRequest =
+  | { op: 'hello' }
   | { id: number; op: 'list' }
   | { id: number; op: 'call'; name: string; input: unknown }
   | { op: 'expose'; tools: AgentTool[] }

@@ -15,6 +15,7 @@ import {
   type RelayMessage,
   type RelayRequest,
   WEBMCP_PORT,
+  WEBMCP_RECONNECT,
 } from './webmcp-protocol.js';
 
 interface PageModelContext extends EventTarget {
@@ -78,6 +79,7 @@ export function relayPageTools(): void {
   };
 
   const withdraw = () => {
+    exposedList = '[]';
     exposed?.abort();
     exposed = undefined;
     exposedNames.clear();
@@ -86,8 +88,13 @@ export function relayPageTools(): void {
     agentCalls.clear();
   };
 
+  let exposedList = '[]';
   const expose = async (tools: AgentTool[]) => {
+    // The same list again (a new port after the worker slept): the registrations stay as they are.
+    const text = JSON.stringify(tools);
+    if (text === exposedList) return;
     withdraw();
+    exposedList = text;
     if (tools.length === 0) return;
     const registrations = new AbortController();
     exposed = registrations;
@@ -111,12 +118,10 @@ export function relayPageTools(): void {
                   () => port?.postMessage({ event: 'agentCancel', callId } satisfies RelayMessage),
                   { once: true },
                 );
-                if (!port)
-                  return resolve({
-                    isError: true,
-                    content: [{ type: 'text', text: 'Toolgate is not reachable.' }],
-                  });
-                port.postMessage({
+                // The worker slept since: this call wakes it (a new port), which checks the grant again.
+                const carrier = open();
+                pendingOn.set(callId, carrier);
+                carrier.postMessage({
                   event: 'agentCall',
                   callId,
                   serverId: tool.serverId,
@@ -132,14 +137,24 @@ export function relayPageTools(): void {
     }
   };
 
-  const open = () => {
+  /** The port each agent call was sent on: a port that closes fails the calls it carried. */
+  const pendingOn = new Map<number, chrome.runtime.Port>();
+
+  const open = (): chrome.runtime.Port => {
+    if (port) return port;
     const current = chrome.runtime.connect({ name: WEBMCP_PORT });
+    let accepted = false;
     current.onMessage.addListener((message: unknown) => {
       const request = message as RelayRequest;
+      if (request?.op === 'hello') {
+        accepted = true;
+        return;
+      }
       if (request?.op === 'expose') return void expose(Array.isArray(request.tools) ? request.tools : []);
       if (request?.op === 'agentReply') {
         agentCalls.get(request.callId)?.(request.result);
         agentCalls.delete(request.callId);
+        pendingOn.delete(request.callId);
         return;
       }
       if (typeof request?.id !== 'number') return;
@@ -152,13 +167,24 @@ export function relayPageTools(): void {
           reply({ id: request.id, ok: false, error: String((error as Error)?.message ?? error) }),
       );
     });
-    // The worker stopped, or the site was turned off: what was exposed goes with the port.
     current.onDisconnect.addListener(() => {
-      if (port !== current) return;
-      port = undefined;
-      withdraw();
+      if (port === current) port = undefined;
+      // Calls this port carried get no answer now.
+      for (const [callId, carrier] of [...pendingOn])
+        if (carrier === current) {
+          pendingOn.delete(callId);
+          agentCalls.get(callId)?.({
+            isError: true,
+            content: [{ type: 'text', text: 'Toolgate stopped before answering; try again.' }],
+          });
+          agentCalls.delete(callId);
+        }
+      // Refused (the site was turned off): nothing stays registered for the agent. Accepted, the
+      // worker only slept: the registrations stay, and the agent's next call wakes it.
+      if (!accepted) withdraw();
     });
     port = current;
+    return current;
   };
 
   // The page's tools changed: the worker lists them again (a change made by our own registrations
@@ -166,5 +192,10 @@ export function relayPageTools(): void {
   context.addEventListener('toolchange', () =>
     port?.postMessage({ event: 'toolchange' } satisfies RelayMessage),
   );
+  // A worker that starts again asks open tabs of turned-on sites to come back (background.ts).
+  chrome.runtime.onMessage.addListener((message: unknown, sender) => {
+    if (sender.id === chrome.runtime.id && (message as { toolgate?: unknown })?.toolgate === WEBMCP_RECONNECT)
+      open();
+  });
   open();
 }
