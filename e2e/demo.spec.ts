@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { expect, type Page, test } from '@playwright/test';
+import { chromium, expect, type Page, test } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './support/chromium.js';
 
 // `npm start`'s own entry point, on a free port: the line it prints is the contract other tooling reads.
 let child: ChildProcess;
@@ -147,4 +148,40 @@ test("npm start: the demo's counter app opens, and its button's call is asked un
   await dialog.getByRole('button', { name: 'Allow once' }).click();
   await expect(counter.locator('#count')).toHaveText('42');
   await expect(counter.locator('#status')).toHaveText('add answered 42.');
+});
+
+test('npm start: with WebMCP, the demo page offers its agent two tools of its own, each call asked and recorded', async () => {
+  // A Chromium of its own, with WebMCP on (the other tests' has it off).
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, '--enable-features=WebMCP'],
+  });
+  try {
+    const page = await (await browser.newContext({ permissions: ['local-network-access'] })).newPage();
+    await page.goto(demoUrl);
+    await expect
+      .poll(async () => (await page.webmcp.tools()).map((tool) => tool.name).sort(), { timeout: 20_000 })
+      .toEqual(['list_connected_servers', 'show_note']);
+    // The panel lists them on "This page", where the person can call them too.
+    const origin = new URL(demoUrl).origin;
+    await page.getByRole('tab', { name: 'Servers' }).click();
+    await expect(page.locator(`[data-server="webmcp:${origin}"]`)).toContainText('connected · 2 tools', {
+      timeout: 20_000,
+    });
+
+    // The browser's agent asks to show a note: the person is asked first, then the page shows it.
+    const shown = page.webmcp.callTool('show_note', { text: 'Hello from the agent' });
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(`the browser's agent on ${origin}`);
+    await expect(page.locator('#demo-agent-note')).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    expect(await shown).toMatchObject({ content: [{ type: 'text', text: 'Shown: Hello from the agent' }] });
+    await expect(page.locator('#demo-agent-note')).toHaveText(
+      "Note from the browser's agent: Hello from the agent",
+    );
+    await page.getByRole('tab', { name: 'Audit log' }).click();
+    await expect(page.locator('.tg-log-table tbody tr', { hasText: 'show_note' })).toHaveCount(1);
+  } finally {
+    await browser.close();
+  }
 });

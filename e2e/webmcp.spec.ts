@@ -145,6 +145,64 @@ test.describe('with WebMCP', () => {
     expect(await poisoned).toBe('DeniedError');
   });
 
+  test("the host's own page tool: the agent's call is asked and recorded before the host's code runs", async ({
+    page,
+  }) => {
+    await openPage(page);
+    await page.evaluate(async () => {
+      const w = window as unknown as {
+        toolgate: object;
+        registerPageTools(c: object, o: object): Promise<() => void>;
+        unregister?: () => void;
+      };
+      w.unregister = await w.registerPageTools(w.toolgate, {
+        tools: [
+          {
+            name: 'apply_discount',
+            description: 'Applies a discount code to the cart.',
+            inputSchema: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+            execute: (input: { code: string }) => {
+              document.body.dataset.discount = input.code;
+              return `Applied ${input.code}`;
+            },
+          },
+        ],
+      });
+    });
+    expect((await page.webmcp.tools()).map((tool) => tool.name)).toContain('apply_discount');
+    // Listed once, on "This page", beside the page's own two.
+    await expect(page.locator(`[data-server="${PAGE_SERVER}"]`)).toContainText('connected · 3 tools');
+
+    // Denied: the host's code never runs.
+    const denied = page.webmcp.callTool('apply_discount', { code: 'NOPE' });
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText("the browser's agent on https://widget.test");
+    await expect(dialog).toContainText('apply_discount');
+    await dialog.getByRole('button', { name: 'Deny' }).click();
+    expect(((await denied) as { isError?: boolean }).isError).toBe(true);
+    await expect(page.locator('body')).not.toHaveAttribute('data-discount');
+
+    // Allowed: it runs, and the agent gets its answer.
+    const allowed = page.webmcp.callTool('apply_discount', { code: 'SPRING' });
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    expect(await allowed).toMatchObject({ content: [{ type: 'text', text: 'Applied SPRING' }] });
+    await expect(page.locator('body')).toHaveAttribute('data-discount', 'SPRING');
+
+    await expect
+      .poll(async () =>
+        (await auditEntries(page))
+          .filter((e) => e.toolName === 'apply_discount')
+          .map((e) => `${e.serverId} ${e.caller?.kind}:${e.outcome}`)
+          .sort(),
+      )
+      .toEqual([`${PAGE_SERVER} agent:denied`, `${PAGE_SERVER} agent:success`]);
+
+    await page.evaluate(() => (window as unknown as { unregister(): void }).unregister());
+    await expect
+      .poll(async () => (await page.webmcp.tools()).map((tool) => tool.name))
+      .not.toContain('apply_discount');
+  });
+
   test.describe("the browser's agent", () => {
     let sdk: Peer;
     test.beforeAll(async () => {

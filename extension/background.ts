@@ -24,6 +24,7 @@ import { isSiteOrigin } from './origins.js';
 import { type PageGateway, servePage } from './page-gateway.js';
 import { PAGE_PORT, parsePageRequest } from './page-protocol.js';
 import { enabledOrigins, injectIntoOpenTabs, syncPageScripts } from './page-scripts.js';
+import { createPageToolsHost } from './page-tools-host.js';
 import type { Refusal } from './refusal-backoff.js';
 import { servePanel } from './remote/controller-host.js';
 import { PANEL_PORT } from './remote/wire.js';
@@ -34,7 +35,8 @@ import { createSignInPrompts } from './sign-in/prompts.js';
 import { extensionSignIn } from './sign-in/server-auth.js';
 import { sessionAuthStore } from './sign-in/session-store.js';
 import { createSiteAccess, type SiteGrant } from './site-access.js';
-import { originOfPattern } from './site-patterns.js';
+import { originOfPattern, sitePattern } from './site-patterns.js';
+import { WEBMCP_PORT, WEBMCP_RECONNECT } from './webmcp-protocol.js';
 
 /** What is kept of a server across restarts; its headers live in session storage (memory only). */
 interface SavedServer {
@@ -171,7 +173,12 @@ async function start() {
     }
   });
 
-  return { controller, panelController, siteAccess, signIns, authOrigins };
+  // Each turned-on site's WebMCP tools, as the server "This page" (page-tools-host.ts). Tabs whose
+  // relay lost a worker that slept come back now, so the panel lists their tools again.
+  const pageTools = createPageToolsHost(controller, siteAccess);
+  void askRelaysBack().catch(() => undefined);
+
+  return { controller, panelController, siteAccess, signIns, authOrigins, pageTools };
 }
 
 const started = start();
@@ -185,9 +192,10 @@ const gateways = new Map<string, Set<PageGateway>>();
 chrome.runtime.onConnect.addListener((rawPort) => {
   const port = bufferPort(rawPort);
   const sender = rawPort.sender;
-  const turnedOn: Promise<string[]> = rawPort.name === PAGE_PORT ? enabledOrigins() : Promise.resolve([]);
+  const fromPage = rawPort.name === PAGE_PORT || rawPort.name === WEBMCP_PORT;
+  const turnedOn: Promise<string[]> = fromPage ? enabledOrigins() : Promise.resolve([]);
   void Promise.all([started, turnedOn]).then(
-    ([{ panelController, controller, siteAccess, signIns, authOrigins }, enabled]) => {
+    ([{ panelController, controller, siteAccess, signIns, authOrigins, pageTools }, enabled]) => {
       if (rawPort.name === PANEL_PORT && sender?.id === chrome.runtime.id && isExtensionPage(sender.url)) {
         servePanel({ port, controller: panelController, siteAccess, signIns, authOrigins, auditExport });
       } else if (
@@ -209,6 +217,15 @@ chrome.runtime.onConnect.addListener((rawPort) => {
         const open = gateways.get(origin) ?? new Set();
         gateways.set(origin, open.add(gateway));
         rawPort.onDisconnect.addListener(() => open.delete(gateway));
+      } else if (
+        rawPort.name === WEBMCP_PORT &&
+        sender?.tab &&
+        sender.frameId === 0 &&
+        isSiteOrigin(sender.origin) &&
+        enabled.includes(sender.origin)
+      ) {
+        // The tab's own WebMCP tools, sent by the relay of a site the person turned on.
+        pageTools.serve(port, sender.origin);
       } else {
         rawPort.disconnect();
       }
@@ -277,7 +294,7 @@ chrome.storage.onChanged.addListener((changes, area) => {
 chrome.permissions.onRemoved.addListener((permissions) => {
   void (async () => {
     await syncPageScripts();
-    const { siteAccess, controller } = await started;
+    const { siteAccess, controller, pageTools } = await started;
     // A server origin whose permission went (from chrome://extensions too) is no longer reached.
     const gone = exactOrigins(permissions);
     if ((await serverOrigins()).some((origin) => gone.includes(origin))) await forgetServerOrigins(gone);
@@ -286,6 +303,8 @@ chrome.permissions.onRemoved.addListener((permissions) => {
       if (siteAccess.grantOf(origin)) await siteAccess.revoke(origin);
       // Its remembered approvals ("Always allow") go too: turned on again, the site is asked again.
       await forgetCallerGrants(policy, { kind: 'site', label: origin });
+      // Its tabs' WebMCP tools leave the panel at once.
+      pageTools.closeOrigin(origin);
       for (const gateway of gateways.get(origin) ?? [])
         gateway.close(`Toolgate was turned off for ${origin}: its access to the person's tools ended.`);
     }
@@ -312,6 +331,16 @@ Object.assign(globalThis, {
     };
   },
 });
+
+/** Open tabs of turned-on sites: their relay (if the page has WebMCP) opens its port again. */
+async function askRelaysBack(): Promise<void> {
+  for (const origin of await enabledOrigins()) {
+    const tabs = await chrome.tabs.query({ url: sitePattern(origin) });
+    for (const tab of tabs)
+      if (tab.id !== undefined)
+        void chrome.tabs.sendMessage(tab.id, { toolgate: WEBMCP_RECONNECT }).catch(() => undefined);
+  }
+}
 
 function isExtensionPage(url: string | undefined): boolean {
   return Boolean(url?.startsWith(`chrome-extension://${chrome.runtime.id}/`));

@@ -10,6 +10,7 @@
 
 import { isSiteOrigin } from './origins.js';
 import { BRIDGE_TAG, PAGE_PORT, PAGE_TAG } from './page-protocol.js';
+import { relayPageTools } from './webmcp-relay.js';
 
 const origin = location.origin;
 let port: chrome.runtime.Port | undefined;
@@ -33,6 +34,8 @@ const installed = globalThis as { toolgateBridgeInstalled?: boolean };
 // Opaque ("null") and non-web origins get no bridge: there is no exact origin to answer to.
 if (isSiteOrigin(origin) && !installed.toolgateBridgeInstalled) {
   installed.toolgateBridgeInstalled = true;
+  // The tab's own WebMCP tools, for the side panel's "This page" (webmcp-relay.ts).
+  relayPageTools();
   window.addEventListener('message', (event: MessageEvent) => {
     if (event.source !== window || event.origin !== origin) return;
     const data = event.data as { tag?: unknown; request?: unknown } | null;

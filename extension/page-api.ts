@@ -10,7 +10,12 @@
  *   const result = await toolgate.callTool(tools[0].serverId, tools[0].name, { a: 2, b: 3 });
  */
 
-import type { CallToolResult, JsonObject } from '../src/protocol/index.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  JsonObject,
+  ReadResourceResult,
+} from '../src/protocol/index.js';
 import { type AccessEvent, BRIDGE_TAG, type BridgeReply, PAGE_TAG, type SiteTool } from './page-protocol.js';
 
 export interface ToolgatePageApi {
@@ -25,6 +30,22 @@ export interface ToolgatePageApi {
     args?: JsonObject,
     options?: { signal?: AbortSignal },
   ): Promise<CallToolResult>;
+  /**
+   * Reads a resource of a server whose tools this site was granted. The person is asked each time;
+   * aborting the signal cancels it.
+   */
+  readResource(
+    serverId: string,
+    uri: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<ReadResourceResult>;
+  /** Gets a prompt of a server whose tools this site was granted, asked as a read is. */
+  getPrompt(
+    serverId: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: { signal?: AbortSignal },
+  ): Promise<GetPromptResult>;
   /** Called when the person grants, changes or revokes this site's access. */
   onAccessChange(listener: (access: { granted: boolean; tools: SiteTool[] }) => void): () => void;
 }
@@ -87,6 +108,21 @@ function install(): ToolgatePageApi {
     });
   }
 
+  /** Sends a request the page may cancel: an abort sends `cancel` with the request's id. */
+  function cancellable<T>(request: Record<string, unknown>, signal: AbortSignal | undefined): Promise<T> {
+    const id = newRequestId();
+    if (signal?.aborted)
+      return Promise.reject(failure('The call was aborted before it started.', 'cancelled'));
+    signal?.addEventListener(
+      'abort',
+      () => void send({ method: 'cancel', callId: id }).catch(() => undefined),
+      {
+        once: true,
+      },
+    );
+    return send<T>(request, id);
+  }
+
   return Object.freeze({
     requestAccess: () => send<SiteTool[]>({ method: 'requestAccess' }),
     listTools: () => send<SiteTool[]>({ method: 'listTools' }),
@@ -96,18 +132,24 @@ function install(): ToolgatePageApi {
       args: JsonObject = {},
       options: { signal?: AbortSignal } = {},
     ) {
-      const id = newRequestId();
-      const { signal } = options;
-      if (signal?.aborted)
-        return Promise.reject(failure('The call was aborted before it started.', 'cancelled'));
-      signal?.addEventListener(
-        'abort',
-        () => void send({ method: 'cancel', callId: id }).catch(() => undefined),
-        {
-          once: true,
-        },
+      return cancellable<CallToolResult>(
+        { method: 'callTool', serverId, toolName, arguments: args },
+        options.signal,
       );
-      return send<CallToolResult>({ method: 'callTool', serverId, toolName, arguments: args }, id);
+    },
+    readResource(serverId: string, uri: string, options: { signal?: AbortSignal } = {}) {
+      return cancellable<ReadResourceResult>({ method: 'readResource', serverId, uri }, options.signal);
+    },
+    getPrompt(
+      serverId: string,
+      name: string,
+      args: Record<string, string> = {},
+      options: { signal?: AbortSignal } = {},
+    ) {
+      return cancellable<GetPromptResult>(
+        { method: 'getPrompt', serverId, name, arguments: args },
+        options.signal,
+      );
     },
     onAccessChange(listener: (access: { granted: boolean; tools: SiteTool[] }) => void) {
       accessListeners.add(listener);

@@ -264,4 +264,29 @@ describe('page gateway (one site’s bridge port, in the worker)', () => {
       invalid: expect.any(String),
     });
   });
+
+  it('lets a site read or get only from servers whose tools it was granted, and checks what it sends', async () => {
+    const { ask, grantAdd, controller } = await setup();
+    const read = { method: 'readResource', serverId: 'calc', uri: 'note://a' };
+    expect(await ask({ id: 'r1', ...read })).toMatchObject({ ok: false, error: { kind: 'not-allowed' } });
+    await grantAdd();
+    expect(
+      await ask({ id: 'r2', method: 'getPrompt', serverId: 'elsewhere', name: 'greet', arguments: {} }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'not-allowed', message: expect.stringContaining('elsewhere') },
+    });
+    // Granted: it reaches the gate, which refuses what the server does not offer (calc has no resources).
+    expect(await ask({ id: 'r3', ...read })).toMatchObject({ ok: false });
+    expect(controller.accesses?.value ?? []).toHaveLength(0);
+    expect(
+      await ask({ id: 'r4', method: 'getPrompt', serverId: 'calc', name: 'greet', arguments: { who: 1 } }),
+    ).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-request', message: expect.stringContaining('strings') },
+    });
+    expect(parsePageRequest({ id: 'u', method: 'readResource', serverId: 'calc' })).toMatchObject({
+      invalid: expect.stringContaining('uri'),
+    });
+  });
 });

@@ -25,7 +25,7 @@ export interface PageGatewayOptions {
   /** The page's exact origin, as Chrome reported the port's sender. */
   origin: string;
   pageTitle: string;
-  controller: Pick<Controller, 'servers' | 'call'>;
+  controller: Pick<Controller, 'servers' | 'call' | 'ready'>;
   siteAccess: SiteAccess;
 }
 
@@ -67,7 +67,10 @@ export class AccessRevokedError extends Error {
 interface RunningPageCall {
   pageRequestId: string;
   serverId: string;
+  /** The tool's name, or `resources/read` / `prompts/get`. */
   toolName: string;
+  /** Whether the site's grant still covers it (checked again when access changes). */
+  allowed: () => boolean;
   abort: AbortController;
   /** Set when the site's access ended while the call ran: whatever it returns is withheld. */
   revoked: boolean;
@@ -116,38 +119,87 @@ export function servePage({
 
   const runCall = async (request: Extract<PageRequest, { method: 'callTool' }>) => {
     if (!siteAccess.grantOf(origin)) throw noAccess();
-    if (!siteAccess.allows(origin, request.serverId, request.toolName))
+    if (!allowsTool(request)())
       throw new SiteAccessError(
         `${origin} may not use ${request.toolName} on ${request.serverId}: the person did not grant it. Ask again with requestAccess().`,
       );
-    const key = crypto.randomUUID();
-    const call: RunningPageCall = {
-      pageRequestId: request.id,
-      serverId: request.serverId,
-      toolName: request.toolName,
-      abort: new AbortController(),
-      revoked: false,
-    };
-    calls.set(key, call);
-    const withheld = () => call.revoked || !siteAccess.allows(origin, request.serverId, request.toolName);
-    try {
+    return track(request.id, request.serverId, request.toolName, allowsTool(request), async (signal) => {
       const outcome = await controller.call({
         serverId: request.serverId,
         toolName: request.toolName,
         arguments: request.arguments,
         caller: { kind: 'site', label: origin },
-        signal: call.abort.signal,
+        signal,
       });
-      // A server that finished despite the cancel: the site lost access, so the result is not its.
-      if (withheld()) throw new AccessRevokedError(origin, request.toolName);
       // The site gets the tool's result, nothing of the gate's internals or the audit log.
       return outcome.result;
+    });
+  };
+  // Another site's tab tools ("This page" of another origin) are never a site's, whatever a grant says.
+  const allowsTool = (request: { serverId: string; toolName: string }) => () =>
+    (!request.serverId.startsWith('webmcp:') || request.serverId === `webmcp:${origin}`) &&
+    siteAccess.allows(origin, request.serverId, request.toolName);
+  // Reads and prompt gets reach the servers whose tools the person granted the site, and the gate
+  // asks the person each time (a site's reads are never allowed by default), as their calls are.
+  const reachesServer = (serverId: string) => () =>
+    siteAccess.grantOf(origin)?.tools.some((tool) => tool.serverId === serverId) ?? false;
+
+  /** Runs one piece of the page's work as a call it can cancel, which a revocation withholds. */
+  const track = async <T>(
+    pageRequestId: string,
+    serverId: string,
+    toolName: string,
+    allowed: () => boolean,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> => {
+    const key = crypto.randomUUID();
+    const call: RunningPageCall = {
+      pageRequestId,
+      serverId,
+      toolName,
+      allowed,
+      abort: new AbortController(),
+      revoked: false,
+    };
+    calls.set(key, call);
+    const withheld = () => call.revoked || !allowed();
+    try {
+      const value = await work(call.abort.signal);
+      // A server that finished despite the cancel: the site lost access, so the result is not its.
+      if (withheld()) throw new AccessRevokedError(origin, toolName);
+      return value;
     } catch (error) {
-      if (withheld()) throw new AccessRevokedError(origin, request.toolName);
+      if (withheld()) throw new AccessRevokedError(origin, toolName);
       throw error;
     } finally {
       calls.delete(key);
     }
+  };
+
+  const runAccess = async (request: Extract<PageRequest, { method: 'readResource' | 'getPrompt' }>) => {
+    if (!siteAccess.grantOf(origin)) throw noAccess();
+    const allowed = reachesServer(request.serverId);
+    if (!allowed())
+      throw new SiteAccessError(
+        `${origin} may not use ${request.serverId}: the person granted none of its tools. Ask again with requestAccess().`,
+      );
+    const caller = { kind: 'site' as const, label: origin };
+    const method = request.method === 'readResource' ? 'resources/read' : 'prompts/get';
+    return track(request.id, request.serverId, method, allowed, async (signal) => {
+      const { gate } = await controller.ready;
+      const access =
+        request.method === 'readResource'
+          ? await gate.read({ serverId: request.serverId, uri: request.uri, caller, signal })
+          : await gate.getPrompt({
+              serverId: request.serverId,
+              name: request.name,
+              arguments: request.arguments,
+              caller,
+              signal,
+            });
+      // What the server returned, checked by the gate; nothing of the gate's record.
+      return access.result;
+    });
   };
 
   const handle = (request: PageRequest) => {
@@ -177,6 +229,9 @@ export function servePage({
         return reply(request.id, async () => null);
       case 'callTool':
         return reply(request.id, () => runCall(request));
+      case 'readResource':
+      case 'getPrompt':
+        return reply(request.id, () => runAccess(request));
     }
   };
 
@@ -194,8 +249,7 @@ export function servePage({
     if (changed !== origin) return;
     const grant = siteAccess.grantOf(origin);
     // Revoked or narrowed: what is running without a grant stops now, and its result is withheld.
-    for (const call of calls.values())
-      if (!siteAccess.allows(origin, call.serverId, call.toolName)) revoke(call);
+    for (const call of calls.values()) if (!call.allowed()) revoke(call);
     send({ event: 'access', granted: Boolean(grant), tools: toolsFor(grant, controller) });
   });
   // Tools appear and go as servers connect and change: tell a granted page what it has now.

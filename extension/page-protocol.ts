@@ -29,7 +29,9 @@ export type PageRequest =
   | { id: string; method: 'requestAccess' }
   | { id: string; method: 'listTools' }
   | { id: string; method: 'callTool'; serverId: string; toolName: string; arguments: JsonObject }
-  | { id: string; method: 'cancel'; callId: string };
+  | { id: string; method: 'cancel'; callId: string }
+  | { id: string; method: 'readResource'; serverId: string; uri: string }
+  | { id: string; method: 'getPrompt'; serverId: string; name: string; arguments: Record<string, string> };
 
 export type BridgeReply =
   | { id: string; ok: true; value: unknown }
@@ -43,6 +45,8 @@ export interface AccessEvent {
 }
 
 const MAX_ID = 100;
+/** A resource URI a page may ask to read: long enough for any real one, short enough to show. */
+const MAX_URI = 8192;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -78,10 +82,28 @@ export function parsePageRequest(value: unknown): PageRequest | { id?: string; i
         toolName: value.toolName,
         arguments: (value.arguments ?? {}) as JsonObject,
       };
+    case 'readResource':
+      return shortString(value.serverId, 500) && shortString(value.uri, MAX_URI)
+        ? { id, method: 'readResource', serverId: value.serverId, uri: value.uri }
+        : { id, invalid: 'readResource needs a serverId and a uri (strings).' };
+    case 'getPrompt': {
+      if (!shortString(value.serverId, 500) || !shortString(value.name, 500))
+        return { id, invalid: 'getPrompt needs a serverId and a prompt name (strings).' };
+      const args = value.arguments ?? {};
+      if (!isObject(args) || !Object.values(args).every((item) => typeof item === 'string'))
+        return { id, invalid: `The arguments of the prompt ${value.name} must be an object of strings.` };
+      return {
+        id,
+        method: 'getPrompt',
+        serverId: value.serverId,
+        name: value.name,
+        arguments: args as Record<string, string>,
+      };
+    }
     default:
       return {
         id,
-        invalid: `Toolgate has no method ${JSON.stringify(String(value.method)).slice(0, 60)}; use requestAccess, listTools, callTool or cancel.`,
+        invalid: `Toolgate has no method ${JSON.stringify(String(value.method)).slice(0, 60)}; use requestAccess, listTools, callTool, readResource, getPrompt or cancel.`,
       };
   }
 }

@@ -140,6 +140,23 @@ describe('site access', () => {
     await expect(access.answer('gone', { allow: false })).rejects.toThrow(/no longer waiting/);
   });
 
+  it("lets a site's browser agent use its granted tools only when the person turns it on, and persists it", async () => {
+    const store = memoryAccessStore([{ origin: ORIGIN, tools: [add], grantedAt: 1 }]);
+    const access = await createSiteAccess(store);
+    expect(access.grantOf(ORIGIN)?.agent).toBeUndefined();
+    const changed: string[] = [];
+    access.onChange((origin) => changed.push(origin));
+    await access.setAgent(ORIGIN, true);
+    expect(access.grantOf(ORIGIN)).toMatchObject({ agent: true, tools: [add] });
+    expect(store.savedGrants.at(-1)).toEqual([{ origin: ORIGIN, tools: [add], grantedAt: 1, agent: true }]);
+    await access.setAgent(ORIGIN, false);
+    expect(store.savedGrants.at(-1)).toEqual([{ origin: ORIGIN, tools: [add], grantedAt: 1 }]);
+    expect(changed).toEqual([ORIGIN, ORIGIN]);
+    await expect(access.setAgent('https://other.example', true)).rejects.toMatchObject({
+      kind: 'not-allowed',
+    });
+  });
+
   it('serves exact http(s) origins only, and knows which travel over a network in the clear', async () => {
     expect(isSiteOrigin('https://app.example')).toBe(true);
     expect(isSiteOrigin('http://127.0.0.1:8080')).toBe(true);

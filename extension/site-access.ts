@@ -17,6 +17,11 @@ export interface SiteGrant {
   origin: string;
   tools: { serverId: string; toolName: string }[];
   grantedAt: number;
+  /**
+   * The browser's agent on this site may call these tools too (registered for it through WebMCP,
+   * each call asked as the agent's). Off unless the person turns it on in Sites.
+   */
+  agent?: boolean;
 }
 
 /** A site asking for access, waiting for the person. */
@@ -78,6 +83,8 @@ export interface SiteAccess {
   grantOf(origin: string): SiteGrant | undefined;
   allows(origin: string, serverId: string, toolName: string): boolean;
   revoke(origin: string): Promise<void>;
+  /** Lets the site's browser agent use its granted tools, or stops it. */
+  setAgent(origin: string, on: boolean): Promise<void>;
   /** Called with the origin whose grant changed or was revoked. */
   onChange(listener: (origin: string) => void): () => void;
 }
@@ -178,6 +185,16 @@ export async function createSiteAccess(
     },
     async revoke(origin) {
       sites.value = sites.value.filter((grant) => grant.origin !== origin);
+      changed(origin);
+      await persist();
+    },
+    async setAgent(origin, on) {
+      const grant = grantOf(origin);
+      if (!grant) throw new SiteAccessError(`${origin} has no tools to share with its browser agent.`);
+      const { agent: _was, ...rest } = grant;
+      sites.value = sites.value.map((item) =>
+        item === grant ? { ...rest, ...(on ? { agent: true } : {}) } : item,
+      );
       changed(origin);
       await persist();
     },

@@ -65,7 +65,8 @@ export function siteRow(panel: Page, origin: string) {
   });
 }
 
-export async function launchWithExtension(): Promise<LoadedExtension> {
+/** `args`: more Chromium switches (`--enable-features=WebMCP` for the tab's WebMCP tools). */
+export async function launchWithExtension(options: { args?: string[] } = {}): Promise<LoadedExtension> {
   // Built once by e2e/global-setup.ts; never rebuilt here, where another worker may be using it.
   await access(join(EXTENSION_DIR, 'manifest.json')).catch(() => {
     throw new Error(`${EXTENSION_DIR} has no manifest.json: run \`npm run build:extension\`.`);
@@ -79,6 +80,7 @@ export async function launchWithExtension(): Promise<LoadedExtension> {
       `--disable-extensions-except=${EXTENSION_DIR}`,
       `--load-extension=${EXTENSION_DIR}`,
       `--host-resolver-rules=MAP ${REMOTE_HTTP_HOST} 127.0.0.1`,
+      ...(options.args ?? []),
     ],
     ignoreDefaultArgs: ['--disable-extensions'],
   });

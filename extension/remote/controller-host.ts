@@ -20,6 +20,7 @@ import {
   type PageCommand,
   toWireError,
   WIRE_STATE_KEYS,
+  type WireAccess,
   type WireApproval,
   type WireElicitation,
   type WireRunningCall,
@@ -27,6 +28,7 @@ import {
   type WireStateKey,
   type WorkerToPage,
 } from './wire.js';
+import { offeringCommands } from './worker-offerings.js';
 
 export function toWireServer(server: ServerState): WireServer {
   const { config, disabled, ...rest } = server;
@@ -37,6 +39,7 @@ export function toWireServer(server: ServerState): WireServer {
       ...(config.id ? { id: config.id } : {}),
       ...(config.url ? { url: config.url } : {}),
       ...(config.label ? { label: config.label } : {}),
+      ...(config.address ? { address: config.address } : {}),
       ...(config.headers && Object.keys(config.headers).length > 0 ? { hasHeaders: true } : {}),
     },
   };
@@ -58,6 +61,11 @@ export function readWireState(
       return controller.approvals.value.map(({ request, receivedAt }): WireApproval => {
         const { validate: _validate, signal: _signal, ...data } = request;
         return { request: data, receivedAt };
+      });
+    case 'accesses':
+      return (controller.accesses?.value ?? []).map(({ request }): WireAccess => {
+        const { signal: _signal, ...data } = request;
+        return { request: data };
       });
     case 'running':
       return controller.running.value.map(({ cancel: _cancel, ...data }): WireRunningCall => data);
@@ -129,6 +137,12 @@ function commandsFor(
       approval(invocationId).answer(answer);
     },
     validate: (invocationId: string, args: JsonObject) => approval(invocationId).request.validate(args),
+    answerAccess: (invocationId: string, answer: ApprovalAnswer) => {
+      const pending = controller.accesses?.value.find((item) => item.request.invocationId === invocationId);
+      if (!pending)
+        throw new Error('That read is no longer waiting (it was answered, cancelled or timed out).');
+      pending.answer(answer);
+    },
     answerElicitation: (id: string, result: ElicitResult) => {
       const pending = controller.elicitations.value.find((item) => item.id === id);
       if (!pending) throw new Error('That request for input is no longer waiting.');
@@ -136,6 +150,7 @@ function commandsFor(
     },
     answerConsent: (id: string, answer: ConsentAnswer) => siteAccess.answer(id, answer),
     revokeSite: (origin: string) => siteAccess.revoke(origin),
+    setSiteAgent: (origin: string, on: boolean) => siteAccess.setAgent(origin, on === true),
     listRemembered: () => controller.listRemembered(),
     forgetRemembered: (item: Pick<RememberedItem, 'type' | 'id'>) => controller.forgetRemembered(item),
     listRules: () => controller.rules.list(),
@@ -215,9 +230,11 @@ export function servePanel({
   if (controller.traffic) watchers.push(sendDiagnostics('traffic', controller.traffic, send));
   if (controller.serverLog) watchers.push(sendDiagnostics('serverLog', controller.serverLog, send));
   const apps = appCommands(controller);
+  const offerings = offeringCommands(controller.offerings, send);
   const commands = {
     ...commandsFor(controller, siteAccess, personLabel, signIns, auditExport),
     ...apps.commands,
+    ...offerings.commands,
   };
 
   const onMessage = (message: unknown) => {
@@ -240,6 +257,7 @@ export function servePanel({
     open = false;
     for (const stop of watchers) stop();
     apps.close();
+    offerings.close();
     port.onMessage.removeListener(onMessage);
   });
 }

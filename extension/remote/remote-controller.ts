@@ -15,6 +15,7 @@ import {
   type FinishedCall,
   type McpAppsOptions,
   type PanelController,
+  type PendingAccess,
   type PendingApproval,
   type PendingElicitation,
   type PendingSignIn,
@@ -30,9 +31,11 @@ import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
 import type { ConsentAnswer, ConsentRequest, SiteGrant } from '../site-access.js';
 import { auditExportMirror } from './audit-export-mirror.js';
 import { applyDiagnostics } from './diagnostics-mirror.js';
+import { offeringsMirror } from './offerings-mirror.js';
 import {
   fromWireError,
   type PageCommand,
+  type WireAccess,
   type WireApproval,
   type WireElicitation,
   type WireRunningCall,
@@ -57,6 +60,8 @@ export interface RemoteController extends PanelController {
   readonly connected: Signal<boolean>;
   answerConsent(id: string, answer: ConsentAnswer): Promise<void>;
   revokeSite(origin: string): Promise<void>;
+  /** Lets the site's browser agent use the tools granted to the site (WebMCP), or stops it. */
+  setSiteAgent(origin: string, on: boolean): Promise<void>;
   close(): void;
 }
 
@@ -78,12 +83,14 @@ const fromWireServer = (server: WireServer): ServerState => ({
     ...(server.config.id ? { id: server.config.id } : {}),
     ...(server.config.url ? { url: server.config.url } : {}),
     ...(server.config.label ? { label: server.config.label } : {}),
+    ...(server.config.address ? { address: server.config.address } : {}),
   },
 });
 
 export function createRemoteController(options: RemoteControllerOptions): RemoteController {
   const servers = signal<ServerState[]>([]);
   const approvals = signal<PendingApproval[]>([]);
+  const accesses = signal<PendingAccess[]>([]);
   const running = signal<RunningCall[]>([]);
   const finished = signal<FinishedCall[]>([]);
   const elicitations = signal<PendingElicitation[]>([]);
@@ -115,6 +122,9 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     });
 
   const exportMirror = auditExportMirror(() => command<void>('resumeAuditExport'));
+  const offerings = offeringsMirror(command);
+  /** Aborted when a read leaves the worker's queue, so the access dialog closes with it. */
+  const accessSignals = new Map<string, AbortController>();
 
   const applyState = (key: string, value: unknown) => {
     switch (key) {
@@ -143,6 +153,25 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
             answer: (answer: ApprovalAnswer) => {
               void command('answerApproval', request.invocationId, answer).catch(() => undefined);
             },
+          };
+        });
+        break;
+      }
+      case 'accesses': {
+        const items = value as WireAccess[];
+        const live = new Set(items.map((item) => item.request.invocationId));
+        for (const [id, abort] of accessSignals)
+          if (!live.has(id)) {
+            abort.abort();
+            accessSignals.delete(id);
+          }
+        accesses.value = items.map(({ request }) => {
+          const abort = accessSignals.get(request.invocationId) ?? new AbortController();
+          accessSignals.set(request.invocationId, abort);
+          return {
+            request: { ...request, signal: abort.signal },
+            answer: (answer: ApprovalAnswer) =>
+              void command('answerAccess', request.invocationId, answer).catch(() => undefined),
           };
         });
         break;
@@ -197,9 +226,11 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
     // A new port gets every record whole: what the last one sent may be a stopped worker's.
     traffic.value = {};
     serverLog.value = {};
+    offerings.reconnected();
     current.onMessage.addListener((message: unknown) => {
       const data = message as WorkerToPage;
       if (data.type === 'state') applyState(data.key, data.value);
+      else if (data.type === 'offerings') offerings.receive(data);
       else if (data.type === 'diagnostics')
         applyDiagnostics(
           (data.kind === 'traffic' ? traffic : serverLog) as Signal<Record<string, unknown[]>>,
@@ -238,6 +269,7 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
   return {
     servers,
     approvals,
+    accesses,
     running,
     finished,
     elicitations,
@@ -275,12 +307,15 @@ export function createRemoteController(options: RemoteControllerOptions): Remote
             startedFrom === 'form' ? { startedFrom: 'form' } : {},
           ),
     readResource: readResourceThrough(command),
+    // The Resources and Prompts tabs, run by the worker's connections and gate.
+    offerings: offerings.offerings,
     cancel: (invocationId) => void command('cancel', invocationId).catch(() => undefined),
     signOut: (serverId) => command('signOut', serverId),
     ping: (serverId) => command<number>('ping', serverId),
     setLogLevel: (serverId, level) => command<void>('setLogLevel', serverId, level),
     answerConsent: (id, answer) => command('answerConsent', id, answer),
     revokeSite: (origin) => command('revokeSite', origin),
+    setSiteAgent: (origin, on) => command('setSiteAgent', origin, on),
     listRemembered: () => command<RememberedItem[]>('listRemembered'),
     forgetRemembered: (item) => command<boolean>('forgetRemembered', { type: item.type, id: item.id }),
     rules: {

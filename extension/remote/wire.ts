@@ -6,7 +6,7 @@
  */
 
 import type { OtlpExportStatus } from '../../src/audit/index.js';
-import type { ApprovalRequest } from '../../src/gate/index.js';
+import type { AccessApprovalRequest, ApprovalRequest } from '../../src/gate/index.js';
 import type { ElicitRequestParams } from '../../src/protocol/index.js';
 import type { FinishedCall, ServerConfig, ServerState } from '../../src/session/index.js';
 import type { RefusedAuthOrigin } from '../sign-in/auth-origins.js';
@@ -21,11 +21,18 @@ export type WireServer = Omit<ServerState, 'disabled' | 'config'> & {
 };
 
 /** The serializable part of a server's configuration; headers stay in the worker. */
-export type WireServerConfig = Pick<ServerConfig, 'id' | 'url' | 'label'> & { hasHeaders?: boolean };
+export type WireServerConfig = Pick<ServerConfig, 'id' | 'url' | 'label' | 'address'> & {
+  hasHeaders?: boolean;
+};
 
 export interface WireApproval {
   request: Omit<ApprovalRequest, 'validate' | 'signal'>;
   receivedAt: number;
+}
+
+/** A read or prompt get from a site waiting for the person (the panel's access dialog). */
+export interface WireAccess {
+  request: Omit<AccessApprovalRequest, 'signal'>;
 }
 
 export interface WireRunningCall {
@@ -49,6 +56,7 @@ export interface WireElicitation {
 export interface WireState {
   servers: WireServer[];
   approvals: WireApproval[];
+  accesses: WireAccess[];
   running: WireRunningCall[];
   finished: FinishedCall[];
   elicitations: WireElicitation[];
@@ -69,6 +77,7 @@ export type WireStateKey = keyof WireState;
 export const WIRE_STATE_KEYS: readonly WireStateKey[] = [
   'servers',
   'approvals',
+  'accesses',
   'running',
   'finished',
   'elicitations',
@@ -98,9 +107,18 @@ export interface WireDiagnostics {
   entries: unknown[];
 }
 
+/** A server's resource or prompt list changed, or a subscribed resource was updated. */
+interface WireOfferingsChange {
+  type: 'offerings';
+  serverId: string;
+  change: 'updated' | 'listChanged';
+  uri?: string;
+}
+
 export type WorkerToPage =
   | { type: 'state'; key: WireStateKey; value: unknown }
   | WireDiagnostics
+  | WireOfferingsChange
   | { type: 'reply'; id: number; ok: true; value: unknown }
   | { type: 'reply'; id: number; ok: false; error: WireError };
 

@@ -19,7 +19,12 @@ const keyOf = (serverId: string, toolName: string) => JSON.stringify([serverId, 
 export function ConsentDialog({ consent, remote }: { consent: ConsentRequest; remote: RemoteController }) {
   const chosen = useSignal<ReadonlySet<string>>(new Set());
   const problem = useSignal('');
-  const servers = remote.servers.value.filter((server) => server.state === 'connected');
+  // Another site's tab tools ("This page" of another origin) are not the person's to hand over.
+  const servers = remote.servers.value.filter(
+    (server) =>
+      server.state === 'connected' &&
+      (!server.id.startsWith('webmcp:') || server.id === `webmcp:${consent.origin}`),
+  );
   const titleId = `tg-consent-title-${consent.id}`;
 
   const toggle = (keys: string[], on: boolean) => {

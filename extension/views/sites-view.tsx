@@ -54,6 +54,7 @@ export function SitesView({ remote, turnedOn, activeOrigin }: SitesViewProps) {
             grant={grants.get(origin)}
             names={names}
             onRevoke={() => void remote.revokeSite(origin).catch(fail)}
+            onAgent={(on) => void remote.setSiteAgent(origin, on).catch(fail)}
             onTurnOff={() =>
               // The worker hears the permission go, revokes the tools and closes the site's pages.
               void turnOffSite(origin).catch(fail)
@@ -71,6 +72,7 @@ function SiteRow(props: {
   grant: SiteGrant | undefined;
   names: ServerNames;
   onRevoke: () => void;
+  onAgent: (on: boolean) => void;
   onTurnOff: () => void;
 }) {
   const { origin, on, grant } = props;
@@ -102,6 +104,16 @@ function SiteRow(props: {
           : 'No tools: the site has not been given any (it asks with requestAccess()).'}
         {grant && !on && ' Turned off, so its pages cannot use them until you turn it on again.'}
       </p>
+      {grant && grant.tools.length > 0 && (
+        <label class="tg-row">
+          <input
+            type="checkbox"
+            checked={grant.agent === true}
+            onChange={(event) => props.onAgent((event.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Let the browser’s agent on this site use them (WebMCP; each call asked)
+        </label>
+      )}
     </li>
   );
 }

@@ -3,9 +3,11 @@
  * static site needs no server of ours), to `npm start`'s Node servers when there are (the open one
  * and the one that requires signing in). A link's `?server=<url>` (repeatable) offers to add those
  * servers, asking the person first (deep-link.ts); servers added are kept for the next visit, and
- * sign in when they ask.
+ * sign in when they ask. Where the browser has WebMCP, the page offers its agent two tools
+ * of its own through the gate (agent-tools.ts).
  */
 import { defineToolgatePanel, type ServerConfig, type ToolgatePanelElement } from '../widget.js';
+import { offerDemoToolsToAgent } from './agent-tools.js';
 import { describeConnected } from './intro.js';
 import { demoSignIn } from './sign-in.js';
 
@@ -65,4 +67,8 @@ void panel.ready.then((controller) => {
   controller.signIns?.subscribe((pending) => {
     if (intro) intro.textContent = describeConnected(controller.servers.value, pending);
   });
+  // Where the browser has WebMCP, the page's own tools for its agent, through the gate.
+  offerDemoToolsToAgent(controller).catch((error: unknown) =>
+    console.warn('The demo could not offer its tools to the browser’s agent:', error),
+  );
 });

@@ -20,6 +20,9 @@ export {
   type McpAppEvent,
   type McpAppsOptions,
   onMcpAppEvent,
+  type PageTool,
+  type RegisterPageToolsOptions,
+  registerPageTools,
 } from '../session/index.js';
 export {
   ANTHROPIC_TOOL_NAMES,

@@ -138,22 +138,25 @@ export function createConnections(options: ConnectionsOptions): Connections {
       });
       clients.set(state.id, client);
       await diagnostics.watch(state.id, client);
-      const snapshot = await client.listCatalog();
-      const tools = snapshot.entries.map((entry) => entry.tool);
-      client.onToolsChanged((next) =>
+      // The newest listing: a change that arrives while the policy is read below must not be
+      // overwritten by the first listing (a page registering its WebMCP tools just after load).
+      let latest = await client.listCatalog();
+      client.onToolsChanged((next) => {
+        latest = next;
         update(state.id, {
           tools: next.entries.map((entry) => entry.tool),
           excluded: next.rejected,
           warnings: catalogWarnings(state.id, next),
-        }),
-      );
+        });
+      });
       // The server said its tools changed: fetch them now so the panel never shows a stale list.
       client.onToolListChanged = () => void client.listTools().catch(() => undefined);
+      const disabled = await disabledOf(state.id);
       update(state.id, {
         state: 'connected',
-        tools,
-        excluded: snapshot.rejected,
-        warnings: catalogWarnings(state.id, snapshot),
+        tools: latest.entries.map((entry) => entry.tool),
+        excluded: latest.rejected,
+        warnings: catalogWarnings(state.id, latest),
         era: client.era,
         protocolVersion: client.protocolVersion,
         offers: {
@@ -166,7 +169,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         ...(client.instructions ? { instructions: client.instructions } : {}),
         ...iconsOf(client.serverInfo?.icons),
         label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
-        disabled: await disabledOf(state.id),
+        disabled,
       });
     } catch (error) {
       const problem = await explainConnectError(state.label, error, config.url);

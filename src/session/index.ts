@@ -35,6 +35,7 @@ export { configureDialogArming, type DialogArmingOptions } from './dialog-arming
 export { type ExposedTool, type ExposeToAgentOptions, exposeToAgent } from './expose-to-agent.js';
 export type { KeepServersOptions } from './kept-servers.js';
 export type { SessionOfferings } from './offerings.js';
+export { type PageTool, type RegisterPageToolsOptions, registerPageTools } from './register-page-tools.js';
 export { coveredCallers, type RememberedItem } from './remembered.js';
 export { parseReplayFile, type ReplayCall, replayFileOf } from './replay-file.js';
 export { rerunDraft } from './rerun-draft.js';

@@ -17,6 +17,7 @@ export {
   type ModelContextLike,
   pageModelContext,
   registerGatedTool,
+  registerHostTool,
   WebMcpPageTransport,
 } from './webmcp-page.js';
 export { acceptWorkerClients } from './worker-server.js';

@@ -85,9 +85,43 @@ export async function registerGatedTool(
   tool: PageToolDefinition,
   signal: AbortSignal,
 ): Promise<void> {
-  await context.registerTool(tool, { signal });
+  // Marked before it is registered: the `toolchange` that registering fires must not list it.
   registeredByToolgate.add(tool.name);
+  try {
+    await context.registerTool(tool, { signal });
+  } catch (error) {
+    registeredByToolgate.delete(tool.name);
+    throw error;
+  }
   signal.addEventListener('abort', () => registeredByToolgate.delete(tool.name), { once: true });
+}
+
+/**
+ * Tools the host registered through Toolgate (registerPageTools): "This page" lists them, and a
+ * call that passed the gate runs their own `execute`. What the browser's agent sees under the same
+ * name is a stand-in whose `execute` goes through the gate first.
+ */
+const hostTools = new Map<string, PageToolDefinition>();
+
+/**
+ * Registers a host's page tool: `tool` (with its own `execute`) for "This page", and under its name
+ * a WebMCP tool for the agent whose `execute` is `gated`. Aborting `signal` unregisters both.
+ */
+export async function registerHostTool(
+  context: ModelContextLike,
+  tool: PageToolDefinition,
+  gated: PageToolDefinition['execute'],
+  signal: AbortSignal,
+): Promise<void> {
+  if (hostTools.has(tool.name)) throw new Error(`A page tool "${tool.name}" is registered already.`);
+  hostTools.set(tool.name, tool);
+  try {
+    await registerGatedTool(context, { ...tool, execute: gated }, signal);
+  } catch (error) {
+    hostTools.delete(tool.name);
+    throw error;
+  }
+  signal.addEventListener('abort', () => hostTools.delete(tool.name), { once: true });
 }
 
 const METHOD_NOT_FOUND = -32601;
@@ -173,13 +207,16 @@ export class WebMcpPageTransport implements Transport {
     }
   }
 
-  /** The tools registered by this page itself, at its origin. */
+  /** The tools registered by this page itself, at its origin, and the host's through Toolgate. */
   private async ownTools(): Promise<RegisteredPageTool[]> {
     const tools = await this.context.getTools();
-    return tools.filter(
-      (tool) =>
-        (tool.origin === undefined || tool.origin === this.origin) && !registeredByToolgate.has(tool.name),
-    );
+    return [
+      ...tools.filter(
+        (tool) =>
+          (tool.origin === undefined || tool.origin === this.origin) && !registeredByToolgate.has(tool.name),
+      ),
+      ...hostTools.values(),
+    ];
   }
 
   private async call(params: JsonObject): Promise<JsonObject> {
@@ -189,6 +226,9 @@ export class WebMcpPageTransport implements Transport {
     if (!tool) throw { code: INVALID_PARAMS, message: `The page has no tool "${name}" (any more).` };
     const input = isJsonObject(params.arguments) ? params.arguments : {};
     try {
+      // The host's own tool: the gate let this call through, so its `execute` runs now.
+      const hosts = hostTools.get(name);
+      if (hosts) return resultOfValue(await hosts.execute(input));
       return resultOf(await this.context.executeTool(tool, input));
     } catch (error) {
       // The page's tool failed: a tool error (a result), as a server's would be.
@@ -225,6 +265,10 @@ function resultOf(text: string): JsonObject {
   } catch {
     // Not JSON: the text itself is the result.
   }
+  return resultOfValue(value);
+}
+
+function resultOfValue(value: unknown): JsonObject {
   if (isJsonObject(value) && Array.isArray(value.content)) return value;
   return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
 }
