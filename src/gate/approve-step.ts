@@ -131,7 +131,15 @@ export async function approveStep(
     approvedAt: call.gate.now(),
   };
   if (approved.remember !== 'once')
-    await options.policy.remember(caller, pinned, approved.remember, approved.decidedBy);
+    await options.policy.remember(
+      caller,
+      pinned,
+      approved.remember,
+      approved.decidedBy,
+      answer.action === 'allow' && answer.reach
+        ? { reach: answer.reach, ...(answer.includeDestructive ? { includeDestructive: true } : {}) }
+        : undefined,
+    );
   return approval;
 }
 

@@ -12,8 +12,10 @@ export { denyAllApprover, programmaticApprover } from './approvers.js';
 export { describeCaller } from './caller.js';
 export { codeName } from './code-names.js';
 export { describeChange, diffDefinitions } from './definition-diff.js';
+export { type ChangeWeighing, type ChangeWeight, weighChange } from './definition-weight.js';
 export { AuditUnavailableError, DeniedError, InvalidArgumentsError, UnknownToolError } from './errors.js';
 export { forgetCallerGrants, forgetServer } from './forget.js';
+export { claimsHarmless, claimsReadOnly, grantCovers } from './grant-reach.js';
 export { MemoryAuditSink } from './memory-audit.js';
 export { errorForModel, type ModelToolResult, resultForModel } from './model-result.js';
 export type { ConfirmOwnCalls } from './own-call.js';
@@ -31,6 +33,8 @@ export { createPolicy, type PolicyOptions } from './policy.js';
 export type {
   ArgumentCondition,
   Grant,
+  GrantReach,
+  GrantReachChoice,
   Policy,
   PolicyChange,
   PolicyRule,

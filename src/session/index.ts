@@ -34,7 +34,7 @@ export { armDialog } from './dialog-arming.js';
 export { configureDialogArming, type DialogArmingOptions } from './dialog-arming-settings.js';
 export { type ExposedTool, type ExposeToAgentOptions, exposeToAgent } from './expose-to-agent.js';
 export type { SessionOfferings } from './offerings.js';
-export { coveredCallers, type RememberedItem } from './remembered.js';
+export { coveredCallers, grantEndWords, grantReachWords, type RememberedItem } from './remembered.js';
 export { LOG_KEPT, LOG_LEVELS, summarize, TRAFFIC_KEPT } from './server-diagnostics.js';
 export { type ServerNames, serverAddress, serverIdsNamed, serverNames } from './server-names.js';
 export type { ControllerServices } from './services.js';
