@@ -23,8 +23,11 @@ function send(): Tool {
 }
 
 /** `send()` changed by `edit`, which may mutate the copy it is given. */
-function changed(edit: (tool: Tool & { inputSchema: Record<string, any> }) => void): Tool {
-  const tool = structuredClone(send()) as Tool & { inputSchema: Record<string, any> };
+// biome-ignore lint/suspicious/noExplicitAny: the edits reach deep into a schema written just above.
+type Editable = Tool & { inputSchema: Record<string, any> };
+
+function changed(edit: (tool: Editable) => void): Tool {
+  const tool = structuredClone(send()) as Editable;
   edit(tool);
   return tool;
 }

@@ -113,9 +113,7 @@ function weighSchema(scale: Scale, path: Path, before: unknown, after: unknown):
     else if (UPPER_BOUNDS.has(keyword)) weighBound(scale, at(keyword), a, b, (x, y) => y <= x);
     else if (CONSTRAINTS.has(keyword)) {
       if (a !== undefined) scale.widening(`${at(keyword)}: ${b === undefined ? 'removed' : 'changed'}`);
-    } else if (keyword === 'items' && a !== undefined && b !== undefined)
-      weighSchema(scale, [...path, keyword], a, b);
-    else scale.widening(`${at(keyword)}: changed`);
+    } else scale.widening(`${at(keyword)}: changed`);
   }
 }
 
@@ -127,8 +125,8 @@ function weighSubschema(scale: Scale, path: Path, before: unknown, after: unknow
   const open = (value: unknown) => value === undefined || value === true;
   if (after === false || open(before)) return;
   if (before === false || open(after))
-    return scale.widening(`${formatFieldPath(String(path[0]), path.slice(1))}: now allows more`);
-  weighSchema(scale, path, before, after);
+    scale.widening(`${formatFieldPath(String(path[0]), path.slice(1))}: now allows more`);
+  else weighSchema(scale, path, before, after);
 }
 
 /** Set-like arrays: members added widen (for `required`: members removed), order alone does not. */
@@ -137,7 +135,10 @@ function weighMembers(scale: Scale, field: string, before: unknown, after: unkno
   const b = Array.isArray(after) ? after.map((v) => JSON.stringify(v)) : undefined;
   const isRequired = words === 'no longer requires';
   // An absent enum or type allows everything; an absent `required` requires nothing.
-  if (!isRequired && b === undefined) return scale.widening(`${field}: removed`);
+  if (!isRequired && b === undefined) {
+    scale.widening(`${field}: removed`);
+    return;
+  }
   if (!isRequired && a === undefined) return;
   const fewer = isRequired ? (b ?? []) : (a ?? []);
   const more = isRequired ? (a ?? []) : (b ?? []);
@@ -166,9 +167,10 @@ function weighBound(
   after: unknown,
   narrows: (before: number, after: number) => boolean,
 ): void {
-  if (after === undefined) return scale.widening(`${field}: removed`);
-  if (before === undefined) return; // A new bound narrows.
-  if (typeof before !== 'number' || typeof after !== 'number' || !narrows(before, after))
+  if (after === undefined) scale.widening(`${field}: removed`);
+  else if (before === undefined)
+    return; // A new bound narrows.
+  else if (typeof before !== 'number' || typeof after !== 'number' || !narrows(before, after))
     scale.widening(`${field}: relaxed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`);
 }
 
