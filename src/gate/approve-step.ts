@@ -92,6 +92,7 @@ export async function approveStep(
       ...(deadline !== undefined ? { deadline } : {}),
       requiresAcknowledgement: unchecked,
       ...(consent.kind === 'confirm' ? { ownCall: { destructive: consent.destructive } } : {}),
+      ...(call.request.batch ? { batch: { ...call.request.batch } } : {}),
     }),
   );
   // Answered (allow or deny) with the change on screen: the person has seen this definition.

@@ -54,6 +54,7 @@ export type {
   ApprovalRequest,
   Approver,
   AuditSink,
+  CallBatch,
   Caller,
   Decision,
   DecisionReasonCode,

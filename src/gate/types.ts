@@ -54,6 +54,19 @@ export interface InvocationRequest {
    * asks (then one compact confirmation), or the gate's `confirmOwnCalls` is 'always' (own-call.ts).
    */
   startedFrom?: 'form' | undefined;
+  /**
+   * One of several calls a model proposed at once (the host's `runMany`): the approver may show
+   * every call of the batch in one dialog. Each call is still decided, approved and recorded alone.
+   */
+  batch?: CallBatch;
+}
+
+/** Which batch a call belongs to: its id, how many calls it has, and this call's place in it. */
+export interface CallBatch {
+  id: string;
+  size: number;
+  /** 0-based. */
+  index: number;
 }
 
 /** The trace a call carried, as the audit log records it (so exported records correlate). */
@@ -192,6 +205,8 @@ export interface ApprovalRequest {
    * `destructive`. Absent: the full approval dialog.
    */
   ownCall?: { destructive: boolean };
+  /** Set when the call is one of a batch the caller proposed at once (see InvocationRequest.batch). */
+  batch?: CallBatch;
 }
 
 /** The approver's answer. Edited arguments replace the proposed ones after re-validation. */
