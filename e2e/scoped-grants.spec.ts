@@ -125,15 +125,16 @@ test('the read-only reach covers only read-only tools, an hour’s grant says wh
 
 /** Waits until the panel lists transfer with `maximum` as its amount limit (the change arrived). */
 async function untilTransferLimit(page: Page, maximum: number, openWorld: boolean): Promise<void> {
+  interface Listed {
+    name: string;
+    inputSchema: { properties: { amount: { maximum: number } } };
+    annotations?: { openWorldHint?: boolean };
+  }
   await expect
     .poll(() =>
       page.evaluate(() => {
         const { toolgate } = window as unknown as {
-          toolgate: {
-            servers: {
-              value: { id: string; tools: { name: string; inputSchema: any; annotations?: any }[] }[];
-            };
-          };
+          toolgate: { servers: { value: { id: string; tools: Listed[] }[] } };
         };
         const tool = toolgate.servers.value
           .find((s) => s.id === 'bank')
