@@ -17,9 +17,9 @@
 import { isJsonObject, type Tool } from '../protocol/index.js';
 import { formatFieldPath } from './poisoning.js';
 
-export type ChangeWeight = 'narrowing' | 'wording' | 'widening';
+type ChangeWeight = 'narrowing' | 'wording' | 'widening';
 
-export interface ChangeWeighing {
+interface ChangeWeighing {
   weight: ChangeWeight;
   /** Each widening change, in words ("inputSchema.required: no longer requires \"to\""). */
   widening: string[];

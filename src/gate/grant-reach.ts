@@ -18,7 +18,7 @@ export function claimsHarmless(annotations: ToolAnnotations | undefined): boolea
 }
 
 /** The tool says it only reads (and does not also say it destroys things). */
-export function claimsReadOnly(annotations: ToolAnnotations | undefined): boolean {
+function claimsReadOnly(annotations: ToolAnnotations | undefined): boolean {
   return annotations?.readOnlyHint === true && annotations.destructiveHint !== true;
 }
 

@@ -86,7 +86,7 @@ function weighGrant(
 }
 
 /** "You allowed every tool of bank for this session": what the person chose, in their words. */
-export function describeGrant(
+function describeGrant(
   grant: Pick<Grant, 'reach' | 'scope' | 'expiresAt' | 'includeDestructive'>,
   toolName: string,
   shown: string,
