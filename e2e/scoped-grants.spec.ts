@@ -9,6 +9,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type BankPeer, startBankPeer } from './fixtures/grants/start-peer.js';
 import { modelCall, openBank, siteCall } from './support/bank-page.js';
+import { untilArmed } from './support/dialogs.js';
 import { axe } from './support/widget-page.js';
 
 test.use({ permissions: ['local-network-access'] });
@@ -100,11 +101,17 @@ test('the read-only reach covers only read-only tools, an hour’s grant says wh
   await openBank(page, peer);
   const dialog = page.getByRole('dialog');
   const first = modelCall(page, 'balance', { account: 'ro-1' });
+  // A new dialog ignores clicks for a moment; the summary is no button that waits for it.
+  await untilArmed(dialog);
+  await dialog.getByText('Other choices').click();
   await dialog.getByRole('button', { name: 'Allow the read-only tools of bank for this session' }).click();
   expect(await first).toContain('balance ran');
   expect(await modelCall(page, 'balance', { account: 'ro-2' })).toContain('balance ran');
 
   const note = modelCall(page, 'add_note', { text: 'hour' });
+  // A new dialog ignores clicks for a moment; the summary is no button that waits for it.
+  await untilArmed(dialog);
+  await dialog.getByText('Other choices').click();
   await dialog.getByRole('button', { name: 'Allow add_note for an hour' }).click();
   expect(await note).toContain('add_note ran');
   expect(await modelCall(page, 'add_note', { text: 'hour-2' })).toContain('add_note ran');

@@ -1,7 +1,7 @@
 /**
  * The approval dialog's wider choices: allow this call and remember more than this tool. Every
- * tool of the server for this session or an hour, the server's read-only tools for this session,
- * or this tool for an hour. A server-wide choice never covers a tool that may destroy things (one
+ * tool of the server for this session (shown), and under "Other choices" for an hour, the server's
+ * read-only tools for this session, or this tool for an hour. A server-wide choice never covers a tool that may destroy things (one
  * that does not say it is harmless) unless the person ticks that here; ticked or not, the call
  * being asked about is allowed, since the person just approved it. Each choice covers the caller
  * named in the legend only, and is listed (and revocable) in the Approvals tab.
@@ -12,7 +12,7 @@ import type { ApprovalRequest } from '../../gate/index.js';
 import { claimsHarmless, describeCaller, type RememberScope } from '../../gate/index.js';
 
 const WIDER_CSS =
-  '.tg-wider-allow{border:1px solid var(--tg-border);border-radius:6px;margin-top:var(--tg-s3);padding:var(--tg-s2) var(--tg-s3)}.tg-wider-allow .tg-actions{margin-top:0}';
+  '.tg-wider-allow{border:1px solid var(--tg-border);border-radius:6px;margin-top:var(--tg-s3);padding:var(--tg-s2) var(--tg-s3)}.tg-wider-allow .tg-actions{margin-top:0}.tg-wider-allow .tg-field-check{display:flex;margin:var(--tg-s2) 0}.tg-wider-allow p{margin:var(--tg-s1) 0}.tg-wider-more{margin-top:var(--tg-s2)}';
 
 export interface WiderChoice {
   remember: Exclude<RememberScope, 'once'>;
@@ -48,23 +48,6 @@ export function WiderAllow({
         <button type="button" disabled={!canAllow} onClick={() => serverWide('session')}>
           Allow server {server} for this session
         </button>
-        <button type="button" disabled={!canAllow} onClick={() => serverWide('hour')}>
-          Allow server {server} for an hour
-        </button>
-        <button
-          type="button"
-          disabled={!canAllow}
-          onClick={() => onAllow({ remember: 'session', reach: 'server-read-only' })}
-        >
-          Allow the read-only tools of {server} for this session
-        </button>
-        <button
-          type="button"
-          disabled={!canAllow}
-          onClick={() => onAllow({ remember: 'hour', reach: 'tool' })}
-        >
-          Allow {tool.name} for an hour
-        </button>
       </div>
       <div class="tg-field-check">
         <input
@@ -82,9 +65,32 @@ export function WiderAllow({
       </div>
       {!harmless && !includeDestructive.value && (
         <p class="tg-muted">
-          {tool.name} may destroy things: a server-wide choice allows this call, but asks again next time.
+          {tool.name} does not say it is harmless: a server-wide choice allows this call, and asks about{' '}
+          {tool.name} again next time.
         </p>
       )}
+      <details class="tg-wider-more">
+        <summary>Other choices</summary>
+        <div class="tg-actions">
+          <button type="button" disabled={!canAllow} onClick={() => serverWide('hour')}>
+            Allow server {server} for an hour
+          </button>
+          <button
+            type="button"
+            disabled={!canAllow}
+            onClick={() => onAllow({ remember: 'session', reach: 'server-read-only' })}
+          >
+            Allow the read-only tools of {server} for this session
+          </button>
+          <button
+            type="button"
+            disabled={!canAllow}
+            onClick={() => onAllow({ remember: 'hour', reach: 'tool' })}
+          >
+            Allow {tool.name} for an hour
+          </button>
+        </div>
+      </details>
       <p class="tg-muted">“This session” ends when this page is closed or reloaded.</p>
     </fieldset>
   );
