@@ -540,6 +540,60 @@ test('a site turned off and on again is asked again: its "Always allow" went wit
   await Promise.all([site.close(), panel.close()]);
 });
 
+test('in the side panel, "Allow server … for this session" covers a site’s harmless tools only, and is listed', async () => {
+  const panel = await extension.openPanel();
+  await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2, { timeout: 20_000 });
+  const origin = originOf(D);
+  const site = await extension.context.newPage();
+  const callAsSite = (tool: string, args: Record<string, unknown>) =>
+    inPage(
+      site,
+      `const tools = await toolgate.listTools(); const t = tools.find((x) => x.name === ${JSON.stringify(tool)}); return toolgate.callTool(t.serverId, ${JSON.stringify(tool)}, ${JSON.stringify(args)})`,
+    );
+  await extension.turnOnSite(panel, origin);
+  await site.goto(siteUrl(D));
+  await panel.bringToFront();
+  const asked = inPage(site, 'return toolgate.requestAccess()');
+  const consent = panel.getByRole('dialog');
+  const tools = consent.locator('fieldset', { hasText: 'toolgate-peer-sdk1' });
+  // add says nothing about itself; wipe says it is read-only (an untrusted server's word).
+  await tools.getByRole('checkbox', { name: 'add', exact: true }).check();
+  await tools.getByRole('checkbox', { name: 'wipe', exact: true }).check();
+  await consent.getByRole('button', { name: 'Allow 2 tools' }).click();
+  expect((await asked).ok).toBe(true);
+
+  const first = callAsSite('add', { a: 200, b: 1 });
+  const approval = panel.getByRole('dialog');
+  await expect(approval).toContainText(origin);
+  await approval.getByRole('button', { name: /^Allow server .* for this session$/ }).click();
+  expect(await first).toMatchObject({ ok: true });
+  // wipe says it is harmless: covered, no dialog.
+  expect(await callAsSite('wipe', {})).toMatchObject({ ok: true });
+  await expect(panel.getByRole('dialog')).toHaveCount(0);
+  // add does not say it is harmless: the server-wide grant does not cover it; asked again.
+  const again = callAsSite('add', { a: 201, b: 1 });
+  await expect(approval).toContainText(origin);
+  await approval.getByRole('button', { name: 'Deny', exact: true }).click();
+  expect(await again).toMatchObject({ ok: false });
+  expect(
+    (await sdk.events()).calls
+      .filter((c) => c.tool === 'add' && c.arguments.b === 1)
+      .map((c) => c.arguments.a),
+  ).not.toContain(201);
+
+  await panel.getByRole('tab', { name: 'Approvals' }).click();
+  const row = panel.locator('.tg-remembered tbody tr[data-type="grant"]', { hasText: origin });
+  await expect(row).toContainText('every tool of the server except those that may destroy things');
+  await expect(row).toContainText('ends when this page');
+  await row.getByRole('button', { name: /^Revoke/ }).click();
+  await expect(row).toHaveCount(0);
+
+  await panel.getByRole('tab', { name: 'Sites' }).click();
+  await panel.getByRole('button', { name: `Turn off ${origin}` }).click();
+  await expect(siteRow(panel, origin)).toHaveCount(0);
+  await Promise.all([site.close(), panel.close()]);
+});
+
 test('stopping the service worker mid-call marks the call interrupted in the audit log; the panel reconnects', async () => {
   const panel = await extension.openPanel();
   await expect(panel.locator('.tg-server', { hasText: 'connected' })).toHaveCount(2, { timeout: 20_000 });

@@ -92,6 +92,7 @@ export async function approveStep(
       ...(deadline !== undefined ? { deadline } : {}),
       requiresAcknowledgement: unchecked,
       ...(consent.kind === 'confirm' ? { ownCall: { destructive: consent.destructive } } : {}),
+      ...(call.request.batch ? { batch: { ...call.request.batch } } : {}),
     }),
   );
   // Answered (allow or deny) with the change on screen: the person has seen this definition.
@@ -131,7 +132,15 @@ export async function approveStep(
     approvedAt: call.gate.now(),
   };
   if (approved.remember !== 'once')
-    await options.policy.remember(caller, pinned, approved.remember, approved.decidedBy);
+    await options.policy.remember(
+      caller,
+      pinned,
+      approved.remember,
+      approved.decidedBy,
+      answer.action === 'allow' && answer.reach
+        ? { reach: answer.reach, ...(answer.includeDestructive ? { includeDestructive: true } : {}) }
+        : undefined,
+    );
   return approval;
 }
 

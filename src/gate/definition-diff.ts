@@ -9,6 +9,7 @@
  */
 
 import { isJsonObject, type Tool } from '../protocol/index.js';
+import { weighChange } from './definition-weight.js';
 import { formatFieldPath, revealInvisible } from './poisoning.js';
 import type { DefinitionChange, DefinitionDiffLine, PinnedTool } from './types.js';
 
@@ -62,7 +63,7 @@ export function diffDefinitions(before: Tool, after: Tool, options: DiffOptions 
   return shown;
 }
 
-/** The change between two pins of one tool, with both hashes, for the approval dialog. */
+/** The change between two pins of one tool, with both hashes and its weight, for the approval dialog. */
 export function describeChange(
   before: PinnedTool,
   after: PinnedTool,
@@ -72,7 +73,14 @@ export function describeChange(
   if (changes.length === 0 && before.definitionHash !== after.definitionHash) {
     changes.push({ field: 'definition', before: before.definitionHash, after: after.definitionHash });
   }
-  return { previousHash: before.definitionHash, currentHash: after.definitionHash, changes };
+  const { weight, widening } = weighChange(before.tool, after.tool);
+  return {
+    previousHash: before.definitionHash,
+    currentHash: after.definitionHash,
+    changes,
+    weight,
+    ...(widening.length > 0 ? { widening } : {}),
+  };
 }
 
 function diffAnnotations(diff: LineCollector, before: unknown, after: unknown): void {

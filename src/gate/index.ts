@@ -14,6 +14,7 @@ export { codeName } from './code-names.js';
 export { describeChange, diffDefinitions } from './definition-diff.js';
 export { AuditUnavailableError, DeniedError, InvalidArgumentsError, UnknownToolError } from './errors.js';
 export { forgetCallerGrants, forgetServer } from './forget.js';
+export { claimsHarmless } from './grant-reach.js';
 export { MemoryAuditSink } from './memory-audit.js';
 export { errorForModel, type ModelToolResult, resultForModel } from './model-result.js';
 export type { ConfirmOwnCalls } from './own-call.js';
@@ -31,6 +32,8 @@ export { createPolicy, type PolicyOptions } from './policy.js';
 export type {
   ArgumentCondition,
   Grant,
+  GrantReach,
+  GrantReachChoice,
   JsonValue,
   Policy,
   PolicyChange,
@@ -53,6 +56,7 @@ export type {
   ApprovalRequest,
   Approver,
   AuditSink,
+  CallBatch,
   Caller,
   Decision,
   DecisionReasonCode,

@@ -99,6 +99,37 @@ const call = (
 });
 
 describe('the gate pipeline', () => {
+  it('hands the approver the batch a call belongs to; each call of a batch is recorded alone', async () => {
+    const memory = new MemoryAuditSink();
+    const { gate, approvals } = await setup({
+      audit: memory,
+      approve: (request) =>
+        request.batch?.index === 1
+          ? { action: 'deny', decidedBy: 'test' }
+          : { action: 'allow', remember: 'once', decidedBy: 'test' },
+    });
+    const batch = { id: 'b1', size: 2 };
+    const [first, second] = await Promise.allSettled([
+      gate.call(call({ city: 'Oslo' }, { batch: { ...batch, index: 0 } })),
+      gate.call(call({ city: 'Rome' }, { batch: { ...batch, index: 1 } })),
+    ]);
+    expect(approvals.map((request) => request.batch)).toEqual(
+      expect.arrayContaining([
+        { id: 'b1', size: 2, index: 0 },
+        { id: 'b1', size: 2, index: 1 },
+      ]),
+    );
+    expect(first.status).toBe('fulfilled');
+    expect(second.status).toBe('rejected');
+    // One entry per call: the allowed one sent, the denied one refused.
+    expect(memory.entries).toHaveLength(2);
+    expect(
+      memory.entries
+        .map((entry) => entry.pending?.arguments.city ?? entry.refusal?.proposedArguments.city)
+        .sort(),
+    ).toEqual(['Oslo', 'Rome']);
+  });
+
   it('runs an approved call end to end and records pending before the request leaves', async () => {
     const order: string[] = [];
     const memory = new MemoryAuditSink();

@@ -99,21 +99,52 @@ export interface RuleIssue {
 }
 
 /**
- * A remembered approval: it applies only while caller, server, tool name and definition hash all
- * match. Grants stored before callers were recorded read back as the person's own.
+ * What a remembered approval covers: the one tool it was given for ('tool'), every tool of that
+ * server ('server'; tools that may destroy things only with `includeDestructive`), or the server's
+ * tools that say they only read ('server-read-only').
+ */
+export type GrantReach = 'tool' | 'server' | 'server-read-only';
+
+/** The tool name a server-wide grant is listed under. */
+export const EVERY_TOOL = '*';
+
+/**
+ * A remembered approval: it applies only to its caller, on its server, to the tools its reach
+ * covers, while each covered definition is the one approved (or differs only by narrowing). Grants
+ * stored before callers were recorded read back as the person's own.
  */
 export interface Grant {
   id: string;
   /** The caller the person approved for; the grant never covers another caller. */
   caller: Caller;
   serverId: string;
+  /** The tool, or `EVERY_TOOL` for a server-wide reach. */
   toolName: string;
+  /** Absent: 'tool' (every grant stored before reaches existed). */
+  reach?: GrantReach;
+  /** 'server' only: the person ticked that it covers tools that may destroy things too. */
+  includeDestructive?: boolean;
+  /** The hash of the definition approved (for a server-wide grant: of the tool it was given in). */
   definitionHash: string;
   /** The definition the person approved, kept so a later change can be shown line by line. */
   definition: Tool;
-  scope: 'session' | 'always';
+  /**
+   * Server-wide grants: each covered tool's definition as it was when the grant first covered it,
+   * so a later change is weighed like a one-tool grant's.
+   */
+  covered?: Record<string, { definitionHash: string; definition: Tool }>;
+  /** 'session': until the page (tab) closes; 'hour': until `expiresAt`; 'always': until revoked. */
+  scope: 'session' | 'hour' | 'always';
+  /** When a time-limited grant ends (epoch ms). */
+  expiresAt?: number;
   createdAt: number;
   decidedBy?: string;
+}
+
+/** How far a remembered approval reaches beyond the tool asked about. */
+export interface GrantReachChoice {
+  reach: GrantReach;
+  includeDestructive?: boolean;
 }
 
 /** Per-server trust as stored; servers without a record are untrusted. */
@@ -168,12 +199,16 @@ export interface Policy {
   changeSinceFirstSeen?(pinned: PinnedTool, firstListed: Tool): Promise<DefinitionChange | undefined>;
   /** The person answered a dialog that showed this definition's change. */
   acknowledgeChange?(serverId: string, toolName: string, definitionHash: string): Promise<void>;
-  /** Remembers an approval of exactly this pinned definition for this caller; `once` remembers nothing. */
+  /**
+   * Remembers an approval of exactly this pinned definition for this caller (or, with `reach`, of
+   * every tool of its server that the reach covers); `once` remembers nothing.
+   */
   remember(
     caller: Caller,
     pinned: PinnedTool,
     scope: RememberScope,
     decidedBy?: string,
+    reach?: GrantReachChoice,
   ): Promise<Grant | undefined>;
   /**
    * The remembered approval of this caller for `toolName` on the server (any definition), for a

@@ -2,15 +2,14 @@
  * The policy: decides allow / ask / deny for one call, and keeps what the person chose (rules, trust,
  * remembered approvals). Decision order:
  *   1. the most specific matching rule (deny wins among matches; see rules.ts);
- *   2. a remembered approval of this exact definition -> allow; of an older definition -> ask, with
- *      what changed;
+ *   2. a remembered approval (of this tool, or server-wide) of this exact definition -> allow; of an
+ *      older definition -> allow when the change only narrows, else ask with what changed;
  *   3. defaults: a trusted server's tool that claims read-only and not destructive -> allow
  *      (configurable); anything else -> ask. An untrusted server's annotations never relax anything.
  *   4. floor: arguments that could not be validated are never allowed without a person.
  */
 
 import { describeCaller } from './caller.js';
-import { describeChange } from './definition-diff.js';
 import { createFirstSeenBook } from './first-seen.js';
 import { GrantBook } from './grants.js';
 import type {
@@ -23,6 +22,7 @@ import type {
   RuleInput,
   RuleIssue,
 } from './policy-types.js';
+import { rememberedDecision } from './remembered-decision.js';
 import {
   type CompiledRule,
   checkRule,
@@ -54,7 +54,7 @@ export function createPolicy(options: PolicyOptions): Policy {
     trustedReadOnly: options.defaults?.trustedReadOnly ?? 'allow',
     trustedReadOnlyCallers: options.defaults?.trustedReadOnlyCallers ?? ['person', 'host'],
   };
-  const grants = new GrantBook(store);
+  const grants = new GrantBook(store, now);
   const firstSeen = createFirstSeenBook(store, now);
   const listeners = new Set<(change: PolicyChange) => void>();
   // Rules are read on every decision: keep them compiled, and drop the copy when anything changes.
@@ -136,35 +136,12 @@ export function createPolicy(options: PolicyOptions): Policy {
       };
     }
 
-    // 2 remembered approvals: this caller's only.
-    const forWhom = caller.kind === 'person' ? '' : ` for ${describeCaller(caller)}`;
-    const grant = await grants.find(caller, serverId, toolName);
-    if (grant && grant.definitionHash === pinned.definitionHash)
-      return {
-        decision: floor({
-          verdict: 'allow',
-          source: { kind: 'remembered', scope: grant.scope, grantId: grant.id },
-          reason:
-            grant.scope === 'session'
-              ? `You allowed ${toolName} on ${shown}${forWhom} for this session.`
-              : `You always allow ${toolName} on ${shown}${forWhom}.`,
-        }),
-      };
-    if (grant)
-      return {
-        decision: {
-          verdict: 'ask',
-          source: { kind: 'default', reason: 'definition-changed' },
-          reason: `${toolName} on ${shown} changed since you allowed it${forWhom}: look at what changed before allowing it again.`,
-        },
-        definitionChange: {
-          ...describeChange(
-            { serverId, tool: grant.definition, definitionHash: grant.definitionHash },
-            pinned,
-          ),
-          since: 'approval',
-        },
-      };
+    // 2 remembered approvals: this caller's only; the one-tool grant first, then server-wide ones.
+    const remembered = await rememberedDecision(grants, context, shown);
+    if (remembered)
+      return remembered.decision.verdict === 'allow'
+        ? { ...remembered, decision: floor(remembered.decision) }
+        : remembered;
 
     // 3 defaults: a trusted read-only claim relaxes only the callers it was configured for.
     const claims = pinned.tool.annotations ?? {};
@@ -213,10 +190,10 @@ export function createPolicy(options: PolicyOptions): Policy {
     decide,
     changeSinceFirstSeen: (pinned, firstListed) => firstSeen.changeSinceFirstSeen(pinned, firstListed),
     acknowledgeChange: (serverId, toolName, hash) => firstSeen.acknowledge(serverId, toolName, hash),
-    async remember(caller, pinned, scope, decidedBy) {
+    async remember(caller, pinned, scope, decidedBy, reach) {
       if (scope === 'once') return undefined;
-      const grant = await grants.remember(caller, pinned, scope, now(), decidedBy);
-      changed({ kind: 'grants' }, scope === 'always');
+      const grant = await grants.remember(caller, pinned, scope, now(), decidedBy, reach);
+      changed({ kind: 'grants' }, scope !== 'session');
       return grant;
     },
     findGrant: (caller, serverId, toolName) => grants.find(caller, serverId, toolName),

@@ -54,6 +54,19 @@ export interface InvocationRequest {
    * asks (then one compact confirmation), or the gate's `confirmOwnCalls` is 'always' (own-call.ts).
    */
   startedFrom?: 'form' | undefined;
+  /**
+   * One of several calls a model proposed at once (the host's `runMany`): the approver may show
+   * every call of the batch in one dialog. Each call is still decided, approved and recorded alone.
+   */
+  batch?: CallBatch;
+}
+
+/** Which batch a call belongs to: its id, how many calls it has, and this call's place in it. */
+export interface CallBatch {
+  id: string;
+  size: number;
+  /** 0-based. */
+  index: number;
 }
 
 /** The trace a call carried, as the audit log records it (so exported records correlate). */
@@ -85,6 +98,14 @@ export interface DefinitionChange {
   since?: 'approval' | 'first-seen';
   /** Human-readable differences (description, schemas, annotations), line by line. */
   changes: DefinitionDiffLine[];
+  /**
+   * How much the change weighs (definition-weight.ts): 'narrowing' only narrows or reorders (a
+   * remembered approval still holds), 'wording' changes what the tool says (asked again), 'widening'
+   * lets it accept or do more (asked again, flagged). Absent when the earlier definition is unknown.
+   */
+  weight?: 'narrowing' | 'wording' | 'widening';
+  /** Each widening change in words, when `weight` is 'widening'. */
+  widening?: string[];
 }
 
 export interface DefinitionDiffLine {
@@ -132,7 +153,13 @@ export type ValidationReasonCode = 'arguments-unchecked';
 /** Where a decision came from, for the audit log and the person. */
 export type DecisionSource =
   | { kind: 'rule'; ruleId: string }
-  | { kind: 'remembered'; scope: 'session' | 'always'; grantId: string }
+  | {
+      kind: 'remembered';
+      scope: 'session' | 'hour' | 'always';
+      grantId: string;
+      /** Absent: the one tool. */
+      reach?: 'tool' | 'server' | 'server-read-only';
+    }
   | { kind: 'default'; reason: DecisionReasonCode }
   | { kind: 'validation'; reason: ValidationReasonCode };
 
@@ -143,8 +170,8 @@ export interface Decision {
   reason: string;
 }
 
-/** How long an approval lasts. */
-export type RememberScope = 'once' | 'session' | 'always';
+/** How long an approval lasts: this call, this session (until the page closes), an hour, or always. */
+export type RememberScope = 'once' | 'session' | 'hour' | 'always';
 
 /** What the approver is shown. `validate` re-checks edited arguments against the same schema. */
 export interface ApprovalRequest {
@@ -178,6 +205,8 @@ export interface ApprovalRequest {
    * `destructive`. Absent: the full approval dialog.
    */
   ownCall?: { destructive: boolean };
+  /** Set when the call is one of a batch the caller proposed at once (see InvocationRequest.batch). */
+  batch?: CallBatch;
 }
 
 /** The approver's answer. Edited arguments replace the proposed ones after re-validation. */
@@ -185,6 +214,13 @@ export type ApprovalAnswer =
   | {
       action: 'allow';
       remember: RememberScope;
+      /**
+       * How far a remembered approval reaches (not with 'once'): absent or 'tool', this tool;
+       * 'server', every tool of the server (tools that may destroy things only with
+       * `includeDestructive`); 'server-read-only', the server's tools that say they only read.
+       */
+      reach?: 'tool' | 'server' | 'server-read-only';
+      includeDestructive?: boolean;
       arguments?: JsonObject;
       decidedBy?: string;
       /** The person acknowledged that the arguments could not be checked against the schema. */

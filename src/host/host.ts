@@ -8,7 +8,13 @@
 
 import { isOfferedToModel } from '../apps/index.js';
 import type { OtlpExport, OtlpExportOptions } from '../audit/index.js';
-import { type Caller, DeniedError, type GateEvent, type TraceContext } from '../gate/index.js';
+import {
+  type CallBatch,
+  type Caller,
+  DeniedError,
+  type GateEvent,
+  type TraceContext,
+} from '../gate/index.js';
 import type { JsonObject } from '../protocol/index.js';
 import {
   type Controller,
@@ -92,6 +98,13 @@ export interface ToolgateHost {
    * `{ error }`, which the adapters phrase for the model like any result.
    */
   run(call: HostToolCall, options?: HostRunOptions): Promise<ToolOutcome>;
+  /**
+   * Runs the calls a model proposed at once (one response's tool calls). The person is asked about
+   * those that need it in one dialog, each call with its arguments and its own allow or deny; each
+   * is still its own call through the gate and its own audit entry. Outcomes come back in order and,
+   * like `run`'s, never throw.
+   */
+  runMany(calls: readonly HostToolCall[], options?: HostRunOptions): Promise<ToolOutcome[]>;
   on(listener: (event: HostEvent) => void): () => void;
   /**
    * The connected servers' prompts, to offer as slash commands. Getting one goes through the gate
@@ -136,6 +149,41 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
       );
 
   const offered = createHostOfferings(controller, options.caller ?? APP);
+
+  async function runOne(
+    call: HostToolCall,
+    runOptions: HostRunOptions,
+    batch?: CallBatch,
+  ): Promise<ToolOutcome> {
+    const caller = runOptions.caller ?? options.caller ?? MODEL;
+    const tool = controller.servers.value
+      .find((server) => server.id === call.serverId)
+      ?.tools.find((candidate) => candidate.name === call.toolName);
+    if (tool && !isOfferedToModel(tool))
+      return {
+        error: new DeniedError(
+          call.serverId,
+          call.toolName,
+          'policy',
+          'it is for its MCP App only (its visibility does not include "model"); nothing was sent',
+        ),
+      };
+    const trace = runOptions.trace ?? options.traceContext;
+    try {
+      return await controller.call({
+        serverId: call.serverId,
+        toolName: call.toolName,
+        arguments: call.arguments,
+        caller,
+        ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+        ...(trace ? { trace } : {}),
+        ...(batch ? { batch } : {}),
+      });
+    } catch (error) {
+      return { error };
+    }
+  }
+
   return {
     controller,
     prompts: offered.prompts,
@@ -155,33 +203,13 @@ export function createToolgateHost(options: ToolgateHostOptions = {}): ToolgateH
         listener(tools);
       });
     },
-    async run(call, runOptions = {}) {
-      const caller = runOptions.caller ?? options.caller ?? MODEL;
-      const tool = controller.servers.value
-        .find((server) => server.id === call.serverId)
-        ?.tools.find((candidate) => candidate.name === call.toolName);
-      if (tool && !isOfferedToModel(tool))
-        return {
-          error: new DeniedError(
-            call.serverId,
-            call.toolName,
-            'policy',
-            'it is for its MCP App only (its visibility does not include "model"); nothing was sent',
-          ),
-        };
-      const trace = runOptions.trace ?? options.traceContext;
-      try {
-        return await controller.call({
-          serverId: call.serverId,
-          toolName: call.toolName,
-          arguments: call.arguments,
-          caller,
-          ...(runOptions.signal ? { signal: runOptions.signal } : {}),
-          ...(trace ? { trace } : {}),
-        });
-      } catch (error) {
-        return { error };
-      }
+    run: (call, runOptions = {}) => runOne(call, runOptions),
+    runMany(calls, runOptions = {}) {
+      if (calls.length <= 1) return Promise.all(calls.map((call) => runOne(call, runOptions)));
+      const id = crypto.randomUUID();
+      return Promise.all(
+        calls.map((call, index) => runOne(call, runOptions, { id, size: calls.length, index })),
+      );
     },
     on(listener) {
       return controller.onEvent((event) => {

@@ -132,6 +132,7 @@ export function createCalls(options: CallsOptions): Calls {
         timeoutMs,
         ...(trace ? { trace } : {}),
         startedFrom: request.startedFrom,
+        ...(request.batch ? { batch: request.batch } : {}),
       });
       done({ ok: true, result });
       return result;

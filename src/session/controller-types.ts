@@ -8,6 +8,7 @@ import type { Signal } from '@preact/signals';
 import type { AuditLog, AuditLogOptions } from '../audit/index.js';
 import type {
   AuditSink,
+  CallBatch,
   Caller,
   ConfirmOwnCalls,
   GateEvent,
@@ -57,6 +58,8 @@ export interface CallRequest {
    * the person as caller only; see `confirmOwnCalls`). The panel's form sets it; nothing else should.
    */
   startedFrom?: 'form';
+  /** One of several calls proposed at once: the panel asks about the batch in one dialog. */
+  batch?: CallBatch;
 }
 
 export interface ControllerOptions {

@@ -36,7 +36,7 @@ export { type ExposedTool, type ExposeToAgentOptions, exposeToAgent } from './ex
 export type { KeepServersOptions } from './kept-servers.js';
 export type { SessionOfferings } from './offerings.js';
 export { type PageTool, type RegisterPageToolsOptions, registerPageTools } from './register-page-tools.js';
-export { coveredCallers, type RememberedItem } from './remembered.js';
+export { coveredCallers, grantEndWords, grantReachWords, type RememberedItem } from './remembered.js';
 export { parseReplayFile, type ReplayCall, replayFileOf } from './replay-file.js';
 export { rerunDraft } from './rerun-draft.js';
 export { type SavedCall, savedCalls } from './saved-calls.js';

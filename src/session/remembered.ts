@@ -4,7 +4,14 @@
  * data, so the extension's side panel can receive it over its port like any other state.
  */
 
-import { type Caller, describeCaller, type Policy, type PolicyRule, type RuleCaller } from '../gate/index.js';
+import {
+  type Caller,
+  describeCaller,
+  type GrantReach,
+  type Policy,
+  type PolicyRule,
+  type RuleCaller,
+} from '../gate/index.js';
 
 export type RememberedItem =
   | {
@@ -12,8 +19,15 @@ export type RememberedItem =
       id: string;
       caller: Caller;
       serverId: string;
+      /** The tool, or '*' for a server-wide reach. */
       toolName: string;
-      scope: 'session' | 'always';
+      /** What it covers: the tool, every tool of the server, or the server's read-only tools. */
+      reach: GrantReach;
+      /** 'server' only: tools that may destroy things are covered too (the person ticked it). */
+      includeDestructive?: boolean;
+      scope: 'session' | 'hour' | 'always';
+      /** When it ends, for a time-limited grant (epoch ms). */
+      expiresAt?: number;
       createdAt: number;
       decidedBy?: string;
     }
@@ -42,7 +56,10 @@ export async function listRemembered(policy: Policy): Promise<RememberedItem[]> 
           caller: grant.caller,
           serverId: grant.serverId,
           toolName: grant.toolName,
+          reach: grant.reach ?? 'tool',
+          ...(grant.includeDestructive ? { includeDestructive: true } : {}),
           scope: grant.scope,
+          ...(grant.expiresAt !== undefined ? { expiresAt: grant.expiresAt } : {}),
           createdAt: grant.createdAt,
           ...(grant.decidedBy ? { decidedBy: grant.decidedBy } : {}),
         }),
@@ -73,6 +90,24 @@ export async function forgetRemembered(
   item: Pick<RememberedItem, 'type' | 'id'>,
 ): Promise<boolean> {
   return item.type === 'grant' ? policy.revokeGrant(item.id) : policy.deleteRule(item.id);
+}
+
+/** What a remembered approval covers, in words: "this tool", "every tool except those that may destroy things". */
+export function grantReachWords(item: Extract<RememberedItem, { type: 'grant' }>): string {
+  if (item.reach === 'server')
+    return item.includeDestructive
+      ? 'every tool of the server, destructive ones too'
+      : 'every tool of the server except those that may destroy things';
+  if (item.reach === 'server-read-only') return 'the server’s read-only tools';
+  return 'this tool';
+}
+
+/** When a remembered approval ends, in words. */
+export function grantEndWords(item: Extract<RememberedItem, { type: 'grant' }>): string {
+  if (item.scope === 'session') return 'ends when this page (tab) is closed or reloaded';
+  if (item.scope === 'hour' && item.expiresAt !== undefined)
+    return `ends at ${new Date(item.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+  return 'until you revoke it';
 }
 
 /** Who an item covers, in the words the approval dialog uses. */

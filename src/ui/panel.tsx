@@ -21,6 +21,9 @@ import { ToolsView } from './views/tools-view.js';
 // Separate chunks (see lazy.tsx): the first load is the servers and tools views only.
 const ActivityView = lazyView(() => import('./views/activity-view.js').then((m) => m.ActivityView));
 const ApprovalDialog = lazyView(() => import('./views/approval-dialog.js').then((m) => m.ApprovalDialog));
+const BatchApprovalDialog = lazyView(() =>
+  import('./views/batch-approval-dialog.js').then((m) => m.BatchApprovalDialog),
+);
 const AuditView = lazyView(() => import('./views/audit-view.js').then((m) => m.AuditView));
 const RulesView = lazyView(() => import('./views/rules-view.js').then((m) => m.RulesView));
 const RememberedView = lazyView(() => import('./views/remembered-view.js').then((m) => m.RememberedView));
@@ -158,6 +161,11 @@ export function Panel({
   // A sign-in waiting on its server's card opens no dialog until the person asks (servers-view.tsx).
   const signIn = controller.signIns?.value.find((item) => !item.onCard);
   const approval = controller.approvals.value[0];
+  // Calls proposed at once are asked about together, in one dialog.
+  const batchId = approval?.request.batch?.id;
+  const batch = batchId
+    ? controller.approvals.value.filter((item) => item.request.batch?.id === batchId)
+    : undefined;
   const elicitation = controller.elicitations.value[0];
   const access = controller.accesses?.value[0];
   const running = controller.running.value.length;
@@ -172,7 +180,8 @@ export function Panel({
           serverLabel={serverNames(controller.servers.value)(signIn.serverId)}
         />
       )}
-      {!extraDialog && !signIn && approval && (
+      {!extraDialog && !signIn && batch && <BatchApprovalDialog key={batchId} items={batch} />}
+      {!extraDialog && !signIn && approval && !batch && (
         <ApprovalDialog
           key={approval.request.invocationId}
           pending={approval}

@@ -14,7 +14,12 @@
 
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { type ApprovalAnswer, describeCaller, type ValidationReport } from '../../gate/index.js';
+import {
+  type ApprovalAnswer,
+  describeCaller,
+  type RememberScope,
+  type ValidationReport,
+} from '../../gate/index.js';
 import type { JsonObject } from '../../protocol/index.js';
 import type { PendingApproval } from '../../session/index.js';
 import { escapeHiddenInJson, hiddenInValue, summarizeHidden } from '../components/hidden-characters.js';
@@ -29,6 +34,7 @@ import { DefinitionChangeView } from './definition-change-view.js';
 import { ListingWarnings } from './listing-warnings.js';
 import { OwnCallConfirmation } from './own-call-confirmation.js';
 import { ToolHeading } from './tool-heading.js';
+import { WiderAllow, type WiderChoice } from './wider-allow.js';
 
 /** The arguments as JSON text, hidden characters written as escapes (parses back to the same value). */
 const asJsonText = (value: JsonObject) => escapeHiddenInJson(JSON.stringify(value, null, 2));
@@ -105,11 +111,12 @@ function FullApprovalDialog({ pending, queued, tools = [] }: ApprovalDialogProps
   };
 
   const answer = (value: ApprovalAnswer) => pending.answer(value);
-  const allow = (remember: 'once' | 'session' | 'always') => {
+  const allow = (remember: RememberScope, wider?: Omit<WiderChoice, 'remember'>) => {
     if (!canAllow) return;
     answer({
       action: 'allow',
       remember,
+      ...wider,
       ...(edited ? { arguments: args.value } : {}),
       ...(uncheckedReason !== undefined ? { acknowledgedUnchecked: true } : {}),
       // The audit log records who approved; an approval of unchecked arguments says so there.
@@ -285,6 +292,11 @@ function FullApprovalDialog({ pending, queued, tools = [] }: ApprovalDialogProps
           Always allow this tool
         </button>
       </div>
+      <WiderAllow
+        request={request}
+        canAllow={canAllow}
+        onAllow={({ remember, ...wider }) => allow(remember, wider)}
+      />
     </ModalDialog>
   );
 }

@@ -91,6 +91,27 @@ describe('the audit view in words', () => {
         },
       }),
     ).toBe('Allowed by your earlier approval for this session');
+    // Scoped grants (issue 29): the reach and the lifetime are said.
+    expect(
+      decisionInWords({
+        ...base,
+        decision: {
+          verdict: 'allow',
+          source: { kind: 'remembered', scope: 'session', grantId: 'g', reach: 'server' },
+          reason: 'grant',
+        },
+      }),
+    ).toBe('Allowed by your earlier approval of the whole server for this session');
+    expect(
+      decisionInWords({
+        ...base,
+        decision: {
+          verdict: 'allow',
+          source: { kind: 'remembered', scope: 'hour', grantId: 'g', reach: 'server-read-only' },
+          reason: 'grant',
+        },
+      }),
+    ).toBe('Allowed by your earlier approval of the server’s read-only tools for an hour');
     // A rule, and the policy's default.
     expect(
       decisionInWords({

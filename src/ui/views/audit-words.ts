@@ -129,10 +129,17 @@ export function decisionInWords(entry: AuditEntry): string {
   if (decision.verdict === 'allow') {
     if (source.kind === 'default' && source.reason === 'person-started') return 'Approved by your own click';
     if (action) return actionDecision(entry.toolName, source, decision.reason);
-    if (source.kind === 'remembered')
+    if (source.kind === 'remembered') {
+      const reach =
+        source.reach === 'server'
+          ? ' of the whole server'
+          : source.reach === 'server-read-only'
+            ? ' of the server’s read-only tools'
+            : '';
       return source.scope === 'always'
-        ? 'Allowed by your earlier “Always allow”'
-        : 'Allowed by your earlier approval for this session';
+        ? `Allowed by your earlier “Always allow”${reach}`
+        : `Allowed by your earlier approval${reach} for ${source.scope === 'hour' ? 'an hour' : 'this session'}`;
+    }
     // Older logs: the own click recorded before the gate had its own decision for it.
     if (entry.caller.kind === 'person' && /click|form/i.test(approvedBy ?? ''))
       return 'Approved by your own click';

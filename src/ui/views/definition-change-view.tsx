@@ -46,6 +46,35 @@ function fullText(tool: Tool): string {
   return revealInvisible(parts.join('\n\n'));
 }
 
+/** What the change weighs, in words: widening is flagged, narrowing said to keep approvals. */
+function ChangeWeightNote({ change }: { change: DefinitionChange }) {
+  if (change.weight === 'widening')
+    return (
+      <div class="tg-warning tg-change-weight" data-weight="widening">
+        <p>Widening: this change lets the tool accept or do more than before.</p>
+        <ul>
+          {(change.widening ?? []).map((reason) => (
+            <li key={reason}>{reason}</li>
+          ))}
+        </ul>
+      </div>
+    );
+  if (change.weight === 'narrowing')
+    return (
+      <p class="tg-muted tg-change-weight" data-weight="narrowing">
+        Narrowing: this change only narrows or reorders what the tool accepts or does; your approvals still
+        hold.
+      </p>
+    );
+  if (change.weight === 'wording')
+    return (
+      <p class="tg-change-weight" data-weight="wording">
+        Wording: what the tool says about itself changed. Read it before you allow it again.
+      </p>
+    );
+  return null;
+}
+
 export function DefinitionChangeView({
   change,
   flags,
@@ -69,6 +98,7 @@ export function DefinitionChangeView({
           ? 'This tool changed since first seen: its definition is not the one Toolgate first saw'
           : 'This tool changed since you last approved it'}
       </summary>
+      <ChangeWeightNote change={change} />
       <ul class="tg-diff-lines">
         {lines.map(({ line, own }, index) => (
           <li key={`${line.field}-${index}`}>

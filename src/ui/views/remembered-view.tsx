@@ -10,6 +10,8 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import {
   coveredCallers,
+  grantEndWords,
+  grantReachWords,
   type PanelController,
   type RememberedItem,
   serverNames,
@@ -17,7 +19,14 @@ import {
 import { visibleToolName } from '../components/tool-name.js';
 
 function reach(item: RememberedItem): string {
-  if (item.type === 'grant') return item.scope === 'session' ? 'allowed for this session' : 'always allowed';
+  if (item.type === 'grant') {
+    const how = {
+      session: 'allowed for this session',
+      hour: 'allowed for an hour',
+      always: 'always allowed',
+    }[item.scope];
+    return item.reach === 'tool' ? how : `${how}: ${grantReachWords(item)}`;
+  }
   const verdict = { allow: 'rule: allow', ask: 'rule: always ask', deny: 'rule: deny' }[item.verdict];
   const conditions = item.conditions
     ? ` when ${item.conditions} condition${item.conditions > 1 ? 's' : ''} hold`
@@ -101,6 +110,7 @@ export function RememberedView({ controller }: { controller: PanelController }) 
               <th scope="col">Server</th>
               <th scope="col">Tool</th>
               <th scope="col">What</th>
+              <th scope="col">Ends</th>
               <th scope="col">
                 <span class="tg-visually-hidden">Action</span>
               </th>
@@ -123,6 +133,9 @@ export function RememberedView({ controller }: { controller: PanelController }) 
                     <code>{tool}</code>
                   </td>
                   <td data-label="What">{reach(item)}</td>
+                  <td data-label="Ends">
+                    {item.type === 'grant' ? grantEndWords(item) : 'until you delete it'}
+                  </td>
                   <td data-label="Action">
                     <button
                       type="button"
