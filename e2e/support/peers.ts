@@ -31,7 +31,9 @@ export type PeerKind =
   /** The SDK on Express with the `cors` middleware configured by `corsOptions` (express-cors.mjs). */
   | 'express-cors'
   /** The SDK on Hono with `hono/cors` configured by `corsOptions` (hono-cors.mjs). */
-  | 'hono-cors';
+  | 'hono-cors'
+  /** The 2026-07-28 tasks extension, by hand from its text: no official server has it (tasks-modern.mjs). */
+  | 'tasks-modern';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -84,6 +86,11 @@ export interface PeerEvents {
   elicitations: { tool: string; answer: Record<string, unknown> }[];
   /** The skills peer only: every resources/read URI, in order. */
   reads?: string[];
+  /** The tasks-modern peer only: per task id, what reached it about that task. */
+  tasks?: Record<
+    string,
+    { tool: string; polls: number[]; updates: unknown[]; cancels: number; asked: Record<string, number> }
+  >;
 }
 
 export interface Peer {
@@ -139,6 +146,8 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('hostile-catalog.mjs');
     case 'skills':
       return ours('skills-server.mjs');
+    case 'tasks-modern':
+      return ours('tasks-modern.mjs');
     case 'docs-files':
       return ours('modern.mjs', '--read-file', '--offerings');
     case 'express-cors':

@@ -24,11 +24,16 @@ import {
   type ListResourceTemplatesResult,
   type ListToolsResult,
   McpError,
+  parseCreateTaskResult,
+  parseTask,
+  RELATED_TASK_META,
   type ProtocolVersion,
   type ReadResourceResult,
   type RequestOptions,
   type RpcEngine,
   type ServerCapabilities,
+  TASKS_EXTENSION_ID,
+  type TaskSnapshot,
   type Tool,
   TransportError,
 } from '../protocol/index.js';
@@ -56,6 +61,25 @@ function loadQuestions(): Promise<Questions> {
   return questionsModule;
 }
 
+type Tasks = typeof import('./tasks.js');
+/** Following tasks (tasks.ts), loaded when a server first answers with one. A failed load is not cached. */
+let tasksModule: Promise<Tasks> | undefined;
+function loadTasks(): Promise<Tasks> {
+  tasksModule ??= import('./tasks.js').catch((error: unknown) => {
+    tasksModule = undefined;
+    throw error;
+  });
+  return tasksModule;
+}
+
+/** A task Toolgate follows, as kept to resume it after a reload: ids only, never arguments or results. */
+export interface TaskHandle {
+  taskId: string;
+  toolName: string;
+  /** When the task was first seen (ms since epoch): its time to live counts from here. */
+  since: number;
+}
+
 /** How many `input_required` rounds one call may take before Toolgate stops it. */
 export const MAX_INPUT_ROUNDS = 8;
 
@@ -75,6 +99,8 @@ export class McpClient {
   /** Running calls and open questions: a question is withdrawn once no call it can belong to runs. */
   private readonly questions = new QuestionScopes();
   private readonly observers = new Set<MessageObserver>();
+  /** Listeners for 2025-11-25 `notifications/tasks/status`, by task id. */
+  private readonly taskNotices = new Map<string, Set<(task: TaskSnapshot) => void>>();
 
   /** Use connect() to make one. */
   constructor(
@@ -181,10 +207,17 @@ export class McpClient {
     options: CallToolOptions,
   ): Promise<CallToolResult> {
     if (!this.offersTools) throw new CapabilityMissingError(this.serverId, 'tools', 'tools/call');
+    const asTask = await this.legacyTaskRequested(name, options);
     const run = async (): Promise<JsonObject> => {
       const headers = { ...(await this.headersFor(name, args)), ...options.headers };
       // Trace context, when the gate gives one; the engine adds progressToken beside it.
-      const params: JsonObject = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
+      const params: JsonObject = {
+        name,
+        arguments: args,
+        ...(options.meta && { _meta: options.meta }),
+        // 2025-11-25 task augmentation: the server keeps the task as long as it likes (no ttl asked).
+        ...(asTask ? { task: {} } : {}),
+      };
       return this.requestWithInput(
         'tools/call',
         params,
@@ -203,7 +236,96 @@ export class McpClient {
       await options.beforeResend?.('header-mismatch');
       result = await run();
     }
+    const created = this.era === 'modern' || asTask ? parseCreateTaskResult(result, this.era) : undefined;
+    if (created) {
+      if (!('task' in created)) throw new InvalidResponseError(this.serverId, 'tools/call', created.problem, name);
+      const handle: TaskHandle = { taskId: created.task.taskId, toolName: name, since: Date.now() };
+      await options.task?.onTaskCreated?.(created.task);
+      result = await this.followTask(handle, created.task, options);
+    }
     return normalizeCallToolResult(result, this.serverId, name);
+  }
+
+  /**
+   * 2025-11-25: whether this call goes out as a task. Only to a server that takes task-augmented
+   * tools/call, and only for a tool that allows it: always when `required`, on request when `optional`.
+   */
+  private async legacyTaskRequested(name: string, options: CallToolOptions): Promise<boolean> {
+    if (this.era !== 'legacy' || !isJsonObject(this.capabilities.tasks)) return false;
+    const requests = this.capabilities.tasks.requests;
+    const tools = isJsonObject(requests) ? requests.tools : undefined;
+    if (!isJsonObject(tools) || !isJsonObject(tools.call)) return false;
+    const support = (await this.catalog.find(name))?.tool.execution?.taskSupport;
+    return support === 'required' || (support === 'optional' && options.runAsTask === true);
+  }
+
+  /**
+   * Follows a task this connection's server runs until it ends: after a reload, `handle` is what
+   * was kept of it. Resolves with the call's result; rejects as the call would have, or with
+   * TaskEndedError (expired, unknown to the server, cancelled there).
+   */
+  resumeTask(handle: TaskHandle, options: CallToolOptions = {}): Promise<CallToolResult> {
+    return this.questions.track(
+      (async () => {
+        // The first poll tells where it stands; until then it counts as working.
+        const seed: TaskSnapshot = { taskId: handle.taskId, status: 'working', pollIntervalMs: 0 };
+        const result = await this.followTask(handle, seed, { ...options, taskPolling: { ...options.taskPolling } });
+        return normalizeCallToolResult(result, this.serverId, handle.toolName);
+      })(),
+    );
+  }
+
+  /** `tasks/cancel`: asks the server to stop a task (it may finish anyway; the follower sees which). */
+  async cancelTask(taskId: string, options: RequestOptions = {}): Promise<void> {
+    await this.request('tasks/cancel', { taskId }, options);
+  }
+
+  /** 2025-11-25 `tasks/list` (one page): the server's tasks this client may see. */
+  async listTasks(cursor?: string, options: RequestOptions = {}): Promise<{ tasks: TaskSnapshot[]; nextCursor?: string }> {
+    if (this.era !== 'legacy') throw new CapabilityMissingError(this.serverId, 'tasks', 'tasks/list');
+    const result = await this.request('tasks/list', cursor === undefined ? {} : { cursor }, options);
+    const items = Array.isArray(result.tasks) ? result.tasks : [];
+    const tasks = items.flatMap((item) => {
+      const parsed = parseTask(item, 'legacy');
+      return 'task' in parsed ? [parsed.task] : [];
+    });
+    return { tasks, ...(typeof result.nextCursor === 'string' ? { nextCursor: result.nextCursor } : {}) };
+  }
+
+  private async followTask(
+    handle: TaskHandle,
+    first: TaskSnapshot,
+    options: CallToolOptions,
+  ): Promise<JsonObject> {
+    const { followTask } = await loadTasks();
+    const tasks = this.capabilities.tasks;
+    return followTask(
+      {
+        serverId: this.serverId,
+        era: this.era,
+        request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+        questionContext: this.questionContext,
+        canCancel: this.era === 'modern' || (isJsonObject(tasks) && isJsonObject(tasks.cancel)),
+        onStatusNotice: (taskId, listener) => {
+          const listeners = this.taskNotices.get(taskId) ?? new Set();
+          listeners.add(listener);
+          this.taskNotices.set(taskId, listeners);
+          return () => {
+            listeners.delete(listener);
+            if (listeners.size === 0) this.taskNotices.delete(taskId);
+          };
+        },
+      },
+      first,
+      {
+        toolName: handle.toolName,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        observer: options.task,
+        polling: options.taskPolling,
+        since: handle.since,
+      },
+    );
   }
 
   /**
@@ -229,7 +351,7 @@ export class McpClient {
       subject: { server: this.serverId, ...options.subject },
     };
     try {
-      return await this.engine.request(method, this.decorate(params), merged);
+      return this.checkTaskHandle(method, await this.engine.request(method, this.decorate(method, params), merged));
     } catch (error) {
       if (
         !(error instanceof TransportError && error.failure === 'session-expired') ||
@@ -238,8 +360,15 @@ export class McpClient {
         throw error;
       await this.reinitialize();
       await merged.beforeResend?.('session-expired');
-      return this.engine.request(method, this.decorate(params), merged);
+      return this.checkTaskHandle(method, await this.engine.request(method, this.decorate(method, params), merged));
     }
+  }
+
+  /** 2026-07-28: a task handle answers only tools/call; to anything else it is an invalid response. */
+  private checkTaskHandle(method: string, result: JsonObject): JsonObject {
+    if (this.session.era === 'modern' && result.resultType === 'task' && method !== 'tools/call')
+      throw new InvalidResponseError(this.serverId, method, 'a task handle (resultType "task") answers only tools/call');
+    return result;
   }
 
   /** Legacy liveness check (2026-07-28 removed ping). */
@@ -265,10 +394,9 @@ export class McpClient {
     await this.engine.close();
   }
 
-  private decorate(params: JsonObject): JsonObject {
-    return this.session.era === 'modern'
-      ? withModernMeta(params, this.session.protocolVersion, this.intro)
-      : params;
+  private decorate(method: string, params: JsonObject): JsonObject {
+    if (this.session.era !== 'modern') return params;
+    return withModernMeta(params, this.session.protocolVersion, withTasks(method, this.intro));
   }
 
   /** Runs a request through `input_required` rounds: ask the host, retry under a new id with the answers. */
@@ -353,7 +481,15 @@ export class McpClient {
         const question = this.questions.open(request.id);
         try {
           const { elicit } = await loadQuestions();
-          return (await elicit(this.questionContext, params, undefined, question.signal)) as JsonObject;
+          // 2025-11-25: a task's question names the task (the dialog says which one it belongs to).
+          const meta = isJsonObject(params._meta) ? params._meta[RELATED_TASK_META] : undefined;
+          const taskId = isJsonObject(meta) && typeof meta.taskId === 'string' ? meta.taskId : undefined;
+          return (await elicit(
+            { ...this.questionContext, ...(taskId ? { taskId } : {}) },
+            params,
+            undefined,
+            question.signal,
+          )) as JsonObject;
         } finally {
           question.close();
         }
@@ -361,6 +497,11 @@ export class McpClient {
     this.engine.setNotificationHandler('notifications/cancelled', (params) =>
       this.questions.cancel(params.requestId),
     );
+    this.engine.setNotificationHandler('notifications/tasks/status', (params) => {
+      const parsed = parseTask(params, 'legacy');
+      if (!('task' in parsed)) return;
+      for (const listener of this.taskNotices.get(parsed.task.taskId) ?? []) listener(parsed.task);
+    });
     this.engine.setNotificationHandler('notifications/tools/list_changed', () => {
       this.catalog.invalidate();
       this.onToolListChanged?.();
@@ -452,6 +593,19 @@ export interface McpClient {
   ): Promise<GetPromptResult>;
   /** `completion/complete`: suggestions for a prompt argument or a template's URI variable. */
   complete(params: CompleteRequestParams, options?: RequestOptions): Promise<CompleteResult>;
+}
+
+/** Methods whose 2026-07-28 requests declare the tasks extension: tools/call may become a task. */
+const TASK_METHODS = new Set(['tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/** The introduction with the tasks extension among the per-request capabilities, where it belongs. */
+function withTasks(method: string, intro: Introduction): Introduction {
+  if (!TASK_METHODS.has(method)) return intro;
+  const extensions = isJsonObject(intro.capabilities.extensions) ? intro.capabilities.extensions : {};
+  return {
+    ...intro,
+    capabilities: { ...intro.capabilities, extensions: { ...extensions, [TASKS_EXTENSION_ID]: {} } },
+  };
 }
 
 /** Makes a result safe to read: `content` is always an array; the modern `resultType` is dropped. */

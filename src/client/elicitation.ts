@@ -19,6 +19,8 @@ import type { ElicitationHandler } from './options.js';
 export interface QuestionContext {
   serverId: string;
   onElicit: ElicitationHandler | undefined;
+  /** The task the question belongs to, when it came from one (named in the dialog). */
+  taskId?: string | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function elicit(
   const answer = await context.onElicit(request, {
     serverId: context.serverId,
     ...(toolName ? { toolName } : {}),
+    ...(context.taskId ? { taskId: context.taskId } : {}),
     ...(signal ? { signal } : {}),
   });
   return applyElicitationDefaults(request, answer);

@@ -18,12 +18,19 @@ export {
   RequestTimeoutError,
   ResponseLostError,
   refusalContext,
+  TaskEndedError,
   ToolgateError,
   TransportError,
   type TransportFailureCause,
   UnsupportedServerError,
 } from './errors.js';
-export { SKILLS_EXTENSION_ID, UI_EXTENSION_ID, UI_MIME_TYPE } from './extensions.js';
+export {
+  RELATED_TASK_META,
+  SKILLS_EXTENSION_ID,
+  TASKS_EXTENSION_ID,
+  UI_EXTENSION_ID,
+  UI_MIME_TYPE,
+} from './extensions.js';
 export {
   describeJsonType,
   isJsonObject,
@@ -116,3 +123,13 @@ export {
   type ProtocolVersion,
   pickVersion,
 } from './versions.js';
+export {
+  isTerminal,
+  parseCreateTaskResult,
+  parseTask,
+  pollDelay,
+  type TaskParse,
+  type TaskSnapshot,
+  type TaskStatus,
+  taskErrorOf,
+} from './tasks-parse.js';
