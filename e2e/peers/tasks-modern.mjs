@@ -234,7 +234,8 @@ const server = createServer(async (req, res) => {
     return res.end();
   }
   const answer = handle(body);
-  if (answer instanceof Refusal) return sendJson(res, 200, { jsonrpc: '2.0', id: body.id, error: answer.error });
+  if (answer instanceof Refusal)
+    return sendJson(res, 200, { jsonrpc: '2.0', id: body.id, error: answer.error });
   sendJson(res, 200, { jsonrpc: '2.0', id: body.id, result: answer });
 });
 

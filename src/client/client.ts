@@ -24,10 +24,10 @@ import {
   type ListResourceTemplatesResult,
   type ListToolsResult,
   McpError,
+  type ProtocolVersion,
   parseCreateTaskResult,
   parseTask,
   RELATED_TASK_META,
-  type ProtocolVersion,
   type ReadResourceResult,
   type RequestOptions,
   type RpcEngine,
@@ -43,7 +43,7 @@ import type { QuestionContext } from './elicitation.js';
 import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';
 import type { ListParams } from './offerings.js';
 import type { OfferingEvent, OfferingEvents } from './offerings-port.js';
-import type { CallToolOptions, ConnectOptions } from './options.js';
+import type { CallToolOptions, ConnectOptions, TaskObserver } from './options.js';
 import { QuestionScopes } from './question-scope.js';
 import { mirroredHeaders } from './tool-checks.js';
 
@@ -238,7 +238,8 @@ export class McpClient {
     }
     const created = this.era === 'modern' || asTask ? parseCreateTaskResult(result, this.era) : undefined;
     if (created) {
-      if (!('task' in created)) throw new InvalidResponseError(this.serverId, 'tools/call', created.problem, name);
+      if (!('task' in created))
+        throw new InvalidResponseError(this.serverId, 'tools/call', created.problem, name);
       const handle: TaskHandle = { taskId: created.task.taskId, toolName: name, since: Date.now() };
       await options.task?.onTaskCreated?.(created.task);
       result = await this.followTask(handle, created.task, options);
@@ -269,7 +270,15 @@ export class McpClient {
       (async () => {
         // The first poll tells where it stands; until then it counts as working.
         const seed: TaskSnapshot = { taskId: handle.taskId, status: 'working', pollIntervalMs: 0 };
-        const result = await this.followTask(handle, seed, { ...options, taskPolling: { ...options.taskPolling } });
+        // The seed is a guess, not news: the observer hears from the first poll on.
+        const observer = options.task;
+        const task: TaskObserver | undefined = observer && {
+          ...observer,
+          onTaskStatus: (snapshot) => {
+            if (snapshot !== seed) observer.onTaskStatus?.(snapshot);
+          },
+        };
+        const result = await this.followTask(handle, seed, { ...options, task });
         return normalizeCallToolResult(result, this.serverId, handle.toolName);
       })(),
     );
@@ -281,7 +290,10 @@ export class McpClient {
   }
 
   /** 2025-11-25 `tasks/list` (one page): the server's tasks this client may see. */
-  async listTasks(cursor?: string, options: RequestOptions = {}): Promise<{ tasks: TaskSnapshot[]; nextCursor?: string }> {
+  async listTasks(
+    cursor?: string,
+    options: RequestOptions = {},
+  ): Promise<{ tasks: TaskSnapshot[]; nextCursor?: string }> {
     if (this.era !== 'legacy') throw new CapabilityMissingError(this.serverId, 'tasks', 'tasks/list');
     const result = await this.request('tasks/list', cursor === undefined ? {} : { cursor }, options);
     const items = Array.isArray(result.tasks) ? result.tasks : [];
@@ -351,7 +363,10 @@ export class McpClient {
       subject: { server: this.serverId, ...options.subject },
     };
     try {
-      return this.checkTaskHandle(method, await this.engine.request(method, this.decorate(method, params), merged));
+      return this.checkTaskHandle(
+        method,
+        await this.engine.request(method, this.decorate(method, params), merged),
+      );
     } catch (error) {
       if (
         !(error instanceof TransportError && error.failure === 'session-expired') ||
@@ -360,14 +375,21 @@ export class McpClient {
         throw error;
       await this.reinitialize();
       await merged.beforeResend?.('session-expired');
-      return this.checkTaskHandle(method, await this.engine.request(method, this.decorate(method, params), merged));
+      return this.checkTaskHandle(
+        method,
+        await this.engine.request(method, this.decorate(method, params), merged),
+      );
     }
   }
 
   /** 2026-07-28: a task handle answers only tools/call; to anything else it is an invalid response. */
   private checkTaskHandle(method: string, result: JsonObject): JsonObject {
     if (this.session.era === 'modern' && result.resultType === 'task' && method !== 'tools/call')
-      throw new InvalidResponseError(this.serverId, method, 'a task handle (resultType "task") answers only tools/call');
+      throw new InvalidResponseError(
+        this.serverId,
+        method,
+        'a task handle (resultType "task") answers only tools/call',
+      );
     return result;
   }
 

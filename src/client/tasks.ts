@@ -33,7 +33,11 @@ import { answerInputRequests, type QuestionContext } from './elicitation.js';
 import type { TaskObserver, TaskPolling } from './options.js';
 
 /** Defaults: a server may not make us poll more often than 4 times a second, nor less than twice a minute. */
-export const DEFAULT_TASK_POLLING: Required<TaskPolling> = { floorMs: 250, ceilingMs: 30_000, defaultMs: 1_000 };
+export const DEFAULT_TASK_POLLING: Required<TaskPolling> = {
+  floorMs: 250,
+  ceilingMs: 30_000,
+  defaultMs: 1_000,
+};
 /** Polls in a row that may fail (each waiting twice as long as the last) before the task is given up. */
 export const MAX_POLL_FAILURES = 6;
 
@@ -65,7 +69,11 @@ export interface FollowOptions {
  * the call's JSON-RPC error (McpError), TaskEndedError (expired, unknown, cancelled at the server)
  * or RequestCancelledError (the caller aborted; `tasks/cancel` was sent).
  */
-export async function followTask(port: TaskPort, first: TaskSnapshot, options: FollowOptions): Promise<JsonObject> {
+export async function followTask(
+  port: TaskPort,
+  first: TaskSnapshot,
+  options: FollowOptions,
+): Promise<JsonObject> {
   const follower = new TaskFollower(port, first, options);
   return follower.run();
 }
@@ -91,9 +99,7 @@ class TaskFollower {
     this.task = first;
     this.bounds = { ...DEFAULT_TASK_POLLING, ...options.polling };
     this.since = options.since ?? Date.now();
-    this.signal = options.signal
-      ? AbortSignal.any([options.signal, this.stop.signal])
-      : this.stop.signal;
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.stop.signal]) : this.stop.signal;
   }
 
   private get taskId(): string {
@@ -133,9 +139,13 @@ class TaskFollower {
         else this.legacyResult ??= this.fetchLegacyResult();
       }
       const deadline = this.deadline();
-      if (deadline !== undefined && Date.now() >= deadline && this.polledAfter(deadline)) throw this.expired();
+      if (deadline !== undefined && Date.now() >= deadline && this.polledAfter(deadline))
+        throw this.expired();
       // After a failed poll, twice the wait of the last (up to the ceiling): a struggling server gets room.
-      let delay = Math.min(this.bounds.ceilingMs, pollDelay(this.task.pollIntervalMs, this.bounds) * 2 ** failures);
+      let delay = Math.min(
+        this.bounds.ceilingMs,
+        pollDelay(this.task.pollIntervalMs, this.bounds) * 2 ** failures,
+      );
       if (deadline !== undefined) delay = Math.max(0, Math.min(delay, deadline - Date.now()));
       const settled = await this.wait(delay);
       if (settled) return settled.result;
@@ -196,7 +206,12 @@ class TaskFollower {
     if (this.port.era === 'legacy') return this.legacyResult ?? this.fetchLegacyResult();
     if (task.status === 'failed') {
       const { code, message, data } = taskErrorOf(task.error);
-      throw new McpError(code, message, data, `${this.port.serverId}: task ${task.taskId} of ${this.options.toolName}`);
+      throw new McpError(
+        code,
+        message,
+        data,
+        `${this.port.serverId}: task ${task.taskId} of ${this.options.toolName}`,
+      );
     }
     return task.result ?? {};
   }
@@ -242,7 +257,11 @@ class TaskFollower {
     const parsed = parseTask(answer, this.port.era);
     if (!('task' in parsed)) throw new InvalidResponseError(this.port.serverId, 'tasks/get', parsed.problem);
     if (parsed.task.taskId !== this.taskId)
-      throw new InvalidResponseError(this.port.serverId, 'tasks/get', `asked for task ${this.taskId}, got ${parsed.task.taskId}`);
+      throw new InvalidResponseError(
+        this.port.serverId,
+        'tasks/get',
+        `asked for task ${this.taskId}, got ${parsed.task.taskId}`,
+      );
     return parsed.task;
   }
 

@@ -40,6 +40,7 @@ export type {
 } from './policy-types.js';
 export { RuleValidationError } from './rules.js';
 export { idbSettingsStore, memorySettingsStore, newRecordId, type SettingsStore } from './settings-store.js';
+export { idbTaskHandles, memoryTaskHandles } from './task-handles.js';
 export type { TraceContext, TraceRequest } from './trace-context.js';
 export { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from './trust.js';
 export type {
@@ -67,6 +68,9 @@ export type {
   RememberScope,
   ResendRecord,
   SchemaIssue,
+  TaskHandleRecord,
+  TaskHandleStore,
+  TaskRecord,
   TrustLevel,
   ValidationReasonCode,
   ValidationReport,

@@ -85,6 +85,16 @@ export {
   redactSecretsInStrings,
   redactSecretsInText,
 } from './redaction.js';
+export {
+  isTerminal,
+  parseCreateTaskResult,
+  parseTask,
+  pollDelay,
+  type TaskParse,
+  type TaskSnapshot,
+  type TaskStatus,
+  taskErrorOf,
+} from './tasks-parse.js';
 export type { ConnectionLimits, SendOptions, Transport } from './transport.js';
 export type {
   AudioContent,
@@ -123,13 +133,3 @@ export {
   type ProtocolVersion,
   pickVersion,
 } from './versions.js';
-export {
-  isTerminal,
-  parseCreateTaskResult,
-  parseTask,
-  pollDelay,
-  type TaskParse,
-  type TaskSnapshot,
-  type TaskStatus,
-  taskErrorOf,
-} from './tasks-parse.js';

@@ -47,7 +47,8 @@ describe('parsing what servers say about tasks', () => {
           const v = isObject(value) ? value : {};
           const idOk =
             typeof v.taskId === 'string' && v.taskId !== '' && v.taskId.length <= MAX_TASK_ID_LENGTH;
-          const statusOk = typeof v.status === 'string' && (TASK_STATUSES as readonly string[]).includes(v.status);
+          const statusOk =
+            typeof v.status === 'string' && (TASK_STATUSES as readonly string[]).includes(v.status);
           const payloadOk =
             era === 'legacy' ||
             (v.status === 'completed'
@@ -83,11 +84,15 @@ describe('parsing what servers say about tasks', () => {
 
   it('tells a task handle from an ordinary result in both eras, never throwing', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), anyValue), fc.constantFrom('legacy', 'modern'), (result, era) => {
-        const parsed = parseCreateTaskResult(result, era);
-        if (era === 'modern') expect(parsed === undefined).toBe(result.resultType !== 'task');
-        else expect(parsed === undefined).toBe(!('task' in result) || Array.isArray(result.content));
-      }),
+      fc.property(
+        fc.dictionary(fc.string(), anyValue),
+        fc.constantFrom('legacy', 'modern'),
+        (result, era) => {
+          const parsed = parseCreateTaskResult(result, era);
+          if (era === 'modern') expect(parsed === undefined).toBe(result.resultType !== 'task');
+          else expect(parsed === undefined).toBe(!('task' in result) || Array.isArray(result.content));
+        },
+      ),
     );
   });
 

@@ -90,7 +90,11 @@ export function parseCreateTaskResult(result: JsonObject, era: 'legacy' | 'moder
 }
 
 /** The error a failed task carries, as code and message (defaults when the server sent odd ones). */
-export function taskErrorOf(error: JsonObject | undefined): { code: number; message: string; data?: unknown } {
+export function taskErrorOf(error: JsonObject | undefined): {
+  code: number;
+  message: string;
+  data?: unknown;
+} {
   const code = typeof error?.code === 'number' && Number.isInteger(error.code) ? error.code : -32603;
   const message = typeof error?.message === 'string' ? error.message : 'the task failed';
   return { code, message, ...(error && 'data' in error ? { data: error.data } : {}) };

@@ -8,7 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Peer, startPeer } from '../../e2e/support/peers.js';
 import { connect, type McpClient } from '../../src/index.js';
-import { McpError, RequestCancelledError, TaskEndedError, type TaskSnapshot } from '../../src/protocol/index.js';
+import {
+  McpError,
+  RequestCancelledError,
+  TaskEndedError,
+  type TaskSnapshot,
+} from '../../src/protocol/index.js';
 import { eventually, firstText } from './peer-cases.js';
 
 describe('2026-07-28 tasks extension (our peer: no official server implements it)', () => {
@@ -68,7 +73,13 @@ describe('2026-07-28 tasks extension (our peer: no official server implements it
     const result = await client.callTool(
       'ask_job',
       { pollIntervalMs: 250 },
-      { task: { onTaskCreated: (task) => void (taskId = task.taskId) } },
+      {
+        task: {
+          onTaskCreated: (task) => {
+            taskId = task.taskId;
+          },
+        },
+      },
     );
     expect(firstText(result)).toBe('researched otters');
     expect(questions).toEqual([{ message: 'Which topic should the research cover?', taskId }]);
@@ -87,7 +98,9 @@ describe('2026-07-28 tasks extension (our peer: no official server implements it
       {
         signal: controller.signal,
         task: {
-          onTaskCreated: (task) => void (taskId = task.taskId),
+          onTaskCreated: (task) => {
+            taskId = task.taskId;
+          },
           onTaskStatus: () => controller.abort('the person pressed Cancel'),
         },
       },
@@ -114,7 +127,13 @@ describe('2026-07-28 tasks extension (our peer: no official server implements it
     const first = client.callTool(
       'long_job',
       { seconds: 1.2, pollIntervalMs: 200 },
-      { task: { onTaskCreated: (task) => void (taskId = task.taskId) } },
+      {
+        task: {
+          onTaskCreated: (task) => {
+            taskId = task.taskId;
+          },
+        },
+      },
     );
     await eventually('the task handle', () => taskId !== '');
     const second = await connect({ url: peer.url });
@@ -169,7 +188,13 @@ describe('2025-11-25 core tasks: server-everything (SDK 1.x experimental tasks)'
     const result = await client.callTool(
       'simulate-research-query',
       { topic: 'otters', ambiguous: true },
-      { task: { onTaskCreated: (task) => void (taskId = task.taskId) } },
+      {
+        task: {
+          onTaskCreated: (task) => {
+            taskId = task.taskId;
+          },
+        },
+      },
     );
     expect(firstText(result)).toContain('otters (historical)');
     expect(questions).toHaveLength(1);
@@ -185,7 +210,9 @@ describe('2025-11-25 core tasks: server-everything (SDK 1.x experimental tasks)'
       {
         signal: controller.signal,
         task: {
-          onTaskCreated: (task) => void (taskId = task.taskId),
+          onTaskCreated: (task) => {
+            taskId = task.taskId;
+          },
           onTaskStatus: () => controller.abort('stop'),
         },
       },
