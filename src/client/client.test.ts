@@ -266,22 +266,6 @@ describe('McpClient and task handles (2026-07-28 tasks extension)', () => {
     await expect(client.request('prompts/get', { name: 'p' })).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
-  it('declares the extension on tools/call and tasks/*, and on nothing else', async () => {
-    const { client, transport } = clientOver((r, peer) =>
-      peer.reply(r, { resultType: 'complete', content: [] }),
-    );
-    await client.callTool('t', {});
-    await client.request('resources/list');
-    const declared = (method: string) => {
-      const sent = transport.sentWith(method)[0] as JsonRpcRequest;
-      const meta = (sent.params as JsonObject)._meta as JsonObject;
-      const capabilities = meta[META.clientCapabilities] as { extensions?: JsonObject };
-      return Object.keys(capabilities.extensions ?? {}).includes('io.modelcontextprotocol/tasks');
-    };
-    expect(declared('tools/call')).toBe(true);
-    expect(declared('resources/list')).toBe(false);
-  });
-
   it('rejects a malformed task handle to tools/call', async () => {
     const { client } = clientOver((r, peer) => peer.reply(r, { resultType: 'task', status: 'working' }));
     await expect(client.callTool('t', {})).rejects.toBeInstanceOf(InvalidResponseError);

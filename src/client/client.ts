@@ -25,14 +25,10 @@ import {
   type ListToolsResult,
   McpError,
   type ProtocolVersion,
-  parseCreateTaskResult,
-  parseTask,
-  RELATED_TASK_META,
   type ReadResourceResult,
   type RequestOptions,
   type RpcEngine,
   type ServerCapabilities,
-  TASKS_EXTENSION_ID,
   type TaskSnapshot,
   type Tool,
   TransportError,
@@ -43,34 +39,25 @@ import type { QuestionContext } from './elicitation.js';
 import { type Introduction, initializeLegacy, type ServerSession, withModernMeta } from './handshake.js';
 import type { ListParams } from './offerings.js';
 import type { OfferingEvent, OfferingEvents } from './offerings-port.js';
-import type { CallToolOptions, ConnectOptions, TaskObserver } from './options.js';
+import type { CallToolOptions, ConnectOptions } from './options.js';
 import { QuestionScopes } from './question-scope.js';
 import { mirroredHeaders } from './tool-checks.js';
 
-type Questions = typeof import('./elicitation.js');
 /**
- * A server's questions (elicitation.ts), loaded when a server first asks one: a plain call never
- * does, so they stay out of the eager bundle. A failed load is not cached: the next question tries again.
+ * A module loaded on first use and kept; a failed load is not cached, so the next use tries again.
+ * Questions (elicitation.ts) load when a server first asks one, tasks (tasks.ts) when a server first
+ * answers with a task: a plain call needs neither, so they stay out of the eager bundle.
  */
-let questionsModule: Promise<Questions> | undefined;
-function loadQuestions(): Promise<Questions> {
-  questionsModule ??= import('./elicitation.js').catch((error: unknown) => {
-    questionsModule = undefined;
-    throw error;
-  });
-  return questionsModule;
+function lazily<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 }
-
-type Tasks = typeof import('./tasks.js');
-/** Following tasks (tasks.ts), loaded when a server first answers with one. A failed load is not cached. */
-let tasksModule: Promise<Tasks> | undefined;
-function loadTasks(): Promise<Tasks> {
-  tasksModule ??= import('./tasks.js').catch((error: unknown) => {
-    tasksModule = undefined;
-    throw error;
-  });
-  return tasksModule;
-}
+const loadQuestions = lazily(() => import('./elicitation.js'));
+const loadTasks = lazily(() => import('./tasks.js'));
 
 /** A task Toolgate follows, as kept to resume it after a reload: ids only, never arguments or results. */
 export interface TaskHandle {
@@ -99,8 +86,6 @@ export class McpClient {
   /** Running calls and open questions: a question is withdrawn once no call it can belong to runs. */
   private readonly questions = new QuestionScopes();
   private readonly observers = new Set<MessageObserver>();
-  /** Listeners for 2025-11-25 `notifications/tasks/status`, by task id. */
-  private readonly taskNotices = new Map<string, Set<(task: TaskSnapshot) => void>>();
 
   /** Use connect() to make one. */
   constructor(
@@ -207,7 +192,11 @@ export class McpClient {
     options: CallToolOptions,
   ): Promise<CallToolResult> {
     if (!this.offersTools) throw new CapabilityMissingError(this.serverId, 'tools', 'tools/call');
-    const asTask = await this.legacyTaskRequested(name, options);
+    // 2025-11-25: only to a server that takes task-augmented tools/call (tasks.ts reads the tool's taskSupport).
+    const asTask =
+      this.era === 'legacy' &&
+      isJsonObject(this.capabilities.tasks) &&
+      (await (await loadTasks()).legacyTaskRequested(this, name, options));
     const run = async (): Promise<JsonObject> => {
       const headers = { ...(await this.headersFor(name, args)), ...options.headers };
       // Trace context, when the gate gives one; the engine adds progressToken beside it.
@@ -236,108 +225,14 @@ export class McpClient {
       await options.beforeResend?.('header-mismatch');
       result = await run();
     }
-    const created = this.era === 'modern' || asTask ? parseCreateTaskResult(result, this.era) : undefined;
-    if (created) {
-      if (!('task' in created))
-        throw new InvalidResponseError(this.serverId, 'tools/call', created.problem, name);
-      const handle: TaskHandle = { taskId: created.task.taskId, toolName: name, since: Date.now() };
-      await options.task?.onTaskCreated?.(created.task);
-      result = await this.followTask(handle, created.task, options);
+    // A task handle instead of a result (modern: resultType "task"; legacy: `task` without content).
+    if (
+      result.resultType === 'task' ||
+      (asTask && isJsonObject(result.task) && !Array.isArray(result.content))
+    ) {
+      result = await (await loadTasks()).followCreated(this, result, name, options);
     }
     return normalizeCallToolResult(result, this.serverId, name);
-  }
-
-  /**
-   * 2025-11-25: whether this call goes out as a task. Only to a server that takes task-augmented
-   * tools/call, and only for a tool that allows it: always when `required`, on request when `optional`.
-   */
-  private async legacyTaskRequested(name: string, options: CallToolOptions): Promise<boolean> {
-    if (this.era !== 'legacy' || !isJsonObject(this.capabilities.tasks)) return false;
-    const requests = this.capabilities.tasks.requests;
-    const tools = isJsonObject(requests) ? requests.tools : undefined;
-    if (!isJsonObject(tools) || !isJsonObject(tools.call)) return false;
-    const support = (await this.catalog.find(name))?.tool.execution?.taskSupport;
-    return support === 'required' || (support === 'optional' && options.runAsTask === true);
-  }
-
-  /**
-   * Follows a task this connection's server runs until it ends: after a reload, `handle` is what
-   * was kept of it. Resolves with the call's result; rejects as the call would have, or with
-   * TaskEndedError (expired, unknown to the server, cancelled there).
-   */
-  resumeTask(handle: TaskHandle, options: CallToolOptions = {}): Promise<CallToolResult> {
-    return this.questions.track(
-      (async () => {
-        // The first poll tells where it stands; until then it counts as working.
-        const seed: TaskSnapshot = { taskId: handle.taskId, status: 'working', pollIntervalMs: 0 };
-        // The seed is a guess, not news: the observer hears from the first poll on.
-        const observer = options.task;
-        const task: TaskObserver | undefined = observer && {
-          ...observer,
-          onTaskStatus: (snapshot) => {
-            if (snapshot !== seed) observer.onTaskStatus?.(snapshot);
-          },
-        };
-        const result = await this.followTask(handle, seed, { ...options, task });
-        return normalizeCallToolResult(result, this.serverId, handle.toolName);
-      })(),
-    );
-  }
-
-  /** `tasks/cancel`: asks the server to stop a task (it may finish anyway; the follower sees which). */
-  async cancelTask(taskId: string, options: RequestOptions = {}): Promise<void> {
-    await this.request('tasks/cancel', { taskId }, options);
-  }
-
-  /** 2025-11-25 `tasks/list` (one page): the server's tasks this client may see. */
-  async listTasks(
-    cursor?: string,
-    options: RequestOptions = {},
-  ): Promise<{ tasks: TaskSnapshot[]; nextCursor?: string }> {
-    if (this.era !== 'legacy') throw new CapabilityMissingError(this.serverId, 'tasks', 'tasks/list');
-    const result = await this.request('tasks/list', cursor === undefined ? {} : { cursor }, options);
-    const items = Array.isArray(result.tasks) ? result.tasks : [];
-    const tasks = items.flatMap((item) => {
-      const parsed = parseTask(item, 'legacy');
-      return 'task' in parsed ? [parsed.task] : [];
-    });
-    return { tasks, ...(typeof result.nextCursor === 'string' ? { nextCursor: result.nextCursor } : {}) };
-  }
-
-  private async followTask(
-    handle: TaskHandle,
-    first: TaskSnapshot,
-    options: CallToolOptions,
-  ): Promise<JsonObject> {
-    const { followTask } = await loadTasks();
-    const tasks = this.capabilities.tasks;
-    return followTask(
-      {
-        serverId: this.serverId,
-        era: this.era,
-        request: (method, params, requestOptions) => this.request(method, params, requestOptions),
-        questionContext: this.questionContext,
-        canCancel: this.era === 'modern' || (isJsonObject(tasks) && isJsonObject(tasks.cancel)),
-        onStatusNotice: (taskId, listener) => {
-          const listeners = this.taskNotices.get(taskId) ?? new Set();
-          listeners.add(listener);
-          this.taskNotices.set(taskId, listeners);
-          return () => {
-            listeners.delete(listener);
-            if (listeners.size === 0) this.taskNotices.delete(taskId);
-          };
-        },
-      },
-      first,
-      {
-        toolName: handle.toolName,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        observer: options.task,
-        polling: options.taskPolling,
-        since: handle.since,
-      },
-    );
   }
 
   /**
@@ -363,10 +258,11 @@ export class McpClient {
       subject: { server: this.serverId, ...options.subject },
     };
     try {
-      return this.checkTaskHandle(
-        method,
-        await this.engine.request(method, this.decorate(method, params), merged),
-      );
+      const result = await this.engine.request(method, this.decorate(params), merged);
+      // 2026-07-28: a task handle answers only tools/call; to anything else it is an invalid response.
+      if (result.resultType === 'task' && method !== 'tools/call')
+        throw new InvalidResponseError(this.serverId, method, 'a task handle answers only tools/call');
+      return result;
     } catch (error) {
       if (
         !(error instanceof TransportError && error.failure === 'session-expired') ||
@@ -375,22 +271,8 @@ export class McpClient {
         throw error;
       await this.reinitialize();
       await merged.beforeResend?.('session-expired');
-      return this.checkTaskHandle(
-        method,
-        await this.engine.request(method, this.decorate(method, params), merged),
-      );
+      return this.engine.request(method, this.decorate(params), merged);
     }
-  }
-
-  /** 2026-07-28: a task handle answers only tools/call; to anything else it is an invalid response. */
-  private checkTaskHandle(method: string, result: JsonObject): JsonObject {
-    if (this.session.era === 'modern' && result.resultType === 'task' && method !== 'tools/call')
-      throw new InvalidResponseError(
-        this.serverId,
-        method,
-        'a task handle (resultType "task") answers only tools/call',
-      );
-    return result;
   }
 
   /** Legacy liveness check (2026-07-28 removed ping). */
@@ -416,9 +298,10 @@ export class McpClient {
     await this.engine.close();
   }
 
-  private decorate(method: string, params: JsonObject): JsonObject {
-    if (this.session.era !== 'modern') return params;
-    return withModernMeta(params, this.session.protocolVersion, withTasks(method, this.intro));
+  private decorate(params: JsonObject): JsonObject {
+    return this.session.era === 'modern'
+      ? withModernMeta(params, this.session.protocolVersion, this.intro)
+      : params;
   }
 
   /** Runs a request through `input_required` rounds: ask the host, retry under a new id with the answers. */
@@ -503,15 +386,7 @@ export class McpClient {
         const question = this.questions.open(request.id);
         try {
           const { elicit } = await loadQuestions();
-          // 2025-11-25: a task's question names the task (the dialog says which one it belongs to).
-          const meta = isJsonObject(params._meta) ? params._meta[RELATED_TASK_META] : undefined;
-          const taskId = isJsonObject(meta) && typeof meta.taskId === 'string' ? meta.taskId : undefined;
-          return (await elicit(
-            { ...this.questionContext, ...(taskId ? { taskId } : {}) },
-            params,
-            undefined,
-            question.signal,
-          )) as JsonObject;
+          return (await elicit(this.questionContext, params, undefined, question.signal)) as JsonObject;
         } finally {
           question.close();
         }
@@ -519,11 +394,6 @@ export class McpClient {
     this.engine.setNotificationHandler('notifications/cancelled', (params) =>
       this.questions.cancel(params.requestId),
     );
-    this.engine.setNotificationHandler('notifications/tasks/status', (params) => {
-      const parsed = parseTask(params, 'legacy');
-      if (!('task' in parsed)) return;
-      for (const listener of this.taskNotices.get(parsed.task.taskId) ?? []) listener(parsed.task);
-    });
     this.engine.setNotificationHandler('notifications/tools/list_changed', () => {
       this.catalog.invalidate();
       this.onToolListChanged?.();
@@ -592,6 +462,15 @@ for (const name of [
     return this.offer(name, args);
   };
 
+// Tasks, loaded on first use (tasks.ts reads this connection's internals, as offerings.ts does).
+for (const name of ['resumeTask', 'cancelTask', 'listTasks'])
+  (McpClient.prototype as unknown as Record<string, unknown>)[name] = function (
+    this: McpClient,
+    ...args: unknown[]
+  ) {
+    return loadTasks().then((tasks) => tasks.run(this, name, args, normalizeCallToolResult));
+  };
+
 export interface McpClient {
   /** `resources/list`: every page within bounds, or the one page at `params.cursor`. */
   listResources(params?: ListParams, options?: RequestOptions): Promise<ListResourcesResult>;
@@ -615,19 +494,19 @@ export interface McpClient {
   ): Promise<GetPromptResult>;
   /** `completion/complete`: suggestions for a prompt argument or a template's URI variable. */
   complete(params: CompleteRequestParams, options?: RequestOptions): Promise<CompleteResult>;
-}
-
-/** Methods whose 2026-07-28 requests declare the tasks extension: tools/call may become a task. */
-const TASK_METHODS = new Set(['tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel']);
-
-/** The introduction with the tasks extension among the per-request capabilities, where it belongs. */
-function withTasks(method: string, intro: Introduction): Introduction {
-  if (!TASK_METHODS.has(method)) return intro;
-  const extensions = isJsonObject(intro.capabilities.extensions) ? intro.capabilities.extensions : {};
-  return {
-    ...intro,
-    capabilities: { ...intro.capabilities, extensions: { ...extensions, [TASKS_EXTENSION_ID]: {} } },
-  };
+  /**
+   * Follows a task this connection's server runs until it ends: after a reload, `handle` is what
+   * was kept of it. Resolves with the call's result; rejects as the call would have, or with
+   * TaskEndedError (expired, unknown to the server, cancelled there).
+   */
+  resumeTask(handle: TaskHandle, options?: CallToolOptions): Promise<CallToolResult>;
+  /** `tasks/cancel`: asks the server to stop a task (it may finish anyway; the follower sees which). */
+  cancelTask(taskId: string, options?: RequestOptions): Promise<void>;
+  /** 2025-11-25 `tasks/list` (one page): the server's tasks this client may see. */
+  listTasks(
+    cursor?: string,
+    options?: RequestOptions,
+  ): Promise<{ tasks: TaskSnapshot[]; nextCursor?: string }>;
 }
 
 /** Makes a result safe to read: `content` is always an array; the modern `resultType` is dropped. */

@@ -14,6 +14,7 @@
  */
 
 import {
+  CapabilityMissingError,
   type Era,
   ErrorCode,
   InvalidResponseError,
@@ -21,6 +22,7 @@ import {
   isTerminal,
   type JsonObject,
   McpError,
+  parseCreateTaskResult,
   parseTask,
   pollDelay,
   RequestCancelledError,
@@ -29,8 +31,9 @@ import {
   type TaskSnapshot,
   taskErrorOf,
 } from '../protocol/index.js';
+import type { McpClient, normalizeCallToolResult, TaskHandle } from './client.js';
 import { answerInputRequests, type QuestionContext } from './elicitation.js';
-import type { TaskObserver, TaskPolling } from './options.js';
+import type { CallToolOptions, TaskObserver, TaskPolling } from './options.js';
 
 /** Defaults: a server may not make us poll more often than 4 times a second, nor less than twice a minute. */
 export const DEFAULT_TASK_POLLING: Required<TaskPolling> = {
@@ -49,8 +52,8 @@ export interface TaskPort {
   readonly questionContext: QuestionContext;
   /** Whether the server takes `tasks/cancel` (2025-11-25 declares it; 2026-07-28 always does). */
   readonly canCancel: boolean;
-  /** Status notifications about one task (2025-11-25 `notifications/tasks/status`); returns the way to stop. */
-  onStatusNotice(taskId: string, listener: (task: TaskSnapshot) => void): () => void;
+  /** Status notifications about one task (2025-11-25 `notifications/tasks/status`, unparsed); returns the way to stop. */
+  onStatusNotice(taskId: string, listener: (notice: JsonObject) => void): () => void;
 }
 
 export interface FollowOptions {
@@ -63,6 +66,158 @@ export interface FollowOptions {
   /** When the task was first seen (ms since epoch): its time to live counts from here. Default: now. */
   since?: number | undefined;
 }
+
+/**
+ * A tools/call answered with a task handle: parsed (an unusable one is an invalid response), told to
+ * the observer (awaited: the gate records it before the first poll), then followed to its end.
+ */
+export async function followCreated(
+  client: McpClient,
+  result: JsonObject,
+  toolName: string,
+  options: CallToolOptions,
+): Promise<JsonObject> {
+  const port = portOf(client);
+  const created = parseCreateTaskResult(result, port.era);
+  if (!created) return result;
+  if (!('task' in created))
+    throw new InvalidResponseError(port.serverId, 'tools/call', created.problem, toolName);
+  await options.task?.onTaskCreated?.(created.task);
+  return followTask(port, created.task, {
+    toolName,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    observer: options.task,
+    polling: options.taskPolling,
+    since: Date.now(),
+  });
+}
+
+/** A task kept from before (a reload): followed from its handle, its first poll telling where it stands. */
+export function resumeTask(
+  port: TaskPort,
+  handle: TaskHandle,
+  options: CallToolOptions,
+): Promise<JsonObject> {
+  const seed: TaskSnapshot = { taskId: handle.taskId, status: 'working', pollIntervalMs: 0 };
+  // The seed is a guess, not news: the observer hears from the first poll on.
+  const observer = options.task;
+  return followTask(port, seed, {
+    toolName: handle.toolName,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    observer: observer && {
+      ...observer,
+      onTaskStatus: (snapshot) => {
+        if (snapshot !== seed) observer.onTaskStatus?.(snapshot);
+      },
+    },
+    polling: options.taskPolling,
+    since: handle.since,
+  });
+}
+
+/** A 2025-11-25 `tasks/list` page: the usable tasks (others are left out). */
+function taskList(result: JsonObject): { tasks: TaskSnapshot[]; nextCursor?: string } {
+  const items = Array.isArray(result.tasks) ? result.tasks : [];
+  const tasks = items.flatMap((item) => {
+    const parsed = parseTask(item, 'legacy');
+    return 'task' in parsed ? [parsed.task] : [];
+  });
+  return { tasks, ...(typeof result.nextCursor === 'string' ? { nextCursor: result.nextCursor } : {}) };
+}
+
+/**
+ * 2025-11-25: whether this call goes out as a task. Only to a server that takes task-augmented
+ * tools/call, and only for a tool that allows it: always when `required`, on request when `optional`.
+ */
+export async function legacyTaskRequested(
+  client: McpClient,
+  name: string,
+  options: CallToolOptions,
+): Promise<boolean> {
+  const tasks = client.capabilities.tasks;
+  const requests = isJsonObject(tasks) ? tasks.requests : undefined;
+  const tools = isJsonObject(requests) ? requests.tools : undefined;
+  if (!isJsonObject(tools) || !isJsonObject(tools.call)) return false;
+  // biome-ignore lint/complexity/useLiteralKeys: a friend reads the catalog, as offerings.ts reads its parts.
+  const support = (await client['catalog'].find(name))?.tool.execution?.taskSupport;
+  return support === 'required' || (support === 'optional' && options.runAsTask === true);
+}
+
+/**
+ * McpClient's task methods (installed on its prototype as stubs that load this module). The stub
+ * hands over `normalize` so that this chunk does not import client.ts (which would split the eager one).
+ */
+export async function run(
+  client: McpClient,
+  name: string,
+  args: unknown[],
+  normalize: typeof normalizeCallToolResult,
+): Promise<unknown> {
+  const port = portOf(client);
+  if (name === 'resumeTask') {
+    const handle = args[0] as TaskHandle;
+    // biome-ignore lint/complexity/useLiteralKeys: a friend reads private members (see portOf).
+    const result = await client['questions'].track(
+      resumeTask(port, handle, (args[1] ?? {}) as CallToolOptions),
+    );
+    return normalize(result, client.serverId, handle.toolName);
+  }
+  const options = (args[1] ?? {}) as RequestOptions;
+  if (name === 'cancelTask') {
+    await client.request('tasks/cancel', { taskId: args[0] as string }, options);
+    return undefined;
+  }
+  if (client.era !== 'legacy') throw new CapabilityMissingError(client.serverId, 'tasks', 'tasks/list');
+  const cursor = args[0] as string | undefined;
+  return taskList(await client.request('tasks/list', cursor === undefined ? {} : { cursor }, options));
+}
+
+/** Each connection's port, made on its first task. */
+const ports = new WeakMap<McpClient, TaskPort>();
+
+/**
+ * What following a task needs of a connection. This module is McpClient's friend, like
+ * offerings.ts: it reads private parts by name, so the class carries only stubs on the eager path.
+ */
+// biome-ignore-start lint/complexity/useLiteralKeys: element access is how TypeScript lets a friend read private members.
+function portOf(client: McpClient): TaskPort {
+  let port = ports.get(client);
+  if (port) return port;
+  const notices = new Map<string, Set<(notice: JsonObject) => void>>();
+  // 2025-11-25 status notices wake the follower of their task (which parses them).
+  client['engine'].setNotificationHandler('notifications/tasks/status', (params) => {
+    if (typeof params.taskId === 'string')
+      for (const listener of notices.get(params.taskId) ?? []) listener(params);
+  });
+  port = {
+    serverId: client.serverId,
+    get era() {
+      return client.era;
+    },
+    request: (method, params, options) => client.request(method, params, options),
+    get questionContext() {
+      return client['questionContext'];
+    },
+    get canCancel() {
+      const tasks = client.capabilities.tasks;
+      return client.era === 'modern' || (isJsonObject(tasks) && isJsonObject(tasks.cancel));
+    },
+    onStatusNotice: (taskId, listener) => {
+      const listeners = notices.get(taskId) ?? new Set();
+      listeners.add(listener);
+      notices.set(taskId, listeners);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) notices.delete(taskId);
+      };
+    },
+  };
+  ports.set(client, port);
+  return port;
+}
+// biome-ignore-end lint/complexity/useLiteralKeys: element access is how TypeScript lets a friend read private members.
 
 /**
  * Follows a task until it ends. Resolves with the result the call would have returned; rejects with
@@ -107,8 +262,10 @@ class TaskFollower {
   }
 
   async run(): Promise<JsonObject> {
-    const stopNotices = this.port.onStatusNotice(this.taskId, (task) => {
-      this.task = task;
+    const stopNotices = this.port.onStatusNotice(this.taskId, (notice) => {
+      const parsed = parseTask(notice, 'legacy');
+      if (!('task' in parsed) || parsed.task.taskId !== this.taskId) return;
+      this.task = parsed.task;
       this.wake?.();
     });
     try {
@@ -308,11 +465,4 @@ class TaskFollower {
       subject: { server: this.port.serverId, tool: this.options.toolName },
     };
   }
-}
-
-/** The `_meta` of a server-to-client request names the task it belongs to (2025-11-25), if any. */
-export function relatedTaskOf(params: JsonObject, key: string): string | undefined {
-  const meta = isJsonObject(params._meta) ? params._meta : undefined;
-  const related = meta && isJsonObject(meta[key]) ? meta[key] : undefined;
-  return related && typeof related.taskId === 'string' ? related.taskId : undefined;
 }

@@ -241,24 +241,6 @@ export class UnsupportedServerError extends ToolgateError {
   }
 }
 
-/**
- * A task ended without a result of its own: its time to live ran out while it was unfinished, the
- * server no longer knows it (expired and purged, or never its own), or it was cancelled. `kind` is
- * 'task-expired', 'task-unknown' or 'task-cancelled' in the audit log.
- */
-export class TaskEndedError extends ToolgateError {
-  readonly kind: 'task-expired' | 'task-unknown' | 'task-cancelled';
-  constructor(
-    readonly reason: 'expired' | 'unknown' | 'cancelled',
-    readonly taskId: string,
-    message: string,
-  ) {
-    super(message);
-    this.kind = `task-${reason}`;
-    this.name = 'TaskEndedError';
-  }
-}
-
 /** A guard tripped: a runaway cursor loop, too many pages, too many input rounds. */
 export class GuardError extends ToolgateError {
   readonly kind = 'guard';

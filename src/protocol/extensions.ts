@@ -17,5 +17,3 @@ export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
  * handle that the client polls (tasks/get), answers (tasks/update) and cancels (tasks/cancel).
  */
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
-/** 2025-11-25: the `_meta` key that ties a server-to-client request to the task it belongs to. */
-export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';

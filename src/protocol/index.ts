@@ -18,14 +18,12 @@ export {
   RequestTimeoutError,
   ResponseLostError,
   refusalContext,
-  TaskEndedError,
   ToolgateError,
   TransportError,
   type TransportFailureCause,
   UnsupportedServerError,
 } from './errors.js';
 export {
-  RELATED_TASK_META,
   SKILLS_EXTENSION_ID,
   TASKS_EXTENSION_ID,
   UI_EXTENSION_ID,
@@ -90,6 +88,8 @@ export {
   parseCreateTaskResult,
   parseTask,
   pollDelay,
+  relatedTaskOf,
+  TaskEndedError,
   type TaskParse,
   type TaskSnapshot,
   type TaskStatus,

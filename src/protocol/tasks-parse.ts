@@ -8,7 +8,26 @@
  * The parsers never throw: they return the task or the reason it is unusable.
  */
 
+import { ToolgateError } from './errors.js';
 import { describeJsonType, isJsonObject, type JsonObject } from './jsonrpc.js';
+
+/**
+ * A task ended without a result of its own: its time to live ran out while it was unfinished, the
+ * server no longer knows it (expired and purged, or never its own), or it was cancelled. `kind` is
+ * 'task-expired', 'task-unknown' or 'task-cancelled' in the audit log.
+ */
+export class TaskEndedError extends ToolgateError {
+  readonly kind: 'task-expired' | 'task-unknown' | 'task-cancelled';
+  constructor(
+    readonly reason: 'expired' | 'unknown' | 'cancelled',
+    readonly taskId: string,
+    message: string,
+  ) {
+    super(message);
+    this.kind = `task-${reason}`;
+    this.name = 'TaskEndedError';
+  }
+}
 
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -110,6 +129,15 @@ export function pollDelay(
 ): number {
   const wanted = pollIntervalMs ?? bounds.defaultMs;
   return Math.min(bounds.ceilingMs, Math.max(bounds.floorMs, wanted));
+}
+
+/** 2025-11-25: the `_meta` key that ties a server-to-client request to the task it belongs to. */
+const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
+/** 2025-11-25: the task a server-to-client request belongs to, from its `_meta`; undefined for none. */
+export function relatedTaskOf(meta: unknown): string | undefined {
+  const related = isJsonObject(meta) ? meta[RELATED_TASK_META] : undefined;
+  return isJsonObject(related) && typeof related.taskId === 'string' ? related.taskId : undefined;
 }
 
 function isDuration(value: unknown): value is number {
