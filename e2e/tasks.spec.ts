@@ -5,7 +5,8 @@
  * - 2025-11-25: @modelcontextprotocol/server-everything (SDK 1.x experimental tasks), whose
  *   `simulate-research-query` has `taskSupport: "required"`.
  * A task survives a reload and completes in the log; Cancel reaches the server as tasks/cancel; an
- * input_required question is asked once and answered once; a required-task tool works.
+ * input_required question is asked once and answered once; polls keep to pollIntervalMs; a task
+ * that never finishes ends at its time to live; a required-task tool works.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { untilArmed } from './support/dialogs.js';
@@ -138,6 +139,28 @@ test('an input_required question of a task is asked once, naming the task, and a
   expect(seen?.updates).toHaveLength(1);
   await expect(form).toHaveCount(0);
   await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('polls keep to pollIntervalMs, and a task that never finishes ends at its time to live, in the log', async ({
+  page,
+}) => {
+  await openWidget(page, [{ url: modern.url, id: 'tasks' }]);
+  await startAndAllow(page, 'tasks', 'endless_job', { ttlMs: 2500 });
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  const ended = page.locator('.tg-finished-call', { hasText: 'endless_job' });
+  await expect(ended).toContainText('time to live', { timeout: 20_000 });
+  const entry = (await auditOf(page, 'endless_job')).entries[0] as {
+    outcome: string;
+    error?: { kind: string };
+    task?: { id: string };
+  };
+  expect(entry.outcome).toBe('timed-out');
+  expect(entry.error?.kind).toBe('task-expired');
+  // The peer suggests 500 ms between polls: the server saw none closer than that (timer slack aside).
+  const polls = (await modern.events()).tasks?.[entry.task?.id ?? '']?.polls ?? [];
+  expect(polls.length).toBeGreaterThanOrEqual(3);
+  for (let i = 1; i < polls.length; i++)
+    expect((polls[i] as number) - (polls[i - 1] as number)).toBeGreaterThanOrEqual(480);
 });
 
 test('2025-11-25: a taskSupport "required" tool of server-everything runs as a task to its result', async ({

@@ -299,11 +299,12 @@ class TaskFollower {
       if (deadline !== undefined && Date.now() >= deadline && this.polledAfter(deadline))
         throw this.expired();
       // After a failed poll, twice the wait of the last (up to the ceiling): a struggling server gets room.
-      let delay = Math.min(
+      // Never sooner than the server asks, not even to meet the deadline: the first poll after it
+      // either finds the task ended or ends it as expired.
+      const delay = Math.min(
         this.bounds.ceilingMs,
         pollDelay(this.task.pollIntervalMs, this.bounds) * 2 ** failures,
       );
-      if (deadline !== undefined) delay = Math.max(0, Math.min(delay, deadline - Date.now()));
       const settled = await this.wait(delay);
       if (settled) return settled.result;
       try {
