@@ -15,7 +15,8 @@
  *   endless_job {ttlMs}  never finishes (its time to live is the client's backstop)
  *   failing_job {}  fails with a JSON-RPC error (-32603)
  * GET /__events adds `tasks`: per task id its tool, every tasks/get time (ms), every tasks/update's
- * inputResponses, the tasks/cancel count, and how often each input key was asked in a tasks/get.
+ * inputResponses, the tasks/cancel count, how often each input key was asked in a tasks/get, and
+ * when the task ended here (`endedAt`, ms).
  */
 
 import { randomUUID } from 'node:crypto';
@@ -95,6 +96,7 @@ function detailed(task) {
 
 function setStatus(task, status, extra = {}) {
   if (['completed', 'failed', 'cancelled'].includes(task.state.status)) return;
+  if (['completed', 'failed', 'cancelled'].includes(status)) task.log.endedAt = Date.now();
   const { result: _r, error: _e, inputRequests: _i, ...base } = task.state;
   task.state = { ...base, status, lastUpdatedAt: now(), ...extra };
 }
