@@ -173,6 +173,11 @@ test('2025-11-25: a taskSupport "required" tool of server-everything runs as a t
   await expect(running.locator('.tg-task-status')).toContainText(/Gathering sources|Analyzing|Synthesizing/);
   const finished = page.locator('.tg-finished-call', { hasText: 'simulate-research-query' });
   await expect(finished).toContainText('Research Report: otters', { timeout: 30_000 });
+  // The caller's call() resolved with the final result, not with the task handle.
+  const resolved = await page.evaluate(
+    () => (window as unknown as { done?: { result?: { content?: { text?: string }[] } } }).done,
+  );
+  expect(resolved?.result?.content?.[0]?.text).toContain('Research Report: otters');
   const { entries, verified } = await auditOf(page, 'simulate-research-query');
   const entry = entries[0] as { outcome: string; task?: { status: string } };
   expect(entry.outcome).toBe('success');
