@@ -34,7 +34,7 @@ test.afterAll(async () => {
  * One module: the world for `name`, then the example exactly as the Markdown has it, then (for the
  * test to read) the example's own top-level names listed in `observe`.
  */
-async function bundleExample(name: string, observe: string[]): Promise<string> {
+async function bundleExample(name: string, observe: string[], peerUrl = peer.url): Promise<string> {
   mkdirSync(RUN_DIR, { recursive: true });
   const example = join(RUN_DIR, `${name}.ts`);
   const entry = join(RUN_DIR, `${name}.entry.ts`);
@@ -46,7 +46,7 @@ async function bundleExample(name: string, observe: string[]): Promise<string> {
     entry,
     [
       `import { setUpWorld } from ${JSON.stringify(join(ROOT, 'e2e/fixtures/doc-examples/world.ts'))};`,
-      `await setUpWorld(${JSON.stringify(name)}, ${JSON.stringify(peer.url)});`,
+      `await setUpWorld(${JSON.stringify(name)}, ${JSON.stringify(peerUrl)});`,
       'try {',
       `  await import(${JSON.stringify(example)});`,
       "  document.body.dataset.example = 'done';",
@@ -108,8 +108,14 @@ async function recordPosts(
   return posts;
 }
 
-async function runExample(page: Page, name: string, observe: string[] = []): Promise<void> {
-  const script = await bundleExample(name, observe);
+async function runExample(
+  page: Page,
+  name: string,
+  observe: string[] = [],
+  /** The server the example's https://example.com/mcp reaches (default: the docs-files peer). */
+  peerUrl = peer.url,
+): Promise<void> {
+  const script = await bundleExample(name, observe, peerUrl);
   await page.route(`${PAGE}/**`, (route) =>
     new URL(route.request().url()).pathname === '/example.js'
       ? route.fulfill({ contentType: 'application/javascript', body: script })
@@ -340,4 +346,19 @@ test('example=apps-events: a call in answer to an app is asked as the app', asyn
   await allowOnce(page, 'ui://files/viewer.html');
   await finished(page);
   expect(await observed(page, 'outcome')).toContain('the text of a.txt');
+});
+
+test('example=tasks: a call the server runs as a task resolves with its result, statuses seen on the way', async ({
+  page,
+}) => {
+  // Our 2026-07-28 tasks peer: no official server implements the extension yet.
+  const tasks = await startPeer('tasks-modern');
+  try {
+    await runExample(page, 'tasks', ['result', 'statuses'], tasks.url);
+    await finished(page);
+    expect(await observed(page, 'result')).toContain('done after 1s');
+    expect(await observed(page, 'statuses')).toContain('completed: Finished');
+  } finally {
+    await tasks.stop();
+  }
 });

@@ -33,8 +33,9 @@ const BUDGETS = [
   {
     name: 'library eager entry (connect, list, call)',
     // 17.9 KB when set (issue 25's goal of 18; it was 24.2, then 20.0): what left the eager path,
-    // and why each part may, is in BENCHMARKS.md.
-    budgetKb: 18,
+    // and why each part may, is in BENCHMARKS.md. 18.25 since issue 28: a tools/call answered
+    // with a task must be recognised (and a required task asked for) on the call path itself.
+    budgetKb: 18.25,
     count: 'oneFileGzip',
     measure: () => eagerSizeOfEntry(root, 'bench/pages/toolgate-first.ts'),
   },

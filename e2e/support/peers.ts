@@ -35,7 +35,10 @@ export type PeerKind =
   /** An OAuth-protected server and its authorization server, broken by `args` (misbehaving-auth.mjs). */
   | 'misbehaving-auth'
   /** A Worker on Node passing requests to `args`' --upstream, wrapped by a --snippet-file (workers-cors.mjs). */
-  | 'workers-cors';
+  | 'workers-cors'
+
+  /** The 2026-07-28 tasks extension, by hand from its text: no official server has it (tasks-modern.mjs). */
+  | 'tasks-modern';
 
 export const PEER_KINDS: readonly PeerKind[] = [
   'sdk1-stateful-sse',
@@ -88,6 +91,11 @@ export interface PeerEvents {
   elicitations: { tool: string; answer: Record<string, unknown> }[];
   /** The skills peer only: every resources/read URI, in order. */
   reads?: string[];
+  /** The tasks-modern peer only: per task id, what reached it about that task. */
+  tasks?: Record<
+    string,
+    { tool: string; polls: number[]; updates: unknown[]; cancels: number; asked: Record<string, number> }
+  >;
 }
 
 export interface Peer {
@@ -143,6 +151,8 @@ async function launchFor(kind: PeerKind, options: PeerOptions): Promise<Launch> 
       return ours('hostile-catalog.mjs');
     case 'skills':
       return ours('skills-server.mjs');
+    case 'tasks-modern':
+      return ours('tasks-modern.mjs');
     case 'docs-files':
       return ours('modern.mjs', '--read-file', '--offerings');
     case 'express-cors':

@@ -8,7 +8,7 @@
 import type { JsonObject } from '../protocol/index.js';
 import { canonicalText } from './canonical-text.js';
 
-export type ChainEventKind = 'pending' | 'resent' | 'final' | 'refusal' | 'interrupted';
+export type ChainEventKind = 'pending' | 'resent' | 'task' | 'final' | 'refusal' | 'interrupted';
 
 /** One append-only event of the log. */
 export interface ChainEvent {

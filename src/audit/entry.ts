@@ -12,6 +12,7 @@ import type {
   RecordedTrace,
   RefusalRecord,
   ResendRecord,
+  TaskRecord,
   ValidationReport,
 } from '../gate/index.js';
 import type { CallToolResult, JsonObject } from '../protocol/index.js';
@@ -56,7 +57,15 @@ export interface AuditEntry {
   reason?: string;
   /** Paths whose values were redacted before storage. */
   redactedPaths: string[];
-  /** Set only while pending: the log session that sent it (for "interrupted" after a reload). */
+  /**
+   * The task the call runs as, with its last status: while the outcome is 'pending' the entry reads
+   * "running as a task". Each status change is a chain event of its own.
+   */
+  task?: { id: string; status: TaskRecord['status']; statusMessage?: string };
+  /**
+   * Set only while pending: the log session that sent it (for "interrupted" after a reload). A call
+   * running as a task has none: it outlives its page, and is resumed rather than interrupted.
+   */
   pendingSession?: string;
   /** The chain events of this invocation, in order. */
   seqs: number[];
@@ -144,6 +153,21 @@ export function applyEvent(entry: AuditEntry | undefined, event: ChainEvent): Au
       return {
         ...base,
         sends: Math.max(base.sends ?? 1, resent.attempt),
+        seqs: [...base.seqs, event.seq],
+        firstSeq: base.seqs.length > 0 ? base.firstSeq : event.seq,
+      };
+    }
+    case 'task': {
+      const task = body as unknown as TaskRecord;
+      const base = entry ?? orphan(task.invocationId, event);
+      const { pendingSession: _outlives, ...rest } = base;
+      return {
+        ...rest,
+        task: {
+          id: task.taskId,
+          status: task.status,
+          ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
+        },
         seqs: [...base.seqs, event.seq],
         firstSeq: base.seqs.length > 0 ? base.firstSeq : event.seq,
       };

@@ -7,7 +7,14 @@
  * session lock is gone was interrupted (reload, tab closed, worker stopped) and is marked so.
  */
 
-import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from '../gate/index.js';
+import type {
+  AuditSink,
+  FinalRecord,
+  PendingRecord,
+  RefusalRecord,
+  ResendRecord,
+  TaskRecord,
+} from '../gate/index.js';
 import { type JsonObject, redactSecrets, redactSecretsInStrings } from '../protocol/index.js';
 import type { AnchoredHead, AnchorKey } from './anchor.js';
 import { Anchorer, type AnchoringOptions, DEFAULT_ANCHORING } from './anchor-cadence.js';
@@ -369,6 +376,11 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
     async resent(record: ResendRecord) {
       await append({ invocationId: record.invocationId, kind: 'resent', at: now(), body: asJson(record) });
+    },
+    async task(record: TaskRecord) {
+      // The status message is the server's text: a secret in it is redacted like one in a result.
+      const { value } = redact(record);
+      await append({ invocationId: record.invocationId, kind: 'task', at: now(), body: asJson(value) });
     },
     async final(record: FinalRecord) {
       const { result, ...rest } = record;

@@ -257,3 +257,17 @@ describe('normalizeCallToolResult', () => {
     );
   });
 });
+
+describe('McpClient and task handles (2026-07-28 tasks extension)', () => {
+  it('treats a task handle to anything but tools/call as an invalid response', async () => {
+    const { client } = clientOver((r, peer) =>
+      peer.reply(r, { resultType: 'task', taskId: 't1', status: 'working', ttlMs: null }),
+    );
+    await expect(client.request('prompts/get', { name: 'p' })).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+
+  it('rejects a malformed task handle to tools/call', async () => {
+    const { client } = clientOver((r, peer) => peer.reply(r, { resultType: 'task', status: 'working' }));
+    await expect(client.callTool('t', {})).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+});

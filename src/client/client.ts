@@ -29,6 +29,7 @@ import {
   type RequestOptions,
   type RpcEngine,
   type ServerCapabilities,
+  type TaskSnapshot,
   type Tool,
   TransportError,
 } from '../protocol/index.js';
@@ -42,18 +43,28 @@ import type { CallToolOptions, ConnectOptions } from './options.js';
 import { QuestionScopes } from './question-scope.js';
 import { mirroredHeaders } from './tool-checks.js';
 
-type Questions = typeof import('./elicitation.js');
 /**
- * A server's questions (elicitation.ts), loaded when a server first asks one: a plain call never
- * does, so they stay out of the eager bundle. A failed load is not cached: the next question tries again.
+ * A module loaded on first use and kept; a failed load is not cached, so the next use tries again.
+ * Questions (elicitation.ts) load when a server first asks one, tasks (tasks.ts) when a server first
+ * answers with a task: a plain call needs neither, so they stay out of the eager bundle.
  */
-let questionsModule: Promise<Questions> | undefined;
-function loadQuestions(): Promise<Questions> {
-  questionsModule ??= import('./elicitation.js').catch((error: unknown) => {
-    questionsModule = undefined;
-    throw error;
-  });
-  return questionsModule;
+function lazily<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () =>
+    (loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
+}
+const loadQuestions = lazily(() => import('./elicitation.js'));
+const loadTasks = lazily(() => import('./tasks.js'));
+
+/** A task Toolgate follows, as kept to resume it after a reload: ids only, never arguments or results. */
+export interface TaskHandle {
+  taskId: string;
+  toolName: string;
+  /** When the task was first seen (ms since epoch): its time to live counts from here. */
+  since: number;
 }
 
 /** How many `input_required` rounds one call may take before Toolgate stops it. */
@@ -181,10 +192,21 @@ export class McpClient {
     options: CallToolOptions,
   ): Promise<CallToolResult> {
     if (!this.offersTools) throw new CapabilityMissingError(this.serverId, 'tools', 'tools/call');
+    // 2025-11-25: only to a server that takes task-augmented tools/call (tasks.ts reads the tool's taskSupport).
+    const asTask =
+      this.era === 'legacy' &&
+      isJsonObject(this.capabilities.tasks) &&
+      (await (await loadTasks()).legacyTaskRequested(this, name, options));
     const run = async (): Promise<JsonObject> => {
       const headers = { ...(await this.headersFor(name, args)), ...options.headers };
       // Trace context, when the gate gives one; the engine adds progressToken beside it.
-      const params: JsonObject = { name, arguments: args, ...(options.meta && { _meta: options.meta }) };
+      const params: JsonObject = {
+        name,
+        arguments: args,
+        ...(options.meta && { _meta: options.meta }),
+        // 2025-11-25 task augmentation: the server keeps the task as long as it likes (no ttl asked).
+        ...(asTask ? { task: {} } : {}),
+      };
       return this.requestWithInput(
         'tools/call',
         params,
@@ -202,6 +224,13 @@ export class McpClient {
       await this.catalog.list(true);
       await options.beforeResend?.('header-mismatch');
       result = await run();
+    }
+    // A task handle instead of a result (modern: resultType "task"; legacy: `task` without content).
+    if (
+      result.resultType === 'task' ||
+      (asTask && isJsonObject(result.task) && !Array.isArray(result.content))
+    ) {
+      result = await (await loadTasks()).followCreated(this, result, name, options);
     }
     return normalizeCallToolResult(result, this.serverId, name);
   }
@@ -229,7 +258,11 @@ export class McpClient {
       subject: { server: this.serverId, ...options.subject },
     };
     try {
-      return await this.engine.request(method, this.decorate(params), merged);
+      const result = await this.engine.request(method, this.decorate(params), merged);
+      // 2026-07-28: a task handle answers only tools/call; to anything else it is an invalid response.
+      if (result.resultType === 'task' && method !== 'tools/call')
+        throw new InvalidResponseError(this.serverId, method, 'a task handle answers only tools/call');
+      return result;
     } catch (error) {
       if (
         !(error instanceof TransportError && error.failure === 'session-expired') ||
@@ -429,6 +462,15 @@ for (const name of [
     return this.offer(name, args);
   };
 
+// Tasks, loaded on first use (tasks.ts reads this connection's internals, as offerings.ts does).
+for (const name of ['resumeTask', 'cancelTask', 'listTasks'])
+  (McpClient.prototype as unknown as Record<string, unknown>)[name] = function (
+    this: McpClient,
+    ...args: unknown[]
+  ) {
+    return loadTasks().then((tasks) => tasks.run(this, name, args, normalizeCallToolResult));
+  };
+
 export interface McpClient {
   /** `resources/list`: every page within bounds, or the one page at `params.cursor`. */
   listResources(params?: ListParams, options?: RequestOptions): Promise<ListResourcesResult>;
@@ -452,6 +494,19 @@ export interface McpClient {
   ): Promise<GetPromptResult>;
   /** `completion/complete`: suggestions for a prompt argument or a template's URI variable. */
   complete(params: CompleteRequestParams, options?: RequestOptions): Promise<CompleteResult>;
+  /**
+   * Follows a task this connection's server runs until it ends: after a reload, `handle` is what
+   * was kept of it. Resolves with the call's result; rejects as the call would have, or with
+   * TaskEndedError (expired, unknown to the server, cancelled there).
+   */
+  resumeTask(handle: TaskHandle, options?: CallToolOptions): Promise<CallToolResult>;
+  /** `tasks/cancel`: asks the server to stop a task (it may finish anyway; the follower sees which). */
+  cancelTask(taskId: string, options?: RequestOptions): Promise<void>;
+  /** 2025-11-25 `tasks/list` (one page): the server's tasks this client may see. */
+  listTasks(
+    cursor?: string,
+    options?: RequestOptions,
+  ): Promise<{ tasks: TaskSnapshot[]; nextCursor?: string }>;
 }
 
 /** Makes a result safe to read: `content` is always an array; the modern `resultType` is dropped. */

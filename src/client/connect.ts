@@ -20,6 +20,7 @@ import {
   isModernVersion,
   RpcEngine,
   redactUrlWhenNeeded,
+  TASKS_EXTENSION_ID,
   TransportError,
   UI_EXTENSION_ID,
   UI_MIME_TYPE,
@@ -71,7 +72,9 @@ export async function connect(options: ConnectOptions): Promise<McpClient> {
     capabilities: {
       ...(options.onElicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
       // MCP Apps (SEP-1865): the panel renders ui:// resources (src/apps/); declared in both eras.
-      extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] } },
+      // Tasks (2026-07-28 extension): every modern request carries these, so each declares it and a
+      // server may answer a tools/call with a task (client/tasks.ts follows it).
+      extensions: { [UI_EXTENSION_ID]: { mimeTypes: [UI_MIME_TYPE] }, [TASKS_EXTENSION_ID]: {} },
     },
     timeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   };

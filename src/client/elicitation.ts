@@ -11,6 +11,7 @@ import {
   isJsonObject,
   type JsonObject,
   McpError,
+  relatedTaskOf,
   UnsupportedServerError,
 } from '../protocol/index.js';
 import type { ElicitationHandler } from './options.js';
@@ -19,6 +20,8 @@ import type { ElicitationHandler } from './options.js';
 export interface QuestionContext {
   serverId: string;
   onElicit: ElicitationHandler | undefined;
+  /** The task the question belongs to, when it came from one (named in the dialog). */
+  taskId?: string | undefined;
 }
 
 /**
@@ -55,9 +58,12 @@ export async function elicit(
   const request = asElicitRequest(params);
   if (!request) throw new McpError(ErrorCode.InvalidParams, 'elicitation request without a message');
   if (!context.onElicit) return { action: 'decline' };
+  // 2025-11-25: a task's question names its task in `_meta` (the dialog says which one it belongs to).
+  const taskId = context.taskId ?? relatedTaskOf(request._meta);
   const answer = await context.onElicit(request, {
     serverId: context.serverId,
     ...(toolName ? { toolName } : {}),
+    ...(taskId ? { taskId } : {}),
     ...(signal ? { signal } : {}),
   });
   return applyElicitationDefaults(request, answer);

@@ -1,7 +1,7 @@
 /** The client room's front door: connect(), McpClient and the tool catalog. */
 
 export { type CatalogEntry, type CatalogSnapshot, qualifyToolName, ToolCatalog } from './catalog.js';
-export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult } from './client.js';
+export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult, type TaskHandle } from './client.js';
 export { clearEraCache, connect, signInOf } from './connect.js';
 export type { DoctorReport, DoctorStep, Exchange as DoctorExchange } from './doctor/report.js';
 export type { ListParams } from './offerings.js';
@@ -12,6 +12,8 @@ export type {
   ConnectOptions,
   ElicitationHandler,
   SignInOptions,
+  TaskObserver,
+  TaskPolling,
 } from './options.js';
 export { serverIdForUrl, serverLabelForUrl } from './server-id.js';
 export { toolNameProblem } from './tool-problems.js';

@@ -7,6 +7,7 @@ import type {
   Implementation,
   JsonObject,
   RequestOptions,
+  TaskSnapshot,
 } from '../protocol/index.js';
 import type { ConnectionLimits, Transport } from '../transport/index.js';
 
@@ -20,7 +21,7 @@ export type { ConnectionLimits, SignInOptions };
  */
 export type ElicitationHandler = (
   request: ElicitRequestParams,
-  context: { serverId: string; toolName?: string; signal?: AbortSignal },
+  context: { serverId: string; toolName?: string; taskId?: string; signal?: AbortSignal },
 ) => Promise<ElicitResult>;
 
 /** Something worth showing a developer or person that did not stop the work. */
@@ -97,6 +98,38 @@ export interface ConnectOptions {
 export interface CallToolOptions extends RequestOptions {
   /** Members for the call's `params._meta` (W3C trace context: `traceparent`, `tracestate`). */
   meta?: JsonObject | undefined;
+  /**
+   * 2025-11-25: ask the server to run a tool whose `execution.taskSupport` is `optional` as a task.
+   * A `required` tool always runs as one; a `forbidden` (or silent) one never does. 2026-07-28
+   * servers decide for themselves: every tools/call declares the tasks extension.
+   */
+  runAsTask?: boolean | undefined;
+  /** Hears about the task when the server answers with one (see TaskObserver). */
+  task?: TaskObserver | undefined;
+  /** Bounds on how often a task is polled (see TaskPolling). */
+  taskPolling?: TaskPolling | undefined;
+}
+
+/**
+ * Hears about a call that runs as a task. `onTaskCreated` is awaited before the first poll (the
+ * gate records the task id durably there); a rejection stops following and fails the call.
+ */
+export interface TaskObserver {
+  onTaskCreated?(task: TaskSnapshot): void | Promise<void>;
+  /** Every change of status or status message, the first included. */
+  onTaskStatus?(task: TaskSnapshot): void;
+  /** When the next `tasks/get` goes out (ms since epoch); undefined once the task is no longer polled. */
+  onNextPoll?(at: number | undefined): void;
+}
+
+/**
+ * How often a task is polled: the server's `pollIntervalMs` (or `defaultMs` without one), never more
+ * often than `floorMs` nor less often than `ceilingMs`. Defaults: 250 ms, 30 s, 1 s.
+ */
+export interface TaskPolling {
+  floorMs?: number;
+  ceilingMs?: number;
+  defaultMs?: number;
 }
 
 export const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolgate', version: '0.1.0' };

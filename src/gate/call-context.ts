@@ -40,7 +40,7 @@ export interface CallContext {
 }
 
 /** Which audit record could not be written. */
-export type AuditRecordKind = 'pending' | 'resent' | 'final' | 'refusal';
+export type AuditRecordKind = 'pending' | 'resent' | 'task' | 'final' | 'refusal';
 
 /** A new call's context. */
 export function startCall(gate: GateRuntime, request: InvocationRequest): CallContext {
@@ -69,6 +69,7 @@ export function reportAuditFailure(call: CallContext, record: AuditRecordKind, e
 const WHAT: Record<AuditRecordKind, string> = {
   pending: 'this call',
   resent: 'a re-send of this call',
+  task: 'the task this call runs as',
   final: "this call's result",
   refusal: 'why this call was refused',
 };

@@ -46,6 +46,7 @@ export type {
 export { type PastCall, tryRule } from './rule-trial.js';
 export { checkRule, describeRule, RuleValidationError } from './rules.js';
 export { idbSettingsStore, memorySettingsStore, newRecordId, type SettingsStore } from './settings-store.js';
+export { idbTaskHandles, memoryTaskHandles } from './task-handles.js';
 export type { TraceContext, TraceRequest } from './trace-context.js';
 export { TRUST_EXPLANATION, TRUSTED_EXPLANATION } from './trust.js';
 export type {
@@ -74,6 +75,9 @@ export type {
   RememberScope,
   ResendRecord,
   SchemaIssue,
+  TaskHandleRecord,
+  TaskHandleStore,
+  TaskRecord,
   TrustLevel,
   ValidationReasonCode,
   ValidationReport,

@@ -1,12 +1,21 @@
 /** An audit sink that keeps records in memory: for tests and for hosts that log elsewhere. */
 
-import type { AuditSink, FinalRecord, PendingRecord, RefusalRecord, ResendRecord } from './types.js';
+import type {
+  AuditSink,
+  FinalRecord,
+  PendingRecord,
+  RefusalRecord,
+  ResendRecord,
+  TaskRecord,
+} from './types.js';
 
 export interface MemoryAuditEntry {
   invocationId: string;
   pending?: PendingRecord;
   /** Every later send of the call, in order. */
   resends: ResendRecord[];
+  /** The task it ran as: its id and every status change, in order. */
+  tasks: TaskRecord[];
   final?: FinalRecord;
   refusal?: RefusalRecord;
 }
@@ -21,6 +30,10 @@ export class MemoryAuditSink implements AuditSink {
 
   async resent(record: ResendRecord): Promise<void> {
     this.entry(record.invocationId).resends.push(structuredClone(record));
+  }
+
+  async task(record: TaskRecord): Promise<void> {
+    this.entry(record.invocationId).tasks.push(structuredClone(record));
   }
 
   async final(record: FinalRecord): Promise<void> {
@@ -39,7 +52,7 @@ export class MemoryAuditSink implements AuditSink {
   private entry(invocationId: string): MemoryAuditEntry {
     let entry = this.byId.get(invocationId);
     if (!entry) {
-      entry = { invocationId, resends: [] };
+      entry = { invocationId, resends: [], tasks: [] };
       this.byId.set(invocationId, entry);
       this.entries.push(entry);
     }

@@ -11,7 +11,7 @@
  * against the approved one and the re-send is recorded first, like the first send.
  */
 
-import type { McpClient } from '../client/index.js';
+import type { McpClient, TaskPolling } from '../client/index.js';
 import {
   type CallToolResult,
   type CompleteRequestParams,
@@ -46,6 +46,8 @@ import type {
   Caller,
   Decision,
   InvocationRequest,
+  TaskHandleStore,
+  TaskRecord,
   ValidationReport,
 } from './types.js';
 
@@ -80,6 +82,18 @@ export interface GateOptions {
   newInvocationId?: () => string;
   /** A read or prompt answer larger than this (bytes) is refused after it arrives. Default 16 MiB. */
   maxReadBytes?: number;
+  /**
+   * Whether a tool whose `taskSupport` is `optional` runs as a task (2025-11-25; a call's own
+   * `runAsTask` wins). Default: no. `required` tools always do; 2026-07-28 servers decide themselves.
+   */
+  runAsTask?: (serverId: string, toolName: string) => boolean;
+  /**
+   * Where handles of calls running as tasks are kept, so that `resumeTasks` follows them again after
+   * a reload. Without one, a task lives only as long as the page that started it.
+   */
+  taskHandles?: TaskHandleStore;
+  /** How often tasks are polled (bounds around the server's `pollIntervalMs`). */
+  taskPolling?: TaskPolling;
 }
 
 /** What a caller gets back. Tool execution errors are results (`result.isError`), not exceptions. */
@@ -110,6 +124,21 @@ export type GateEvent =
   | { type: 'awaiting-approval'; invocationId: string }
   | { type: 'sent'; invocationId: string; arguments: JsonObject }
   | { type: 'progress'; invocationId: string; progress: number; total?: number; message?: string }
+  /**
+   * A call running as a task: its status (each change), and when it is polled next (undefined once
+   * it is not). `resumed` after a reload, when no caller of this page started it.
+   */
+  | {
+      type: 'task';
+      invocationId: string;
+      serverId: string;
+      toolName: string;
+      taskId: string;
+      status: TaskRecord['status'];
+      statusMessage?: string;
+      nextPollAt?: number;
+      resumed?: boolean;
+    }
   | { type: 'finished'; invocationId: string; result: GateResult }
   | { type: 'failed'; invocationId: string; error: Error }
   /** A read or a prompt get came back and passed its checks (its records are written). */
@@ -154,6 +183,14 @@ export interface Gate {
     signal?: AbortSignal;
   }): Promise<CompleteResult>;
   onEvent(listener: (event: GateEvent) => void): () => void;
+  /**
+   * Follows again every kept task of a server that is connected (now) — after a reload, say. Each
+   * ends in its audit entry and a `finished` or `failed` event; an expired or unknown task ends as
+   * such. Resolves with how many it took up.
+   */
+  resumeTasks(serverId: string): Promise<number>;
+  /** Cancels a task taken up by `resumeTasks` (`tasks/cancel` reaches the server); calls of this page cancel by their signal. */
+  cancelResumedTask(invocationId: string): void;
 }
 
 export function createGate(options: GateOptions): Gate {
@@ -251,6 +288,14 @@ export function createGate(options: GateOptions): Gate {
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    async resumeTasks(serverId) {
+      // Loaded when a host resumes: a page that never ran a task does not pay for it.
+      const { resumeTasks } = await import('./task-resume.js');
+      return resumeTasks(gate, serverId);
+    },
+    cancelResumedTask(invocationId) {
+      void import('./task-resume.js').then(({ cancelResumed }) => cancelResumed(gate, invocationId));
     },
   };
 }

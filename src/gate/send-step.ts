@@ -11,6 +11,7 @@ import { type CallContext, recordHead, reportAuditFailure } from './call-context
 import type { Decided, ResolvedTool } from './check-steps.js';
 import { AuditUnavailableError, DefinitionChangedError } from './errors.js';
 import { describeError, outcomeOfError, outcomeOfResult } from './steps.js';
+import { taskTrail } from './task-step.js';
 import { traceMeta } from './trace-context.js';
 import type { Decision, FinalRecord, ValidationReport } from './types.js';
 
@@ -135,6 +136,14 @@ export async function sendStep(call: CallContext, tool: ResolvedTool, approval: 
     sends++;
     await recordResend(call, reason, sends, tool.pinned.definitionHash);
   };
+  // If the server answers with a task: its id and status changes go on record in this same entry.
+  const trail = taskTrail(call, {
+    invocationId,
+    serverId,
+    toolName,
+    sentAt,
+    definitionHash: tool.pinned.definitionHash,
+  });
   try {
     const result = await tool.client.callTool(toolName, approval.arguments, {
       beforeResend,
@@ -146,9 +155,14 @@ export async function sendStep(call: CallContext, tool: ResolvedTool, approval: 
         gate.emit({ type: 'progress', invocationId, ...progress });
         request.onprogress?.(progress);
       },
+      runAsTask: request.runAsTask ?? gate.options.runAsTask?.(serverId, toolName),
+      task: trail.observer,
+      taskPolling: gate.options.taskPolling,
     });
+    await trail.end();
     return { result, sentAt, receivedAt: gate.now() };
   } catch (error) {
+    await trail.end();
     await recordSendFailure(call, sentAt, error);
     throw error;
   }

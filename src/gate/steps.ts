@@ -9,6 +9,7 @@ import {
   type JsonObject,
   RequestCancelledError,
   RequestTimeoutError,
+  TaskEndedError,
   ToolgateError,
 } from '../protocol/index.js';
 import { DeniedError, InvalidArgumentsError, UnknownToolError } from './errors.js';
@@ -111,6 +112,9 @@ export function settleApproval(
 export function outcomeOfError(error: unknown): InvocationOutcome {
   if (error instanceof RequestCancelledError) return 'cancelled';
   if (error instanceof RequestTimeoutError) return 'timed-out';
+  // A task that ran out its time to live timed out; one cancelled at the server was cancelled.
+  if (error instanceof TaskEndedError && error.reason === 'expired') return 'timed-out';
+  if (error instanceof TaskEndedError && error.reason === 'cancelled') return 'cancelled';
   return 'protocol-error';
 }
 

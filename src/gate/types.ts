@@ -59,6 +59,11 @@ export interface InvocationRequest {
    * every call of the batch in one dialog. Each call is still decided, approved and recorded alone.
    */
   batch?: CallBatch;
+  /**
+   * Ask the server to run the call as a task when the tool's `taskSupport` is `optional`
+   * (2025-11-25); default: the gate's `runAsTask` setting. `required` tools always run as tasks.
+   */
+  runAsTask?: boolean | undefined;
 }
 
 /** Which batch a call belongs to: its id, how many calls it has, and this call's place in it. */
@@ -67,6 +72,30 @@ export interface CallBatch {
   size: number;
   /** 0-based. */
   index: number;
+}
+
+/**
+ * What is kept of a call that runs as a task, to follow it again after a reload: ids and times only,
+ * never arguments, results or credentials (those stay in the audit log and the connection).
+ */
+export interface TaskHandleRecord {
+  invocationId: string;
+  serverId: string;
+  toolName: string;
+  taskId: string;
+  /** When the task was first seen (ms since epoch): its time to live counts from here. */
+  since: number;
+  /** When the call left: the final record's duration counts from here. */
+  sentAt: number;
+  /** The definition that was approved: a resumed task is checked against it like any re-send. */
+  definitionHash: string;
+}
+
+/** Where task handles live (IndexedDB beside the audit log, or memory). */
+export interface TaskHandleStore {
+  put(handle: TaskHandleRecord): Promise<void>;
+  delete(invocationId: string): Promise<void>;
+  list(): Promise<TaskHandleRecord[]>;
 }
 
 /** The trace a call carried, as the audit log records it (so exported records correlate). */
@@ -145,7 +174,9 @@ export type DecisionReasonCode =
   | 'person-started'
   // Reads and prompt gets (access-steps.ts): the person's own are allowed, everyone else's asked.
   | 'own-access'
-  | 'access-must-be-approved';
+  | 'access-must-be-approved'
+  // A call that ran as a task, followed again after a reload: approved once, before it left (task-resume.ts).
+  | 'resumed-task';
 
 /** The code of a decision the validation floor made: the arguments could not be checked. */
 export type ValidationReasonCode = 'arguments-unchecked';
@@ -319,6 +350,19 @@ export interface ResendRecord {
   at: number;
 }
 
+/**
+ * A call that runs as a task (the server answered it with a task handle): its id once, then every
+ * change of status, with the server's status message. The entry reads "running as a task" until its
+ * final record; the task id lets Toolgate resume following it after a reload.
+ */
+export interface TaskRecord {
+  invocationId: string;
+  taskId: string;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  statusMessage?: string;
+  at: number;
+}
+
 /** The closing record: how it ended. */
 export interface FinalRecord {
   invocationId: string;
@@ -359,4 +403,6 @@ export interface AuditSink {
   resent(record: ResendRecord): Promise<void>;
   final(record: FinalRecord): Promise<void>;
   refusal(record: RefusalRecord): Promise<void>;
+  /** A task's id and each change of its status (sinks that keep no tasks may leave it out). */
+  task?(record: TaskRecord): Promise<void>;
 }

@@ -82,6 +82,11 @@ export type HostEvent =
   | { type: 'finished'; invocationId: string; isError: boolean }
   | { type: 'denied'; invocationId: string; reason: string }
   | { type: 'failed'; invocationId: string; error: Error }
+  /**
+   * The server runs the call as a task: its id and each change of status. `run()` still resolves
+   * with the final result; this is for hosts that want to show the task while it runs.
+   */
+  | { type: 'task'; invocationId: string; taskId: string; status: string; statusMessage?: string }
   /** The audit log could not record part of a call (its result, or why it was refused). */
   | { type: 'audit-failed'; invocationId: string; message: string };
 
@@ -255,5 +260,15 @@ function translate(event: GateEvent): HostEvent | undefined {
       return { type: 'finished', invocationId: event.invocationId, isError: false };
     case 'completion':
       return undefined;
+    case 'task':
+      // Polls are not news for a host: only the task and its status changes are.
+      if (event.nextPollAt !== undefined) return undefined;
+      return {
+        type: 'task',
+        invocationId: event.invocationId,
+        taskId: event.taskId,
+        status: event.status,
+        ...(event.statusMessage !== undefined ? { statusMessage: event.statusMessage } : {}),
+      };
   }
 }

@@ -11,3 +11,9 @@ export const UI_MIME_TYPE = 'text/html;profile=mcp-app';
 
 /** Skills (SEP-2640): instructions and files a server publishes, read only after approval. */
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
+
+/**
+ * Tasks (2026-07-28 extension; in the 2025-11-25 core): a tools/call may be answered with a task
+ * handle that the client polls (tasks/get), answers (tasks/update) and cancels (tasks/cancel).
+ */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';

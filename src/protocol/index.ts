@@ -23,7 +23,12 @@ export {
   type TransportFailureCause,
   UnsupportedServerError,
 } from './errors.js';
-export { SKILLS_EXTENSION_ID, UI_EXTENSION_ID, UI_MIME_TYPE } from './extensions.js';
+export {
+  SKILLS_EXTENSION_ID,
+  TASKS_EXTENSION_ID,
+  UI_EXTENSION_ID,
+  UI_MIME_TYPE,
+} from './extensions.js';
 export {
   describeJsonType,
   isJsonObject,
@@ -79,6 +84,18 @@ export {
   redactSecretsInStrings,
   redactSecretsInText,
 } from './redaction.js';
+export {
+  isTerminal,
+  parseCreateTaskResult,
+  parseTask,
+  pollDelay,
+  relatedTaskOf,
+  TaskEndedError,
+  type TaskParse,
+  type TaskSnapshot,
+  type TaskStatus,
+  taskErrorOf,
+} from './tasks-parse.js';
 export type { ConnectionLimits, SendOptions, Transport } from './transport.js';
 export type {
   AudioContent,

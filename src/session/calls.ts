@@ -52,6 +52,8 @@ export function createCalls(options: CallsOptions): Calls {
               ? { ...call, sentAt: Date.now(), arguments: event.arguments }
               : call,
           );
+        if (event.type === 'task') followTask(gate, event);
+        if (event.type === 'finished' || event.type === 'failed') endResumed(event);
         if (event.type === 'progress')
           running.value = running.value.map((call) => {
             if (call.invocationId !== event.invocationId) return call;
@@ -64,6 +66,68 @@ export function createCalls(options: CallsOptions): Calls {
     // No gate (the log could not be opened): no call runs, and each says why when it is made.
     () => undefined,
   );
+
+  /** Calls taken up again after a reload (no call() of this page waits for them), by invocation id. */
+  const resumed = new Set<string>();
+
+  /** A task's status on its running call; a resumed task gets a running entry of its own. */
+  function followTask(gate: Gate, event: Extract<GateEvent, { type: 'task' }>): void {
+    const task = {
+      id: event.taskId,
+      status: event.status,
+      statusMessage: event.statusMessage,
+      nextPollAt: event.nextPollAt,
+      resumed: event.resumed,
+    };
+    if (event.resumed && !running.value.some((call) => call.invocationId === event.invocationId)) {
+      resumed.add(event.invocationId);
+      const now = Date.now();
+      running.value = [
+        ...running.value,
+        {
+          invocationId: event.invocationId,
+          serverId: event.serverId,
+          toolName: event.toolName,
+          caller: options.person,
+          startedAt: now,
+          sentAt: now,
+          timeoutMs: options.defaultTimeoutMs ?? 60_000,
+          task,
+          cancel: () => gate.cancelResumedTask(event.invocationId),
+        },
+      ];
+      return;
+    }
+    running.value = running.value.map((call) =>
+      call.invocationId === event.invocationId ? { ...call, task } : call,
+    );
+  }
+
+  /** A resumed task ended: into `finished`, like a call of this page. */
+  function endResumed(event: Extract<GateEvent, { type: 'finished' | 'failed' }>): void {
+    if (!resumed.delete(event.invocationId)) return;
+    const last = running.value.find((item) => item.invocationId === event.invocationId);
+    running.value = running.value.filter((item) => item.invocationId !== event.invocationId);
+    if (!last) return;
+    const error = event.type === 'failed' ? (event.error as Error & { kind?: string }) : undefined;
+    const outcome: FinishedCall['outcome'] =
+      event.type === 'finished'
+        ? { ok: true, result: event.result }
+        : { ok: false, error: error?.message ?? 'failed', kind: error?.kind ?? error?.name ?? 'failed' };
+    finished.value = [
+      {
+        invocationId: event.invocationId,
+        serverId: last.serverId,
+        toolName: last.toolName,
+        finishedAt: Date.now(),
+        outcome,
+        caller: last.caller,
+        startedAt: last.startedAt,
+        ...(last.sentAt !== undefined ? { sentAt: last.sentAt } : {}),
+      },
+      ...finished.value,
+    ].slice(0, KEEP_FINISHED);
+  }
 
   async function call(request: CallRequest): Promise<GateResult> {
     options.checkOpen();

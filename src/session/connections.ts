@@ -7,7 +7,7 @@
 import { type Signal, signal } from '@preact/signals';
 import type { SignInOptions } from '../auth/index.js';
 import { type McpClient, serverIdForUrl, serverLabelForUrl } from '../client/index.js';
-import { type AuditSink, forgetServer, type Policy, type TrustLevel } from '../gate/index.js';
+import { type AuditSink, forgetServer, type Gate, type Policy, type TrustLevel } from '../gate/index.js';
 import type { Icon } from '../protocol/index.js';
 import { catalogWarnings } from './catalog-warnings.js';
 import { describeConnectError, explainConnectError } from './connect-errors.js';
@@ -49,7 +49,7 @@ export interface ConnectionsOptions {
   /** The connection code (loaded after the first paint). */
   connectModule: Promise<typeof import('../client/connect.js')>;
   /** The policy (trust, switched-off tools) and the audit sink (sign-ins), once loaded. */
-  services: Promise<{ policy: Policy; audit: AuditSink }>;
+  services: Promise<{ policy: Policy; audit: AuditSink; gate: Gate }>;
   queue: Pick<PersonQueue, 'ask' | 'askToSignIn'>;
   diagnostics: Pick<Diagnostics, 'watch' | 'unwatch'>;
 }
@@ -171,6 +171,8 @@ export function createConnections(options: ConnectionsOptions): Connections {
         label: config.label ?? client.serverInfo?.title ?? client.serverInfo?.name ?? state.label,
         disabled,
       });
+      // Calls of this server that ran as tasks when the page (or worker) last closed: follow them again.
+      void services.then(({ gate }) => gate.resumeTasks(state.id)).catch(() => undefined);
     } catch (error) {
       const problem = await explainConnectError(state.label, error, config.url);
       update(state.id, {

@@ -6,6 +6,7 @@
 
 import type { Signal } from '@preact/signals';
 import type { AuditLog, AuditLogOptions } from '../audit/index.js';
+import type { TaskPolling } from '../client/index.js';
 import type {
   AuditSink,
   CallBatch,
@@ -116,6 +117,13 @@ export interface ControllerOptions {
   pageTools?: boolean;
   /** The skills hub's settings: where the person's skill approvals persist (default IndexedDB). */
   skills?: { store?: SettingsStore };
+  /**
+   * Calls that run as tasks. `runAsTask`: whether a tool whose `taskSupport` is `optional` runs as
+   * one (2025-11-25; default no; `required` tools always do). `polling`: bounds around the server's
+   * `pollIntervalMs`. Handles are kept beside the audit log (memory with `audit: 'memory'`), and
+   * every unfinished task of a server is followed again when it connects.
+   */
+  tasks?: { runAsTask?: boolean | ((serverId: string, toolName: string) => boolean); polling?: TaskPolling };
 }
 
 /**

@@ -23,7 +23,7 @@ export interface PersonQueue {
   ask(
     serverId: string,
     request: ElicitRequestParams,
-    context: { toolName?: string; signal?: AbortSignal },
+    context: { toolName?: string; taskId?: string; signal?: AbortSignal },
   ): Promise<ElicitResult>;
   /**
    * Asks the person before a sign-in window opens; `way` says how they go to sign in; `onCard` says,
@@ -106,7 +106,7 @@ export function createPersonQueue(
   function ask(
     serverId: string,
     request: ElicitRequestParams,
-    context: { toolName?: string; signal?: AbortSignal },
+    context: { toolName?: string; taskId?: string; signal?: AbortSignal },
   ): Promise<ElicitResult> {
     const { signal: abort } = context;
     if (abort?.aborted) return Promise.resolve({ action: 'cancel' });
@@ -125,6 +125,7 @@ export function createPersonQueue(
           id,
           serverId,
           ...(context.toolName ? { toolName: context.toolName } : {}),
+          ...(context.taskId ? { taskId: context.taskId } : {}),
           request,
           answer: settle,
         },

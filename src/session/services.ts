@@ -5,7 +5,7 @@
  */
 
 import { type AuditLog, type AuditLogOptions, createAuditLog } from '../audit/index.js';
-import type { McpClient } from '../client/index.js';
+import type { McpClient, TaskPolling } from '../client/index.js';
 import {
   type Approver,
   type AuditSink,
@@ -15,7 +15,9 @@ import {
   createPolicy,
   type Gate,
   idbSettingsStore,
+  idbTaskHandles,
   MemoryAuditSink,
+  memoryTaskHandles,
   type Policy,
 } from '../gate/index.js';
 import { createSchemaValidator, type SchemaValidator } from '../schema/index.js';
@@ -42,6 +44,7 @@ export interface ServicesOptions {
   schemaEngine?: 'auto' | 'cfworker';
   anchoring?: AuditLogOptions['anchoring'];
   onAnchor?: AuditLogOptions['onAnchor'];
+  tasks?: { runAsTask?: boolean | ((serverId: string, toolName: string) => boolean); polling?: TaskPolling };
 }
 
 export async function createServices(
@@ -77,6 +80,7 @@ export async function createServices(
     if ('query' in options.audit) auditLog = options.audit as AuditLog;
   }
   const validator = createSchemaValidator({ engine: options.schemaEngine ?? 'auto' });
+  const runAsTask = options.tasks?.runAsTask;
   const gate = createGate({
     servers,
     policy,
@@ -87,6 +91,15 @@ export async function createServices(
     acceptUncheckedArguments,
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     ...(options.confirmOwnCalls ? { confirmOwnCalls: options.confirmOwnCalls } : {}),
+    // Task handles beside the audit log (its name with "-tasks"), so that each log resumes its own.
+    taskHandles:
+      options.audit === 'memory'
+        ? memoryTaskHandles()
+        : idbTaskHandles(`${options.auditName ?? 'toolgate-audit'}-tasks`),
+    ...(runAsTask !== undefined
+      ? { runAsTask: typeof runAsTask === 'function' ? runAsTask : () => runAsTask }
+      : {}),
+    ...(options.tasks?.polling ? { taskPolling: options.tasks.polling } : {}),
   });
   return { gate, policy, auditLog, validator, clients: servers, audit };
 }

@@ -194,6 +194,17 @@ export interface RunningCall {
   arguments?: JsonObject;
   /** Every progress report so far (the newest PROGRESS_KEPT). */
   progressHistory?: readonly ProgressPoint[];
+  /**
+   * The task the server runs the call as: its id, last status and message, and when it is polled
+   * next (ms since epoch). `resumed`: taken up again after a reload, so no caller of this page waits.
+   */
+  task?: {
+    id: string;
+    status: string;
+    statusMessage?: string | undefined;
+    nextPollAt?: number | undefined;
+    resumed?: boolean | undefined;
+  };
   cancel: () => void;
 }
 
@@ -229,6 +240,8 @@ export interface PendingElicitation {
   serverId: string;
   /** The tool whose call asks, when the server says (modern input rounds). */
   toolName?: string;
+  /** The task that asks, when the question belongs to a call running as a task. */
+  taskId?: string;
   request: ElicitRequestParams;
   answer: (result: ElicitResult) => void;
 }

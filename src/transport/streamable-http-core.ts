@@ -78,10 +78,14 @@ const ACCEPT_POST = 'application/json, text/event-stream';
 /** A DELETE that hangs must not hold up close(). */
 const DELETE_TIMEOUT_MS = 5_000;
 /** Which param a modern request mirrors into Mcp-Name. */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // Tasks extension: routes a task's requests to the instance that holds it.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /**

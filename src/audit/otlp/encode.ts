@@ -199,6 +199,7 @@ function outcomeOf(event: ChainEvent): string | undefined {
   switch (event.kind) {
     case 'pending':
     case 'resent':
+    case 'task':
       return 'pending';
     case 'interrupted':
       return 'interrupted';

@@ -304,6 +304,28 @@ function ProgressHistory({ points, startedAt }: { points: readonly ProgressPoint
   );
 }
 
+/** A call the server runs as a task: its status and message, and when Toolgate asks again. */
+function TaskLine({ task, now }: { task: NonNullable<RunningCall['task']>; now: number }) {
+  const nextPoll =
+    task.nextPollAt !== undefined ? Math.max(0, (task.nextPollAt - now) / 1000).toFixed(1) : undefined;
+  return (
+    <p class="tg-task-status" data-task={task.id}>
+      <span class="tg-badge">{TASK_STATUS_WORDS[task.status] ?? task.status}</span>
+      {task.statusMessage ? ` ${escapeHidden(task.statusMessage)}` : ''}
+      {nextPoll !== undefined ? <span class="tg-muted"> · next check in {nextPoll} s</span> : ''}
+      {task.resumed ? <span class="tg-muted"> · taken up again after a reload</span> : ''}
+    </p>
+  );
+}
+
+const TASK_STATUS_WORDS: Record<string, string> = {
+  working: 'working',
+  input_required: 'needs your input',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
 /** The link from a call to its app in the Apps tab. */
 function ShowAppButton({ onShow }: { onShow: () => void }) {
   return (
@@ -351,13 +373,15 @@ function RunningRow({
         </strong>
         <span class="tg-muted">on {names(call.serverId)}</span>
         <span class="tg-muted">
-          {call.sentAt && signingIn
-            ? 'waiting for sign-in (its timeout waits too)'
-            : call.sentAt
-              ? `running ${elapsed} s (times out after ${Math.round(call.timeoutMs / 1000)} s without progress)`
-              : asking
-                ? 'waiting for approval'
-                : 'being checked and recorded'}
+          {call.task
+            ? `running as a task for ${elapsed} s`
+            : call.sentAt && signingIn
+              ? 'waiting for sign-in (its timeout waits too)'
+              : call.sentAt
+                ? `running ${elapsed} s (times out after ${Math.round(call.timeoutMs / 1000)} s without progress)`
+                : asking
+                  ? 'waiting for approval'
+                  : 'being checked and recorded'}
         </span>
         <button type="button" onClick={onCancel}>
           Cancel
@@ -371,6 +395,7 @@ function RunningRow({
         <progress aria-label={label} />
       )}
       {progress?.message && <p class="tg-muted">{progress.message}</p>}
+      {call.task && <TaskLine task={call.task} now={now.value} />}
       <CallFacts
         caller={describeCaller(call.caller)}
         startedAt={undefined}

@@ -14,7 +14,7 @@ import { duration } from '../components/call-words.js';
 import { JsonTree } from '../components/json-tree.js';
 import { trapFocus } from '../focus-trap.js';
 import { EntryName } from './audit-table.js';
-import { actionLabel, callerInWords, decisionInWords, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { actionLabel, callerInWords, decisionInWords, fullTime, outcomeWordsOf } from './audit-words.js';
 import { whatDecided } from './decision-source-words.js';
 import { RunAgainButton, type RunAgainHost } from './run-again.js';
 
@@ -57,7 +57,7 @@ export function AuditDrawer({
     panel.current?.focus();
     return trapFocus(panel.current);
   }, []);
-  const outcome = OUTCOME_WORDS[entry.outcome];
+  const outcome = outcomeWordsOf(entry);
   const titleId = `tg-audit-drawer-${entry.invocationId}`;
   const found = events.value ? evidenceOf(events.value) : undefined;
   return (
@@ -115,6 +115,24 @@ export function AuditDrawer({
           <dt>When</dt>
           <dd>{fullTime(entry.startedAt)}</dd>
           <Timings entry={entry} />
+          {entry.task && (
+            <>
+              <dt>Task</dt>
+              <dd>
+                <code>{entry.task.id}</code>
+                {found?.taskSteps && found.taskSteps.length > 0 && (
+                  <ol class="tg-task-steps">
+                    {found.taskSteps.map((step, index) => (
+                      <li key={index}>
+                        {fullTime(step.at)}: {step.status}
+                        {step.statusMessage ? ` (${step.statusMessage})` : ''}
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </dd>
+            </>
+          )}
           {(entry.sends ?? 1) > 1 && (
             <>
               <dt>Sent</dt>
@@ -198,7 +216,8 @@ function Timings({ entry }: { entry: AuditEntry }) {
 }
 
 function Result({ entry, result }: { entry: AuditEntry; result: unknown }) {
-  if (entry.outcome === 'pending') return <p class="tg-muted">Still running.</p>;
+  if (entry.outcome === 'pending')
+    return <p class="tg-muted">{entry.task ? 'Still running as a task.' : 'Still running.'}</p>;
   if (entry.error) return <p class="tg-error">{entry.error.message}</p>;
   if (result === undefined)
     return (
@@ -228,11 +247,22 @@ function evidenceOf(events: readonly ChainEvent[]): {
   arguments: unknown;
   proposed?: unknown;
   result?: unknown;
+  /** The task's status changes, in order (a call that ran as a task). */
+  taskSteps?: { at: number; status: string; statusMessage?: string }[];
 } {
   let args: unknown = {};
   let proposed: unknown;
   let result: unknown;
+  const taskSteps: { at: number; status: string; statusMessage?: string }[] = [];
   for (const event of events) {
+    if (event.kind === 'task') {
+      const step = event.body as { at?: unknown; status?: unknown; statusMessage?: unknown };
+      taskSteps.push({
+        at: typeof step.at === 'number' ? step.at : event.at,
+        status: String(step.status),
+        ...(typeof step.statusMessage === 'string' ? { statusMessage: step.statusMessage } : {}),
+      });
+    }
     const body = event.body as Record<string, unknown>;
     if (event.kind === 'pending' || event.kind === 'refusal') {
       args = body.arguments ?? body.proposedArguments ?? {};
@@ -247,6 +277,7 @@ function evidenceOf(events: readonly ChainEvent[]): {
     arguments: args,
     ...(proposed !== undefined ? { proposed } : {}),
     ...(result !== undefined ? { result } : {}),
+    ...(taskSteps.length > 0 ? { taskSteps } : {}),
   };
 }
 

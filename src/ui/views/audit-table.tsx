@@ -8,7 +8,7 @@
 import type { AuditEntry } from '../../audit/index.js';
 import type { ServerNames } from '../../session/index.js';
 import { ToolName, visibleToolName } from '../components/tool-name.js';
-import { actionLabel, callerInWords, compactTime, fullTime, OUTCOME_WORDS } from './audit-words.js';
+import { actionLabel, callerInWords, compactTime, fullTime, outcomeWordsOf } from './audit-words.js';
 
 /**
  * What an entry is about: a tool call by the tool's name, an action (a sign-in, an app shown, a
@@ -59,7 +59,7 @@ export function AuditTable({
       </thead>
       <tbody>
         {entries.map((entry) => {
-          const outcome = OUTCOME_WORDS[entry.outcome];
+          const outcome = outcomeWordsOf(entry);
           return (
             <tr
               key={entry.invocationId}

@@ -28,6 +28,13 @@ export const OUTCOME_WORDS: Record<EntryOutcome, OutcomeWords> = {
   pending: { label: 'Running', icon: '…', tone: 'neutral' },
 };
 
+/** An entry's outcome in words: a call still out as a task says so, until its final record. */
+export function outcomeWordsOf(entry: Pick<AuditEntry, 'outcome' | 'task'>): OutcomeWords {
+  if (entry.outcome === 'pending' && entry.task)
+    return { label: 'Running as a task', icon: '…', tone: 'neutral' };
+  return OUTCOME_WORDS[entry.outcome];
+}
+
 /** The order the outcome chips come in: what people look for first. */
 export const CHIP_ORDER: readonly EntryOutcome[] = [
   'success',

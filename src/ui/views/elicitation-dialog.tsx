@@ -29,9 +29,19 @@ export function ElicitationDialog({
   return (
     <ModalDialog titleId={titleId} onEscape={() => pending.answer({ action: 'cancel' })}>
       <h2 id={titleId}>{asker} asks for input</h2>
-      {pending.toolName && (
+      {(pending.toolName || pending.taskId) && (
         <p class="tg-muted">
-          While running <code>{pending.toolName}</code>
+          {pending.toolName && (
+            <>
+              While running <code>{pending.toolName}</code>
+            </>
+          )}
+          {pending.taskId && (
+            <>
+              {pending.toolName ? ' as task ' : 'For task '}
+              <code class="tg-task-id">{pending.taskId}</code>
+            </>
+          )}
         </p>
       )}
       {waiting > 0 && (
