@@ -12,8 +12,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { chromium } from '@playwright/test';
-import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
 import { bundle } from '../e2e/support/bundle.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/support/chromium.ts';
 import { startPeer } from '../e2e/support/peers.ts';
 import { argument, stamp } from './support/bench-page.mjs';
 
@@ -41,7 +41,9 @@ try {
   );
   await page.goto(`${ORIGIN}/?server=${encodeURIComponent(peer.url)}&id=tasks&label=`);
   await page.locator('body[data-ready="yes"]').waitFor();
-  await page.locator('[data-server="tasks"] .tg-badge', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+  await page
+    .locator('[data-server="tasks"] .tg-badge', { hasText: 'connected' })
+    .waitFor({ timeout: 30_000 });
   await page.getByRole('tab', { name: 'Activity' }).click();
   // Watches the panel for a finished call with `marker`, stamping the wall clock (ms) when it shows.
   await page.evaluate(() => {
