@@ -67,7 +67,7 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
   await expect(page.locator('[data-server="demo"]')).toContainText('connected', { timeout: 20_000 });
   await expect(page.locator('[data-server="demo-browser"]')).toContainText('connected', { timeout: 20_000 });
   await page.getByRole('tab', { name: 'Tools' }).click();
-  await expect(page.locator('.tg-view [role=status]').first()).toHaveText('24 tools');
+  await expect(page.locator('.tg-view [role=status]').first()).toHaveText('25 tools');
 
   await openTool(page, 'Countdown');
   await expect(page.locator('.tg-tool-detail')).toContainText('on Demo server (npm start)');
@@ -97,6 +97,55 @@ test('npm start: the demo page connects to both demo servers and calls a tool wi
   const failed = page.locator('.tg-finished-call').first().locator('.tg-result.tg-tool-error');
   await expect(failed.locator('h4')).toHaveText('The tool reported an error');
   await expect(failed).toContainText('failed on purpose');
+});
+
+test('npm start: a long task started from the demo survives a reload and finishes in Activity and the log', async ({
+  page,
+}) => {
+  // The Node demo server's, not the in-browser one's: a Web Worker dies with its page, so only a
+  // server outside the page can finish a task across a reload.
+  await page.goto(demoUrl);
+  await expect(page.locator('#demo-connected')).toContainText('Demo server (npm start)', { timeout: 20_000 });
+  await openTool(page, 'Long report');
+  await page.locator('.tg-try').getByLabel(/topic/).fill('otters');
+  await page
+    .locator('.tg-try')
+    .getByLabel(/seconds/)
+    .fill('6');
+  await page
+    .locator('.tg-try')
+    .getByRole('button', { name: /^Call / })
+    .click();
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  const running = page.locator('.tg-running-call', { hasText: 'long_report' });
+  await expect(running).toContainText('running as a task');
+  await expect(running.locator('.tg-task-status')).toContainText(/of 4/);
+  const invocationId = await running.getAttribute('data-invocation');
+
+  await page.reload();
+  await expect(page.locator('#demo-connected')).toContainText('Demo server (npm start)', { timeout: 20_000 });
+  await page.getByRole('tab', { name: /Activity/ }).click();
+  // Taken up again by the reloaded page, and finished with the server's result.
+  const finished = page.locator(`.tg-finished-call[data-invocation="${invocationId}"]`);
+  await expect(finished).toContainText('Report on otters: ready after 6s', { timeout: 30_000 });
+  await page.getByRole('tab', { name: 'Audit log' }).click();
+  const row = page.locator('.tg-log-table tbody tr', { hasText: 'long_report' });
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute('data-outcome', 'success');
+  const entry = await page.evaluate(async () => {
+    const w = window as unknown as {
+      toolgate: { ready: Promise<{ auditLog: { query(q: object): Promise<{ entries: object[] }> } }> };
+    };
+    const { auditLog } = await w.toolgate.ready;
+    return (await auditLog.query({ toolName: 'long_report' })).entries[0] as {
+      outcome: string;
+      task?: { status: string };
+      resultSummary?: string;
+    };
+  });
+  expect(entry.outcome).toBe('success');
+  expect(entry.task?.status).toBe('completed');
+  expect(entry.resultSummary).toContain('Report on otters');
 });
 
 test('npm start: the example app runs its approve and deny loop', async ({ page }) => {

@@ -65,6 +65,8 @@ export interface TaskHandle {
   toolName: string;
   /** When the task was first seen (ms since epoch): its time to live counts from here. */
   since: number;
+  /** 2026-07-28 input keys answered before (a reload): not asked again when the server still lists them. */
+  answeredKeys?: readonly string[] | undefined;
 }
 
 /** How many `input_required` rounds one call may take before Toolgate stops it. */

@@ -120,6 +120,11 @@ export interface TaskObserver {
   onTaskStatus?(task: TaskSnapshot): void;
   /** When the next `tasks/get` goes out (ms since epoch); undefined once the task is no longer polled. */
   onNextPoll?(at: number | undefined): void;
+  /**
+   * 2026-07-28: every input key answered so far, once the server took the answers (`tasks/update`).
+   * Kept with the task's handle, so a page that reloads does not ask them again.
+   */
+  onInputAnswered?(keys: readonly string[]): void | Promise<void>;
 }
 
 /**

@@ -65,6 +65,8 @@ export interface FollowOptions {
   polling?: TaskPolling | undefined;
   /** When the task was first seen (ms since epoch): its time to live counts from here. Default: now. */
   since?: number | undefined;
+  /** Input keys answered before (a resumed task): a key seen again is not asked again. */
+  answeredKeys?: readonly string[] | undefined;
 }
 
 /**
@@ -114,6 +116,7 @@ export function resumeTask(
     },
     polling: options.taskPolling,
     since: handle.since,
+    answeredKeys: handle.answeredKeys,
   });
 }
 
@@ -254,6 +257,7 @@ class TaskFollower {
     this.task = first;
     this.bounds = { ...DEFAULT_TASK_POLLING, ...options.polling };
     this.since = options.since ?? Date.now();
+    for (const key of options.answeredKeys ?? []) this.answered.add(key);
     this.signal = options.signal ? AbortSignal.any([options.signal, this.stop.signal]) : this.stop.signal;
   }
 
@@ -449,6 +453,8 @@ class TaskFollower {
       this.signal,
     );
     await this.port.request('tasks/update', { taskId: this.taskId, inputResponses }, this.requestOptions());
+    // Kept before the next poll: a reload from here on finds these keys answered.
+    await this.options.observer?.onInputAnswered?.([...this.answered]);
   }
 
   /** Best effort: the caller is gone either way, and the server may have ended the task already. */

@@ -1,7 +1,8 @@
 /**
  * Where the handles of calls running as tasks are kept: IndexedDB (database `toolgate-tasks`, beside
  * the audit log, shared by every page and worker of the origin) or memory. A handle holds ids and
- * times only (TaskHandleRecord): no arguments, results or credentials.
+ * times only (TaskHandleRecord), and the keys of questions answered: no arguments, answers, results or
+ * credentials.
  */
 
 import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
@@ -36,8 +37,18 @@ export function memoryTaskHandles(): TaskHandleStore {
 
 /** Exactly the handle's fields: whatever else an object carries never reaches storage. */
 function keepOnly(handle: TaskHandleRecord): TaskHandleRecord {
-  const { invocationId, serverId, toolName, taskId, since, sentAt, definitionHash } = handle;
-  return { invocationId, serverId, toolName, taskId, since, sentAt, definitionHash };
+  const { invocationId, serverId, toolName, taskId, since, sentAt, definitionHash, answeredKeys } = handle;
+  const keys = answeredKeys?.filter((key) => typeof key === 'string');
+  return {
+    invocationId,
+    serverId,
+    toolName,
+    taskId,
+    since,
+    sentAt,
+    definitionHash,
+    ...(keys?.length ? { answeredKeys: keys } : {}),
+  };
 }
 
 /** Storage is read back unchecked: anything that is not a whole handle is skipped. */
@@ -49,6 +60,8 @@ function isHandle(value: unknown): value is TaskHandleRecord {
       (k) => typeof v[k] === 'string',
     ) &&
     typeof v.since === 'number' &&
-    typeof v.sentAt === 'number'
+    typeof v.sentAt === 'number' &&
+    (v.answeredKeys === undefined ||
+      (Array.isArray(v.answeredKeys) && v.answeredKeys.every((k) => typeof k === 'string')))
   );
 }

@@ -89,6 +89,12 @@ export function taskTrail(
       onNextPoll(at) {
         if (last) tell(last, at);
       },
+      async onInputAnswered(keys) {
+        if (!kept) return;
+        // Keys only: the answers themselves may hold what the person typed, and never reach storage.
+        kept = { ...kept, answeredKeys: [...keys] };
+        await gate.options.taskHandles?.put(kept).catch(() => undefined);
+      },
     },
     async end() {
       await writes;

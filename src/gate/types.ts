@@ -89,6 +89,8 @@ export interface TaskHandleRecord {
   sentAt: number;
   /** The definition that was approved: a resumed task is checked against it like any re-send. */
   definitionHash: string;
+  /** 2026-07-28 input keys answered already (keys only, never the answers): not asked again after a reload. */
+  answeredKeys?: string[];
 }
 
 /** Where task handles live (IndexedDB beside the audit log, or memory). */
