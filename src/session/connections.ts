@@ -128,7 +128,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         transport = peer.transport;
       }
       const client = await connect({
-        ...(config.url ? { url: config.url } : {}),
+        ...(config.url ? { url: config.url, httpTransport: config.httpTransport ?? 'auto' } : {}),
         ...(transport ? { transport } : {}),
         ...(config.headers ? { headers: config.headers } : {}),
         ...(config.fetch ? { fetch: config.fetch } : {}),

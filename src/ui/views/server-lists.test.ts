@@ -241,6 +241,23 @@ describe('writeServerList', () => {
       'https://files.example.com/mcp\nhttp://127.0.0.1:3000/mcp\n',
     );
   });
+
+  it('keeps a legacy HTTP+SSE server’s transport through export and import', () => {
+    const legacy = [{ name: 'Old', url: 'https://old.example.com/sse', transport: 'sse' as const }];
+    expect(JSON.parse(writeServerList(legacy, 'vscode')).servers.Old).toEqual({
+      type: 'sse',
+      url: 'https://old.example.com/sse',
+    });
+    expect(JSON.parse(writeServerList(legacy, 'claude-desktop')).mcpServers.Old).toEqual({
+      command: 'npx',
+      args: ['-y', 'mcp-remote', 'https://old.example.com/sse', '--transport', 'sse-only'],
+    });
+    for (const format of ['vscode', 'claude-code', 'claude-desktop'] as const) {
+      const read = readServerList(writeServerList(legacy, format));
+      if (!read.ok) throw new Error(read.problem);
+      expect(read.entries).toMatchObject([{ kind: 'remote', name: 'Old', transport: 'sse' }]);
+    }
+  });
 });
 
 describe('properties', () => {

@@ -169,7 +169,12 @@ function bridged(name: string, entry: { [key: string]: Json }): ImportEntry | un
   const notes = ['bridged through mcp-remote in the file: connected to directly here'];
   if (args.includes('--header'))
     notes.push('left out the bridge’s --header values (enter them in Custom headers)');
-  return remote(name, url, 'http', {}, notes);
+  // mcp-remote's own transport choice: `--transport sse-only` is a server that speaks HTTP+SSE only.
+  const sseOnly = args.some(
+    (arg, i) =>
+      /^--transport[= ]sse-only$/.test(arg) || (arg === '--transport' && args[i + 1] === 'sse-only'),
+  );
+  return remote(name, url, sseOnly ? 'sse' : 'http', {}, notes);
 }
 
 /** The registry's server.json: `remotes` are usable, `packages` are programs to run. */
@@ -281,10 +286,12 @@ function put<T>(object: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** What an export needs of a server: its name and address (never its headers). */
+/** What an export needs of a server: its name, address and transport (never its headers). */
 interface ExportedServer {
   name: string;
   url: string;
+  /** `sse` for a server kept on the legacy HTTP+SSE transport; else Streamable HTTP (or detected). */
+  transport?: 'http' | 'sse';
 }
 
 export type ExportFormat = 'vscode' | 'claude-code' | 'claude-desktop' | 'cursor' | 'urls';
@@ -306,12 +313,21 @@ function entryFor(server: ExportedServer, format: Exclude<ExportFormat, 'urls'>)
   switch (format) {
     case 'vscode':
     case 'claude-code':
-      return { type: 'http', url: server.url };
+      return { type: server.transport === 'sse' ? 'sse' : 'http', url: server.url };
     case 'cursor':
+      // Cursor tells the transport by itself (its file has no type for remote servers).
       return { url: server.url };
     case 'claude-desktop':
       // Claude Desktop's file starts programs only: the usual bridge to a remote server.
-      return { command: 'npx', args: ['-y', 'mcp-remote', server.url] };
+      return {
+        command: 'npx',
+        args: [
+          '-y',
+          'mcp-remote',
+          server.url,
+          ...(server.transport === 'sse' ? ['--transport', 'sse-only'] : []),
+        ],
+      };
   }
 }
 

@@ -95,6 +95,8 @@ function ImportPart({ controller }: { controller: PanelController }) {
           const state = await controller.addServer({
             url: row.url,
             ...(row.name ? { label: row.name } : {}),
+            // The file's `"type": "sse"`: the legacy transport, without trying Streamable HTTP first.
+            ...(row.transport === 'sse' ? { httpTransport: 'sse' as const } : {}),
             ...(headers ? { headers } : {}),
           });
           (state.state === 'failed' ? failed : added).push(row.name || row.url);
@@ -201,7 +203,11 @@ function ExportPart({ controller }: { controller: PanelController }) {
   const choice = useSignal<ExportFormat>('vscode');
   const servers = controller.servers.value.filter((server) => server.config.url);
   const names = serverNames(controller.servers.value);
-  const exported = servers.map((server) => ({ name: names(server.id), url: redactUrl(server.config.url!) }));
+  const exported = servers.map((server) => ({
+    name: names(server.id),
+    url: redactUrl(server.config.url!),
+    transport: server.config.httpTransport === 'sse' ? ('sse' as const) : ('http' as const),
+  }));
   const text = writeServerList(exported, choice.value);
   const spec = EXPORTS.find((item) => item.format === choice.value)!;
   const hidden = servers.some(
