@@ -187,6 +187,13 @@ test('import a Claude Desktop and a VS Code file: remote entries shown before th
     'skipped, it starts a program on your computer (stdio)',
   );
   await expect(list.locator('[data-import="mine"]')).toContainText('bridged through mcp-remote');
+  // The stdio entry comes with the bridge recipe, made from its own command line and this page's origin.
+  await list.locator('[data-import="files"]').getByText('Use files here through a bridge').click();
+  const origin = new URL(page.url()).origin;
+  await expect(list.locator('[data-import="files"] code').first()).toHaveText(
+    `npx -y supergateway --stdio "npx -y @modelcontextprotocol/server-filesystem /tmp" --outputTransport streamableHttp --port 8000 --cors "${origin}"`,
+  );
+  await expect(list.locator('[data-import="files"]')).toContainText('Then add http://127.0.0.1:8000/mcp');
   // Nothing is added before the person presses the button.
   await expect(page.locator('.tg-server')).toHaveCount(0);
   await axe(page, 'import preview');

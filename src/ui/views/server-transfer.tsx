@@ -13,7 +13,14 @@ import { redactUrl } from '../../protocol/index.js';
 import { type PanelController, serverNames } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ScrollText } from '../components/scroll-text.js';
-import { type ExportFormat, type ImportEntry, readServerList, writeServerList } from './server-lists.js';
+import {
+  BRIDGED_URL,
+  bridgeCommand,
+  type ExportFormat,
+  type ImportEntry,
+  readServerList,
+  writeServerList,
+} from './server-lists.js';
 
 const FORMAT_NAMES: Record<string, string> = {
   mcpServers: 'Claude or Cursor (mcpServers)',
@@ -144,9 +151,12 @@ function ImportPart({ controller }: { controller: PanelController }) {
                 {row.kind === 'remote' ? (
                   <RemoteRow row={row} change={(patch) => change(row.key, patch)} />
                 ) : (
-                  <p class="tg-wrap">
-                    <strong>{row.name || 'An entry'}</strong>: skipped, {row.reason}.
-                  </p>
+                  <>
+                    <p class="tg-wrap">
+                      <strong>{row.name || 'An entry'}</strong>: skipped, {row.reason}.
+                    </p>
+                    {row.stdio && <BridgeRecipe name={row.name} stdio={row.stdio} />}
+                  </>
                 )}
               </li>
             ))}
@@ -157,6 +167,32 @@ function ImportPart({ controller }: { controller: PanelController }) {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The bridge recipe for one stdio entry (docs/servers.md, "A stdio server, from the browser"): the
+ * command that serves it over Streamable HTTP to this page only, and the URL to add then. The
+ * command is the file's: the person runs it on their own computer, so it is shown whole, to read.
+ */
+function BridgeRecipe({ name, stdio }: { name: string; stdio: string }) {
+  const command = bridgeCommand(stdio, location.origin);
+  return (
+    <details class="tg-bridge">
+      <summary>Use {name || 'it'} here through a bridge</summary>
+      <p class="tg-wrap">
+        On your computer, run it behind supergateway, which serves it over Streamable HTTP to this page only
+        (it runs the program the file names: check it first):
+      </p>
+      <ScrollText>
+        <code>{command}</code>
+      </ScrollText>
+      <CopyButton text={() => command} label={`Copy the bridge command for ${name || 'this entry'}`} />
+      <p class="tg-wrap">
+        Then add <code>{BRIDGED_URL}</code>. Environment values the file gives it are not in the command: set
+        them in that shell. Keep port 8000 closed to other machines.
+      </p>
+    </details>
   );
 }
 
