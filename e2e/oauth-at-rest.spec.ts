@@ -169,3 +169,39 @@ test('a DPoP-bound token kept at rest is proven after a reload, by the same key,
     Array(peer.seen.dpopVerified.length - verified).fill({ token: first!.token, jkt: first!.jkt }),
   );
 });
+
+test('signing out of a server that is not connected (down, after a reload) forgets its tokens at rest', async ({
+  page,
+  context,
+}) => {
+  const started = await startOidcProtected();
+  peer = started;
+  const database = `tg-at-rest-forget-${crypto.randomUUID()}`;
+  const query = { server: started.urls.good, keep: database };
+  await openPanel(page, query);
+  await signInFromCard(page);
+  const dialog = page.getByRole('dialog', { name: 'Sign in to Notes?' });
+  await signInAtOidcProvider(context, () => dialog.getByRole('button', { name: 'Sign in' }).click());
+  await expect(page.locator('[data-server="notes"]')).toContainText('connected', { timeout: 20_000 });
+  const tokenRecords = async () =>
+    (await rawRecords(page, database)).keys.filter((key) => key.includes(`tokens ${started.urls.good}`));
+  expect(await tokenRecords()).toHaveLength(1);
+
+  // The server goes down; the next visit cannot connect, so no session holds the tokens.
+  peer = undefined;
+  await started.close();
+  await openPanel(page, query);
+  await page.waitForFunction(
+    () =>
+      (
+        window as unknown as { toolgate: { servers: { value: { id: string; state: string }[] } } }
+      ).toolgate.servers.value.find((server) => server.id === 'notes')?.state === 'failed',
+    undefined,
+    { timeout: 20_000 },
+  );
+  // What Forget does for a signed-in server: sign out, here without a connection.
+  await page.evaluate(() =>
+    (window as unknown as { toolgate: { signOut(id: string): Promise<void> } }).toolgate.signOut('notes'),
+  );
+  expect(await tokenRecords()).toEqual([]);
+});

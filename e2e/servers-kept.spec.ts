@@ -187,6 +187,13 @@ test('import a Claude Desktop and a VS Code file: remote entries shown before th
     'skipped, it starts a program on your computer (stdio)',
   );
   await expect(list.locator('[data-import="mine"]')).toContainText('bridged through mcp-remote');
+  // The stdio entry comes with the bridge recipe, made from its own command line and this page's origin.
+  await list.locator('[data-import="files"]').getByText('Use files here through a bridge').click();
+  const origin = new URL(page.url()).origin;
+  await expect(list.locator('[data-import="files"] code').first()).toHaveText(
+    `npx -y supergateway --stdio "npx -y @modelcontextprotocol/server-filesystem /tmp" --outputTransport streamableHttp --port 8000 --cors "${origin}"`,
+  );
+  await expect(list.locator('[data-import="files"]')).toContainText('Then add http://127.0.0.1:8000/mcp');
   // Nothing is added before the person presses the button.
   await expect(page.locator('.tg-server')).toHaveCount(0);
   await axe(page, 'import preview');
@@ -284,5 +291,48 @@ test.describe('the demo page’s deep link', () => {
       },
     );
     await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('&transport=sse connects a legacy HTTP+SSE server without trying Streamable HTTP, now and after a reload', async ({
+    page,
+  }) => {
+    const legacy = await startPeer('sdk1-legacy-sse');
+    try {
+      // Every request the page makes to the peer: detection would first POST to the SSE endpoint.
+      const posts: string[] = [];
+      const endpoint = new URL(legacy.url);
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (
+          url.origin === endpoint.origin &&
+          url.pathname === endpoint.pathname &&
+          request.method() === 'POST'
+        )
+          posts.push(request.url());
+      });
+      await page.goto(`${site.origin}/?server=${encodeURIComponent(legacy.url)}&name=Legacy&transport=sse`);
+      const dialog = page.getByRole('dialog', { name: 'Add servers from this link?' });
+      await expect(dialog).toContainText('over HTTP+SSE');
+      await dialog.getByRole('button', { name: 'Add server' }).click();
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      const linked = page.locator('.tg-server', { hasText: 'Legacy' });
+      await expect(linked.locator('.tg-badge')).toContainText('connected', { timeout: 20_000 });
+      // The peer heard the legacy handshake on its own paths (GET /sse, POST /messages) only.
+      const heard = await legacy.events();
+      expect(heard.streams.length).toBeGreaterThan(0);
+      expect(heard.messages.map((message) => message.method)).toContain('initialize');
+      expect(posts).toEqual([]);
+
+      // Kept with its transport: the next visit connects the same way.
+      await page.reload();
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      await expect(page.locator('.tg-server', { hasText: 'Legacy' }).locator('.tg-badge')).toContainText(
+        'connected',
+        { timeout: 20_000 },
+      );
+      expect(posts).toEqual([]);
+    } finally {
+      await legacy.stop();
+    }
   });
 });

@@ -24,8 +24,8 @@ import {
   type SessionBaseOptions,
   SignInSession,
 } from './sign-in-session.js';
+import { appTokensKey } from './token-keys.js';
 import { expiresSoon, revoke, TokenProblem, type TokenSet } from './tokens.js';
-import { canonicalResourceUri } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
 export interface ClientCredentialsSessionOptions extends SessionBaseOptions {
@@ -38,10 +38,7 @@ export class ClientCredentialsSession extends SignInSession<ClientCredentialsSes
 
   constructor(options: ClientCredentialsSessionOptions) {
     // Its own key: a host's own token is never mistaken for a person's, nor the other way round.
-    super(
-      options,
-      `client-credentials ${options.credentials.clientId} ${canonicalResourceUri(options.serverUrl)}`,
-    );
+    super(options, appTokensKey(options.credentials.clientId, options.serverUrl));
   }
 
   /**

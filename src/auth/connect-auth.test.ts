@@ -12,6 +12,7 @@ import { type ProtectedServer, startProtectedServer } from '../../e2e/peers/oaut
 import { followToCallback } from '../../test/support/follow-to-callback.js';
 import { clearEraCache, connect, type McpClient, signInOf } from '../index.js';
 import type { AuthorizationRequest } from './authorization-code.js';
+import { forgetSignIn } from './connect-auth.js';
 import { AuthorizationError } from './errors.js';
 import type { AuthEvent } from './session.js';
 import { memoryAuthStore } from './store.js';
@@ -54,6 +55,35 @@ describe('connect({ auth })', () => {
     expect(await signIn?.signedIn()).toBe(false);
     expect(server.seen.revocations).toBe(1);
     expect(events.map((event) => event.type)).toEqual(['signed-in', 'signed-out']);
+  });
+
+  it('forgetSignIn forgets a server’s kept tokens without a connection: the next connect signs in again', async () => {
+    server = await startProtectedServer();
+    const store = memoryAuthStore();
+    const auth = {
+      client: { clientName: 'Toolgate test', redirectUri: REDIRECT_URI },
+      authorize: followToCallback,
+      store,
+    };
+    client = await connect({ url: server.url, auth });
+    await client.listTools();
+    await client.close();
+    // Kept: a new connection with the same store signs in from it, nobody asked.
+    const refused = async () => {
+      throw new Error('asked to sign in');
+    };
+    client = await connect({ url: server.url, auth: { ...auth, authorize: refused } });
+    await client.close();
+    client = undefined;
+    expect(server.seen.authorizations).toHaveLength(1);
+
+    await forgetSignIn(server.url, auth);
+    const error = await connect({ url: server.url, auth: { ...auth, authorize: refused } }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(AuthorizationError);
+    expect((error as Error).message).toContain('asked to sign in');
   });
 
   it('reports a refused sign-in as the error of connect(), without trying the legacy handshake after it', async () => {

@@ -12,6 +12,7 @@ import type { EncryptedAuthStoreOptions } from './encrypted-store.js';
 import { createLazyOAuthFetch, type LazyOAuthFetch } from './lazy-fetch.js';
 import type { AuthEvent } from './session.js';
 import { type AuthStore, memoryAuthStore } from './store.js';
+import { appTokensKey, personTokensKey } from './token-keys.js';
 
 /** How Toolgate signs in to servers that require OAuth (MCP authorization). */
 export interface SignInOptions {
@@ -112,6 +113,18 @@ export function signInFetch(
     maxScopeUpgrades: options.maxScopeUpgrades,
     onEvent: options.onEvent,
   });
+}
+
+/**
+ * Forgets the tokens kept for `serverUrl` where `options` keeps them, without a connection: for a
+ * server that is down or not connected yet (Forget in the panel). What signOut does, but for the
+ * courtesy revocation, which needs the server's authorization metadata.
+ */
+export async function forgetSignIn(serverUrl: string | URL, options: SignInOptions): Promise<void> {
+  const store = options.store ?? (options.keepSignedIn ? atRest(options.keepSignedIn) : pageStore);
+  await store?.delete(personTokensKey(serverUrl));
+  if (options.clientCredentials)
+    await store?.delete(appTokensKey(options.clientCredentials.clientId, serverUrl));
 }
 
 /** The popup or redirect authorizer, imported when a sign-in starts (not needed before). */

@@ -33,6 +33,7 @@ import {
   type SessionBaseOptions,
   SignInSession,
 } from './sign-in-session.js';
+import { personTokensKey } from './token-keys.js';
 import { expiresSoon, refresh, revoke, TokenProblem, type TokenSet } from './tokens.js';
 import { canonicalResourceUri } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
@@ -60,9 +61,8 @@ export class AuthSession extends SignInSession<SessionOptions> {
   private restoredChecked = false;
 
   constructor(options: SessionOptions) {
-    const serverKey = canonicalResourceUri(options.serverUrl);
-    super(options, `tokens ${serverKey}`);
-    this.serverKey = serverKey;
+    super(options, personTokensKey(options.serverUrl));
+    this.serverKey = canonicalResourceUri(options.serverUrl);
   }
 
   /** The tokens to send now; refreshed first when they are about to expire. */

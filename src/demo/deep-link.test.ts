@@ -1,7 +1,7 @@
 /** The demo's `?server=` links: only http: and https: are offered, each with the name at its position. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readLinkedServers } from './deep-link.js';
+import { linkedTransport, readLinkedServers } from './deep-link.js';
 
 describe('readLinkedServers', () => {
   it('offers http: and https: addresses with their names, and names every other scheme as refused', () => {
@@ -34,5 +34,38 @@ describe('readLinkedServers', () => {
         for (const offer of offers) expect(['http:', 'https:']).toContain(offer.url.protocol);
       }),
     );
+  });
+});
+
+describe('the transport a link names', () => {
+  it('is read at its server’s position, by the names configurations use', () => {
+    const search = new URLSearchParams([
+      ['server', 'https://a.example.com/sse'],
+      ['name', 'Old'],
+      ['transport', 'sse'],
+      ['server', 'https://b.example.com/mcp'],
+      ['name', 'New'],
+      ['transport', 'http'],
+      ['server', 'https://c.example.com/mcp'],
+      ['name', 'Unknown'],
+      ['transport', 'websocket'],
+      ['server', 'https://d.example.com/mcp'],
+    ]).toString();
+    const { offers } = readLinkedServers(`?${search}`);
+    expect(offers.map((offer) => [offer.name, offer.httpTransport])).toEqual([
+      ['Old', 'sse'],
+      ['New', 'streamable-http'],
+      ['Unknown', undefined],
+      ['', undefined],
+    ]);
+  });
+
+  it('maps each name to the ServerConfig option', () => {
+    expect(linkedTransport('SSE')).toBe('sse');
+    expect(linkedTransport('streamable-http')).toBe('streamable-http');
+    expect(linkedTransport('streamableHttp')).toBe('streamable-http');
+    expect(linkedTransport('http')).toBe('streamable-http');
+    expect(linkedTransport('stdio')).toBeUndefined();
+    expect(linkedTransport(undefined)).toBeUndefined();
   });
 });

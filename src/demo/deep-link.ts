@@ -1,6 +1,7 @@
 /**
- * Deep links to the demo: `?server=<url>` (repeatable; `&name=<name>` names the server in the same
- * position) offers to add those servers. A link is anyone's to write, so nothing connects before the
+ * Deep links to the demo: `?server=<url>` (repeatable; `&name=<name>` names the server and
+ * `&transport=streamable-http|http|sse` chooses its HTTP transport, each in the same position)
+ * offers to add those servers. A link is anyone's to write, so nothing connects before the
  * person says so: a dialog names each server and the origin it would reach, and only http: and
  * https: addresses are offered (any other scheme is named as refused). Servers already in the panel
  * are not asked about again. The query is then cleared, so a reload does not ask twice (added
@@ -11,12 +12,32 @@ import type { Controller, ServerConfig } from '../widget.js';
 interface Offer {
   url: URL;
   name: string;
+  /** Chosen by the link, else detected when connecting. */
+  httpTransport?: 'streamable-http' | 'sse';
+}
+
+/**
+ * The transport names links and configurations use: `sse` is the 2024-11-05 HTTP+SSE transport;
+ * `streamable-http` (the registry's and the SDKs' name) and `http` (VS Code's and Claude Code's)
+ * are Streamable HTTP. Anything else leaves the choice to detection.
+ */
+export function linkedTransport(text: string | undefined): Offer['httpTransport'] {
+  const name = text?.trim().toLowerCase();
+  if (name === 'sse') return 'sse';
+  if (name === 'streamable-http' || name === 'http' || name === 'streamablehttp') return 'streamable-http';
+  return undefined;
+}
+
+function transportOf(text: string | undefined): Pick<Offer, 'httpTransport'> {
+  const httpTransport = linkedTransport(text);
+  return httpTransport ? { httpTransport } : {};
 }
 
 /** The servers a link names, split into those that may be offered and those refused (with why). */
 export function readLinkedServers(search: string): { offers: Offer[]; refused: string[] } {
   const params = new URLSearchParams(search);
   const names = params.getAll('name');
+  const transports = params.getAll('transport');
   const offers: Offer[] = [];
   const refused: string[] = [];
   for (const [index, text] of params.getAll('server').entries()) {
@@ -37,6 +58,7 @@ export function readLinkedServers(search: string): { offers: Offer[]; refused: s
         .replace(/\p{Cc}/gu, ' ')
         .trim()
         .slice(0, 80),
+      ...transportOf(transports[index]),
     });
   }
   return { offers, refused };
@@ -55,7 +77,13 @@ export async function offerLinkedServers(
   if (await ask(fresh, refused))
     for (const offer of fresh)
       void controller
-        .addServer(prepare({ url: offer.url.href, ...(offer.name ? { label: offer.name } : {}) }))
+        .addServer(
+          prepare({
+            url: offer.url.href,
+            ...(offer.name ? { label: offer.name } : {}),
+            ...(offer.httpTransport ? { httpTransport: offer.httpTransport } : {}),
+          }),
+        )
         .catch(() => undefined);
 }
 
@@ -63,6 +91,7 @@ function clearQuery(): void {
   const url = new URL(location.href);
   url.searchParams.delete('server');
   url.searchParams.delete('name');
+  url.searchParams.delete('transport');
   history.replaceState(history.state, '', url);
 }
 
@@ -88,7 +117,8 @@ function ask(offers: Offer[], refused: string[]): Promise<boolean> {
     for (const offer of offers) {
       const item = document.createElement('li');
       if (offer.name) item.append(element('strong', offer.name), ' ');
-      item.append(element('code', offer.url.href), ` (connects to ${offer.url.origin})`);
+      const over = offer.httpTransport === 'sse' ? ' over HTTP+SSE' : '';
+      item.append(element('code', offer.url.href), ` (connects to ${offer.url.origin}${over})`);
       list.append(item);
     }
     dialog.append(list);

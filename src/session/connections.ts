@@ -128,7 +128,7 @@ export function createConnections(options: ConnectionsOptions): Connections {
         transport = peer.transport;
       }
       const client = await connect({
-        ...(config.url ? { url: config.url } : {}),
+        ...(config.url ? { url: config.url, httpTransport: config.httpTransport ?? 'auto' } : {}),
         ...(transport ? { transport } : {}),
         ...(config.headers ? { headers: config.headers } : {}),
         ...(config.fetch ? { fetch: config.fetch } : {}),
@@ -274,9 +274,15 @@ export function createConnections(options: ConnectionsOptions): Connections {
     },
     async signOut(serverId) {
       const client = clients.get(serverId);
-      if (!client) throw new Error(`No connection to ${serverId} to sign out of.`);
-      const { signInOf } = await connectModule;
-      await signInOf(client)?.signOut();
+      const config = servers.value.find((server) => server.id === serverId)?.config;
+      if (client) {
+        const { signInOf } = await connectModule;
+        await signInOf(client)?.signOut();
+      } else if (config?.auth && config.url) {
+        // Not connected now (down, failed, not yet connected): its kept tokens go all the same.
+        const { forgetSignIn } = await import('../auth/connect-auth.js');
+        await forgetSignIn(config.url, config.auth);
+      } else throw new Error(`No connection to ${serverId} to sign out of.`);
       update(serverId, { signedIn: undefined });
     },
     noticeLoss(serverId) {

@@ -38,6 +38,8 @@ interface KeptRecord {
   frameUrl?: string;
   channel?: string;
   label?: string;
+  /** The HTTP transport, when one was chosen (not `auto`). */
+  httpTransport?: 'streamable-http' | 'sse';
   /** The real address and the headers are sealed under the same key. */
   sealed?: boolean;
   /** When it was added (ms): the order it is listed in. */
@@ -97,6 +99,7 @@ export function openKeptServers(options: KeepServersOptions = {}): KeptServers {
             ...(record.frameUrl !== undefined ? { frameUrl: record.frameUrl } : {}),
             ...(record.channel !== undefined ? { channel: record.channel } : {}),
             ...(record.label !== undefined ? { label: record.label } : {}),
+            ...(record.httpTransport ? { httpTransport: record.httpTransport } : {}),
             ...(secret?.headers ? { headers: secret.headers } : {}),
           }),
         );
@@ -124,6 +127,9 @@ export function openKeptServers(options: KeepServersOptions = {}): KeptServers {
         ...(config.frameUrl !== undefined ? { frameUrl: redactUrl(config.frameUrl) } : {}),
         ...(config.channel !== undefined ? { channel: config.channel } : {}),
         ...(config.label !== undefined ? { label: config.label } : {}),
+        ...(config.httpTransport && config.httpTransport !== 'auto'
+          ? { httpTransport: config.httpTransport }
+          : {}),
         ...(hasSecret ? { sealed: true } : {}),
         addedAt: Date.now(),
       };

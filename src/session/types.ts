@@ -22,6 +22,11 @@ export interface ServerConfig {
   id?: string;
   /** A Streamable HTTP or legacy HTTP+SSE endpoint (the transport is chosen automatically). */
   url?: string;
+  /**
+   * The url's HTTP transport: `auto` (default) tries Streamable HTTP, then the legacy HTTP+SSE
+   * transport; either name skips that detection. (`transport` below is a ready transport object.)
+   */
+  httpTransport?: 'auto' | 'streamable-http' | 'sse';
   /** Or a ready transport (postMessage to an iframe, window or extension port). */
   transport?: Transport;
   /**

@@ -8,10 +8,13 @@
 
 // The fixtures hold `${…}` placeholders as the formats write them, in plain strings on purpose.
 /* biome-ignore-all lint/suspicious/noTemplateCurlyInString: placeholders of the formats, not templates */
+import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normaliseServerUrl } from './server-input.js';
 import {
+  BRIDGED_URL,
+  bridgeCommand,
   type ExportFormat,
   type ImportEntry,
   MAX_ENTRIES,
@@ -213,6 +216,66 @@ describe('readServerList', () => {
   });
 });
 
+/**
+ * The words a POSIX shell reads from `line`, with `npx` standing for a program that prints them:
+ * what supergateway would be given, and (read again) what it would start.
+ */
+function shellWords(line: string): string[] {
+  const script = `npx() { for word in "$@"; do printf '%s\\0' "$word"; done; }; ${line}`;
+  return execFileSync('/bin/sh', ['-c', script], { encoding: 'utf8' }).split('\0').slice(0, -1);
+}
+
+describe('the bridge recipe for a stdio entry', () => {
+  it('names the entry’s command line, and the command serves it to this page’s origin only', () => {
+    const { entries } = read(CLAUDE_DESKTOP);
+    const stdio = skipped(entries)[0];
+    expect(stdio).toMatchObject({
+      name: 'filesystem',
+      stdio: 'npx -y @modelcontextprotocol/server-filesystem /Users/username/Desktop',
+    });
+    const command = bridgeCommand(stdio!.kind === 'skipped' ? stdio!.stdio! : '', 'https://app.example.com');
+    expect(shellWords(command)).toEqual([
+      '-y',
+      'supergateway',
+      '--stdio',
+      'npx -y @modelcontextprotocol/server-filesystem /Users/username/Desktop',
+      '--outputTransport',
+      'streamableHttp',
+      '--port',
+      '8000',
+      '--cors',
+      'https://app.example.com',
+    ]);
+    expect(BRIDGED_URL).toBe('http://127.0.0.1:8000/mcp');
+    // The registry's npm package is run by npx.
+    expect(read(REGISTRY).entries[2]).toMatchObject({ stdio: 'npx -y @example/weather-mcp' });
+  });
+
+  it('any arguments reach the program as the file wrote them, through both shells', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 12 }).filter((word) => !word.includes('\0')),
+          {
+            minLength: 0,
+            maxLength: 4,
+          },
+        ),
+        (args) => {
+          const { entries } = read(JSON.stringify({ mcpServers: { x: { command: 'npx', args } } }));
+          const entry = entries[0]!;
+          if (entry.kind !== 'skipped' || !entry.stdio) throw new Error('no recipe');
+          const given = shellWords(bridgeCommand(entry.stdio, 'http://127.0.0.1:5174'));
+          expect(given.slice(0, 3)).toEqual(['-y', 'supergateway', '--stdio']);
+          // supergateway starts the line through a shell: read it again as that shell does.
+          expect(shellWords(given[3]!)).toEqual(args);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('writeServerList', () => {
   const servers = [
     { name: 'Files', url: 'https://files.example.com/mcp' },
@@ -240,6 +303,23 @@ describe('writeServerList', () => {
     expect(writeServerList(servers, 'urls')).toBe(
       'https://files.example.com/mcp\nhttp://127.0.0.1:3000/mcp\n',
     );
+  });
+
+  it('keeps a legacy HTTP+SSE server’s transport through export and import', () => {
+    const legacy = [{ name: 'Old', url: 'https://old.example.com/sse', transport: 'sse' as const }];
+    expect(JSON.parse(writeServerList(legacy, 'vscode')).servers.Old).toEqual({
+      type: 'sse',
+      url: 'https://old.example.com/sse',
+    });
+    expect(JSON.parse(writeServerList(legacy, 'claude-desktop')).mcpServers.Old).toEqual({
+      command: 'npx',
+      args: ['-y', 'mcp-remote', 'https://old.example.com/sse', '--transport', 'sse-only'],
+    });
+    for (const format of ['vscode', 'claude-code', 'claude-desktop'] as const) {
+      const read = readServerList(writeServerList(legacy, format));
+      if (!read.ok) throw new Error(read.problem);
+      expect(read.entries).toMatchObject([{ kind: 'remote', name: 'Old', transport: 'sse' }]);
+    }
   });
 });
 

@@ -29,7 +29,13 @@ export type ImportEntry =
       /** What the person should know: what was left out (with why), how it was read. */
       notes: string[];
     }
-  | { kind: 'skipped'; name: string; reason: string };
+  | {
+      kind: 'skipped';
+      name: string;
+      reason: string;
+      /** A stdio entry's command line (shell-quoted), for the bridge recipe (bridgeCommand). */
+      stdio?: string;
+    };
 
 type ImportResult = { ok: true; format: ListFormat; entries: ImportEntry[] } | { ok: false; problem: string };
 
@@ -55,6 +61,38 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
 
 const STDIO_REASON =
   'it starts a program on your computer (stdio), which a web page cannot do: run it behind an HTTP endpoint (a gateway such as supergateway) and add that URL';
+/** Command lines longer than this get the reason only: a recipe nobody can read is no help. */
+const MAX_COMMAND = 400;
+
+/** A stdio entry, skipped with the reason and, when its command line is short, the recipe's command. */
+function stdioEntry(name: string, words: readonly string[]): ImportEntry {
+  const line = words.map(shellWord).join(' ');
+  return {
+    kind: 'skipped',
+    name,
+    reason: STDIO_REASON,
+    ...(words.length && words[0] && line.length <= MAX_COMMAND ? { stdio: line } : {}),
+  };
+}
+
+/** One word as a POSIX shell reads it back: bare when safe, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The bridge recipe (docs/servers.md, "A stdio server, from the browser"): supergateway runs the
+ * stdio server and serves it over Streamable HTTP at http://127.0.0.1:8000/mcp, allowing only
+ * `origin` (never every site: any page could then use the program's tools).
+ */
+export function bridgeCommand(stdio: string, origin: string): string {
+  // Inside double quotes, the shell still reads " \ $ and `: escaped, the line arrives as written.
+  const quoted = stdio.replace(/["\\$`]/g, '\\$&');
+  return `npx -y supergateway --stdio "${quoted}" --outputTransport streamableHttp --port 8000 --cors "${origin}"`;
+}
+
+/** Where the bridge of bridgeCommand serves the server. */
+export const BRIDGED_URL = 'http://127.0.0.1:8000/mcp';
 
 /** Reads a server list in any of the formats above; which one is told by its shape. */
 export function readServerList(text: string): ImportResult {
@@ -141,7 +179,7 @@ function readNamedEntry(name: string, entry: Json): ImportEntry {
         ? entry.serverUrl
         : undefined;
   if (type === 'stdio' || (address === undefined && typeof entry.command === 'string'))
-    return bridged(name, entry) ?? { kind: 'skipped', name, reason: STDIO_REASON };
+    return bridged(name, entry) ?? stdioEntry(name, commandWords(entry));
   if (address === undefined) return { kind: 'skipped', name, reason: 'it has no "url"' };
   if (type !== undefined && !['http', 'sse', 'streamable-http', 'streamablehttp'].includes(type))
     return {
@@ -152,6 +190,13 @@ function readNamedEntry(name: string, entry: Json): ImportEntry {
   const notes: string[] = [];
   const headers = readHeaderObject(entry.headers, notes);
   return remote(name, address, type === 'sse' ? 'sse' : 'http', headers, notes);
+}
+
+/** A stdio entry's program and its arguments (the strings among them). */
+function commandWords(entry: { [key: string]: Json }): string[] {
+  if (typeof entry.command !== 'string') return [];
+  const args = Array.isArray(entry.args) ? entry.args.filter((arg) => typeof arg === 'string') : [];
+  return [entry.command, ...args];
 }
 
 /**
@@ -169,7 +214,12 @@ function bridged(name: string, entry: { [key: string]: Json }): ImportEntry | un
   const notes = ['bridged through mcp-remote in the file: connected to directly here'];
   if (args.includes('--header'))
     notes.push('left out the bridge’s --header values (enter them in Custom headers)');
-  return remote(name, url, 'http', {}, notes);
+  // mcp-remote's own transport choice: `--transport sse-only` is a server that speaks HTTP+SSE only.
+  const sseOnly = args.some(
+    (arg, i) =>
+      /^--transport[= ]sse-only$/.test(arg) || (arg === '--transport' && args[i + 1] === 'sse-only'),
+  );
+  return remote(name, url, sseOnly ? 'sse' : 'http', {}, notes);
 }
 
 /** The registry's server.json: `remotes` are usable, `packages` are programs to run. */
@@ -204,7 +254,13 @@ function readRegistry(parsed: { [key: string]: Json }): ImportResult {
   }
   for (const item of packages.slice(0, MAX_ENTRIES)) {
     const id = isObject(item) && typeof item.identifier === 'string' ? item.identifier : 'a package';
-    entries.push({ kind: 'skipped', name: shownName(`${base} · ${id}`), reason: STDIO_REASON });
+    // The registry's own runners for its package types: npm through npx, PyPI through uvx.
+    const runner = isObject(item)
+      ? { npm: ['npx', '-y'], pypi: ['uvx'] }[String(item.registryType)]
+      : undefined;
+    entries.push(
+      stdioEntry(shownName(`${base} · ${id}`), runner && id !== 'a package' ? [...runner, id] : []),
+    );
   }
   if (entries.length === 0)
     return { ok: false, problem: 'The server.json lists no remotes and no packages.' };
@@ -281,10 +337,12 @@ function put<T>(object: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** What an export needs of a server: its name and address (never its headers). */
+/** What an export needs of a server: its name, address and transport (never its headers). */
 interface ExportedServer {
   name: string;
   url: string;
+  /** `sse` for a server kept on the legacy HTTP+SSE transport; else Streamable HTTP (or detected). */
+  transport?: 'http' | 'sse';
 }
 
 export type ExportFormat = 'vscode' | 'claude-code' | 'claude-desktop' | 'cursor' | 'urls';
@@ -306,12 +364,21 @@ function entryFor(server: ExportedServer, format: Exclude<ExportFormat, 'urls'>)
   switch (format) {
     case 'vscode':
     case 'claude-code':
-      return { type: 'http', url: server.url };
+      return { type: server.transport === 'sse' ? 'sse' : 'http', url: server.url };
     case 'cursor':
+      // Cursor tells the transport by itself (its file has no type for remote servers).
       return { url: server.url };
     case 'claude-desktop':
       // Claude Desktop's file starts programs only: the usual bridge to a remote server.
-      return { command: 'npx', args: ['-y', 'mcp-remote', server.url] };
+      return {
+        command: 'npx',
+        args: [
+          '-y',
+          'mcp-remote',
+          server.url,
+          ...(server.transport === 'sse' ? ['--transport', 'sse-only'] : []),
+        ],
+      };
   }
 }
 

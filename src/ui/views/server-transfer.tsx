@@ -13,7 +13,14 @@ import { redactUrl } from '../../protocol/index.js';
 import { type PanelController, serverNames } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ScrollText } from '../components/scroll-text.js';
-import { type ExportFormat, type ImportEntry, readServerList, writeServerList } from './server-lists.js';
+import {
+  BRIDGED_URL,
+  bridgeCommand,
+  type ExportFormat,
+  type ImportEntry,
+  readServerList,
+  writeServerList,
+} from './server-lists.js';
 
 const FORMAT_NAMES: Record<string, string> = {
   mcpServers: 'Claude or Cursor (mcpServers)',
@@ -95,6 +102,8 @@ function ImportPart({ controller }: { controller: PanelController }) {
           const state = await controller.addServer({
             url: row.url,
             ...(row.name ? { label: row.name } : {}),
+            // The file's `"type": "sse"`: the legacy transport, without trying Streamable HTTP first.
+            ...(row.transport === 'sse' ? { httpTransport: 'sse' as const } : {}),
             ...(headers ? { headers } : {}),
           });
           (state.state === 'failed' ? failed : added).push(row.name || row.url);
@@ -142,9 +151,12 @@ function ImportPart({ controller }: { controller: PanelController }) {
                 {row.kind === 'remote' ? (
                   <RemoteRow row={row} change={(patch) => change(row.key, patch)} />
                 ) : (
-                  <p class="tg-wrap">
-                    <strong>{row.name || 'An entry'}</strong>: skipped, {row.reason}.
-                  </p>
+                  <>
+                    <p class="tg-wrap">
+                      <strong>{row.name || 'An entry'}</strong>: skipped, {row.reason}.
+                    </p>
+                    {row.stdio && <BridgeRecipe name={row.name} stdio={row.stdio} />}
+                  </>
                 )}
               </li>
             ))}
@@ -155,6 +167,32 @@ function ImportPart({ controller }: { controller: PanelController }) {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The bridge recipe for one stdio entry (docs/servers.md, "A stdio server, from the browser"): the
+ * command that serves it over Streamable HTTP to this page only, and the URL to add then. The
+ * command is the file's: the person runs it on their own computer, so it is shown whole, to read.
+ */
+function BridgeRecipe({ name, stdio }: { name: string; stdio: string }) {
+  const command = bridgeCommand(stdio, location.origin);
+  return (
+    <details class="tg-bridge">
+      <summary>Use {name || 'it'} here through a bridge</summary>
+      <p class="tg-wrap">
+        On your computer, run it behind supergateway, which serves it over Streamable HTTP to this page only
+        (it runs the program the file names: check it first):
+      </p>
+      <ScrollText>
+        <code>{command}</code>
+      </ScrollText>
+      <CopyButton text={() => command} label={`Copy the bridge command for ${name || 'this entry'}`} />
+      <p class="tg-wrap">
+        Then add <code>{BRIDGED_URL}</code>. Environment values the file gives it are not in the command: set
+        them in that shell. Keep port 8000 closed to other machines.
+      </p>
+    </details>
   );
 }
 
@@ -201,7 +239,11 @@ function ExportPart({ controller }: { controller: PanelController }) {
   const choice = useSignal<ExportFormat>('vscode');
   const servers = controller.servers.value.filter((server) => server.config.url);
   const names = serverNames(controller.servers.value);
-  const exported = servers.map((server) => ({ name: names(server.id), url: redactUrl(server.config.url!) }));
+  const exported = servers.map((server) => ({
+    name: names(server.id),
+    url: redactUrl(server.config.url!),
+    transport: server.config.httpTransport === 'sse' ? ('sse' as const) : ('http' as const),
+  }));
   const text = writeServerList(exported, choice.value);
   const spec = EXPORTS.find((item) => item.format === choice.value)!;
   const hidden = servers.some(

@@ -285,7 +285,9 @@ function ServerRow({
             type="button"
             aria-label={`Forget ${name}`}
             onClick={async () => {
-              if (server.signedIn) await controller.signOut?.(server.id).catch(() => undefined);
+              // Kept tokens go too, connected or not (a server that is down still has them at rest).
+              if (server.signedIn || server.config.auth)
+                await controller.signOut?.(server.id).catch(() => undefined);
               await controller.removeServer(server.id).catch(() => undefined);
             }}
           >
