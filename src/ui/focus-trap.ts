@@ -7,9 +7,7 @@ export function trapFocus(container: HTMLElement | null): () => void {
   if (!container) return () => undefined;
   const onKey = (event: KeyboardEvent) => {
     if (event.key !== 'Tab') return;
-    const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-      (item) => item.offsetParent !== null,
-    );
+    const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(canTakeFocus);
     if (items.length === 0) return;
     const first = items[0]!;
     const last = items.at(-1)!;
@@ -26,4 +24,13 @@ export function trapFocus(container: HTMLElement | null): () => void {
   };
   container.addEventListener('keydown', onKey);
   return () => container.removeEventListener('keydown', onKey);
+}
+
+/**
+ * Shown, so focus() works. Not `offsetParent`: Chromium hides a closed <details>' content with
+ * `content-visibility: hidden`, which keeps an offsetParent, so a button in "Other choices" counted
+ * as the last stop, focus() on it did nothing, and Tab walked out of the dialog.
+ */
+function canTakeFocus(item: HTMLElement): boolean {
+  return typeof item.checkVisibility === 'function' ? item.checkVisibility() : item.offsetParent !== null;
 }
