@@ -10,6 +10,12 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { CompleteRequestParams } from '../../protocol/index.js';
 import type { PanelController, ServerState, SessionOfferings } from '../../session/index.js';
 
+/**
+ * After the first page, the rows listed so far are drawn again at most this often: each drawing
+ * goes over every row, so one per page would cost a 10,000-row listing twenty growing renders.
+ */
+const PARTIAL_EVERY_MS = 250;
+
 /** Typing pauses this long before completion is asked: one request per pause, not per key. */
 const COMPLETION_DEBOUNCE_MS = 250;
 
@@ -66,18 +72,33 @@ export function useListings<T>(
         // A listing that was replaced (a list change) or left (the tab closed) shows nothing more.
         const current = () => live && running.current.get(server.id) === abort;
         set(server.id, { status: 'loading' });
-        load(
-          offerings,
-          server.id,
-          (partial) => {
-            if (current()) set(server.id, { status: 'ready', ...partial, more: true });
-          },
-          abort.signal,
-        ).then(
+        let shownAt = Number.NEGATIVE_INFINITY;
+        let pending: Loaded<T> | undefined;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const flush = () => {
+          timer = undefined;
+          if (pending && current()) set(server.id, { status: 'ready', ...pending, more: true });
+          pending = undefined;
+          shownAt = performance.now();
+        };
+        const show = (partial: Loaded<T>) => {
+          pending = partial;
+          if (timer !== undefined) return;
+          const wait = shownAt + PARTIAL_EVERY_MS - performance.now();
+          if (wait <= 0) flush();
+          else timer = setTimeout(flush, wait);
+        };
+        const done = () => {
+          clearTimeout(timer);
+          pending = undefined;
+        };
+        load(offerings, server.id, show, abort.signal).then(
           (whole) => {
+            done();
             if (current()) set(server.id, { status: 'ready', ...whole, more: false });
           },
           (error: unknown) => {
+            done();
             if (current())
               set(server.id, { status: 'failed', error: (error as Error).message ?? String(error) });
           },
