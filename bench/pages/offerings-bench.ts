@@ -11,7 +11,16 @@ import { defineToolgatePanel, type ToolgatePanelElement } from '../../src/widget
 
 declare global {
   interface Window {
-    listResourcesBench(): Promise<{ firstRowMs: number; allRowsMs: number; rows: number; heapBytes: number }>;
+    listResourcesBench(): Promise<{
+      firstRowMs: number;
+      firstRows: number;
+      allRowsMs: number;
+      rows: number;
+      heapBytes: number;
+      searchOneMs: number;
+      searchNoneMs: number;
+      searchClearMs: number;
+    }>;
     completeBench(calls: number, rounds: number): Promise<{ toolgateMs: number; floorMs: number }>;
     gc?: () => void;
   }
@@ -47,15 +56,55 @@ window.listResourcesBench = async () => {
   const start = performance.now();
   tab.click();
   let firstRowMs = -1;
+  let firstRows = 0;
   let rows = 0;
   for (;;) {
     const at = await frame();
     rows = root().querySelectorAll('.tg-offer-row').length;
-    if (firstRowMs < 0 && rows > 0) firstRowMs = at - start;
-    if (rows >= 10_000) return { firstRowMs, allRowsMs: at - start, rows, heapBytes: heap() - before };
+    if (firstRowMs < 0 && rows > 0) {
+      firstRowMs = at - start;
+      firstRows = rows;
+    }
+    // Every row, and the listing says it is done (no "Loading more…").
+    if (rows >= 10_001 && !root().querySelector('.tg-offer-group')?.textContent?.includes('Loading more')) {
+      const allRowsMs = at - start;
+      const heapBytes = heap() - before;
+      return {
+        firstRowMs,
+        firstRows,
+        allRowsMs,
+        rows,
+        heapBytes,
+        ...(await searches(rows)),
+      };
+    }
     if (at - start > 120_000) throw new Error(`only ${rows} rows after two minutes`);
   }
 };
+
+/**
+ * Search over the full listing, from the keystroke's input event to the frame that shows the
+ * result: no match (from every row shown), one match (from none), then cleared (every row again).
+ */
+async function searches(all: number) {
+  const field = root().querySelector<HTMLInputElement>('#tg-resource-search');
+  if (!field) throw new Error('no search field');
+  const search = async (query: string, expected: number) => {
+    const start = performance.now();
+    field.value = query;
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    for (;;) {
+      const at = await frame();
+      if (root().querySelectorAll('.tg-offer-row').length === expected) return at - start;
+      if (at - start > 60_000) throw new Error(`search "${query}" never showed ${expected} rows`);
+    }
+  };
+  // None from every row (the scan and every row removed), then one from none (the scan alone).
+  const searchNoneMs = await search('matches-nothing-at-all', 0);
+  const searchOneMs = await search('item-4321', 1);
+  const searchClearMs = await search('', all);
+  return { searchOneMs, searchNoneMs, searchClearMs };
+}
 
 const REQUEST = {
   ref: { type: 'ref/resource' as const, uri: 'bench://items/{id}' },

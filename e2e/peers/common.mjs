@@ -17,6 +17,7 @@ export function peerFlags(argv = process.argv.slice(2)) {
       'no-expose': { type: 'boolean', default: false },
       'read-file': { type: 'boolean', default: false },
       offerings: { type: 'boolean', default: false },
+      'paged-resources': { type: 'string', default: '0' },
     },
     strict: true,
   });
@@ -28,6 +29,7 @@ export function peerFlags(argv = process.argv.slice(2)) {
     cors: !values['no-cors'],
     readFile: values['read-file'],
     offerings: values.offerings,
+    pagedResources: Number(values['paged-resources']),
   };
 }
 

@@ -16,6 +16,9 @@
  *   POST /__control/resource-updated?uri=U  notifies sessions subscribed to U (with --offerings)
  *
  *   --offerings    also offer resources, a template and a prompt with completion (offerings.mjs)
+ *   --paged-resources N  (with --offerings) resources/list offers N resources instead, in pages of
+ *                  PAGED_RESOURCES_PAGE; every page after the first waits for
+ *   POST /__control/release-pages   (a slow server's later pages, for the tab that streams them)
  *
  * Besides the shared tools: `elicit` (stateful only) and `run_with_credentials` (echoes its
  * credential-laden arguments, for the redaction tests).
@@ -30,6 +33,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import {
   ElicitResultSchema,
   isInitializeRequest,
+  ListResourcesRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -139,6 +143,7 @@ function newServer() {
       server.subscribed.delete(request.params.uri);
       return {};
     });
+    if (flags.pagedResources > 0) server.server.setRequestHandler(ListResourcesRequestSchema, pagedResources);
   }
   return server;
 }
@@ -190,7 +195,33 @@ async function serveStateful(req, res, body) {
   await transport.handleRequest(req, res, body);
 }
 
+/** --paged-resources: resources per page, and the gate the pages after the first wait behind. */
+const PAGED_RESOURCES_PAGE = 50;
+let releasePages;
+const pagesReleased = new Promise((resolve) => {
+  releasePages = resolve;
+});
+
+async function pagedResources(request) {
+  const from = Number(request.params?.cursor ?? 0);
+  if (from > 0) await pagesReleased;
+  const to = Math.min(from + PAGED_RESOURCES_PAGE, flags.pagedResources);
+  return {
+    resources: Array.from({ length: to - from }, (_, i) => ({
+      uri: `paged://items/${from + i}`,
+      name: `paged-${from + i}`,
+      mimeType: 'text/plain',
+    })),
+    ...(to < flags.pagedResources ? { nextCursor: String(to) } : {}),
+  };
+}
+
 async function control(req, res, path) {
+  if (req.method === 'POST' && path === '/__control/release-pages') {
+    releasePages();
+    sendJson(res, 200, { released: true });
+    return;
+  }
   if (req.method === 'POST' && path === '/__control/forget-sessions') {
     const all = [...sessions.values()];
     sessions.clear();

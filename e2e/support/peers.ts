@@ -107,7 +107,7 @@ export interface Peer {
   events(): Promise<PeerEvents>;
   /** POSTs /__control/<name> (our sdk1-streamable and modern peers only). */
   control(
-    name: 'forget-sessions' | 'add-tool' | 'rug-pull' | 'change-manifest',
+    name: 'forget-sessions' | 'add-tool' | 'rug-pull' | 'change-manifest' | 'release-pages',
   ): Promise<Record<string, unknown>>;
   /** What the server wrote on stderr, for failure messages. */
   stderr(): string;

@@ -40,9 +40,10 @@ export function offeringsMirror(command: Command): OfferingsMirror {
   };
   return {
     offerings: {
-      listResources: (serverId) => command('listResources', serverId),
-      listResourceTemplates: (serverId) => command('listResourceTemplates', serverId),
-      listPrompts: (serverId) => command('listPrompts', serverId),
+      // A page at a time when the tab asks for one (`params`): the worker answers each as it arrives.
+      listResources: (serverId, params) => command('listResources', serverId, params),
+      listResourceTemplates: (serverId, params) => command('listResourceTemplates', serverId, params),
+      listPrompts: (serverId, params) => command('listPrompts', serverId, params),
       readResource: (serverId, uri) => command('readOffering', serverId, uri),
       getPrompt: (serverId, name, args) => command('getPrompt', serverId, name, args),
       complete: async (serverId, params, signal) => {

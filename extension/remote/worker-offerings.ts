@@ -6,10 +6,20 @@
  */
 
 import type { CompleteRequestParams } from '../../src/protocol/index.js';
-import type { SessionOfferings } from '../../src/session/index.js';
+import type { ListingParams, SessionOfferings } from '../../src/session/index.js';
 import type { WorkerToPage } from './wire.js';
 
 type Handler = (...params: never[]) => unknown;
+
+/** What the panel may ask of a listing: a cursor (a string) and a page count (a positive integer). */
+function listingParams(params: unknown): ListingParams | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const { cursor, maxPages } = params as Record<string, unknown>;
+  return {
+    ...(typeof cursor === 'string' ? { cursor } : {}),
+    ...(Number.isInteger(maxPages) && (maxPages as number) > 0 ? { maxPages: maxPages as number } : {}),
+  };
+}
 
 export function offeringCommands(
   offerings: SessionOfferings | undefined,
@@ -22,9 +32,12 @@ export function offeringCommands(
   };
   return {
     commands: {
-      listResources: (serverId: string) => reach().listResources(serverId),
-      listResourceTemplates: (serverId: string) => reach().listResourceTemplates(serverId),
-      listPrompts: (serverId: string) => reach().listPrompts(serverId),
+      listResources: (serverId: string, params?: unknown) =>
+        reach().listResources(serverId, listingParams(params)),
+      listResourceTemplates: (serverId: string, params?: unknown) =>
+        reach().listResourceTemplates(serverId, listingParams(params)),
+      listPrompts: (serverId: string, params?: unknown) =>
+        reach().listPrompts(serverId, listingParams(params)),
       readOffering: (serverId: string, uri: string) => reach().readResource(serverId, String(uri)),
       getPrompt: (serverId: string, name: string, args: Record<string, string>) =>
         reach().getPrompt(serverId, String(name), args ?? {}),

@@ -34,7 +34,7 @@ export { armDialog } from './dialog-arming.js';
 export { configureDialogArming, type DialogArmingOptions } from './dialog-arming-settings.js';
 export { type ExposedTool, type ExposeToAgentOptions, exposeToAgent } from './expose-to-agent.js';
 export type { KeepServersOptions } from './kept-servers.js';
-export type { SessionOfferings } from './offerings.js';
+export type { ListingParams, SessionOfferings } from './offerings.js';
 export { type PageTool, type RegisterPageToolsOptions, registerPageTools } from './register-page-tools.js';
 export { coveredCallers, grantEndWords, grantReachWords, type RememberedItem } from './remembered.js';
 export { parseReplayFile, type ReplayCall, replayFileOf } from './replay-file.js';

@@ -22,11 +22,21 @@ interface AccessOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Which part of a listing: without parameters every page within the client's bounds; `{ maxPages: 1 }`
+ * the first page; `{ cursor }` the one page there. The tabs page themselves, so the first page
+ * shows while the rest arrive; `nextCursor` in the answer says where to go on.
+ */
+export interface ListingParams {
+  cursor?: string;
+  maxPages?: number;
+}
+
 /** One server's offerings, as the Resources and Prompts tabs (and the host API) use them. */
 export interface SessionOfferings {
-  listResources(serverId: string): Promise<ListResourcesResult>;
-  listResourceTemplates(serverId: string): Promise<ListResourceTemplatesResult>;
-  listPrompts(serverId: string): Promise<ListPromptsResult>;
+  listResources(serverId: string, params?: ListingParams): Promise<ListResourcesResult>;
+  listResourceTemplates(serverId: string, params?: ListingParams): Promise<ListResourceTemplatesResult>;
+  listPrompts(serverId: string, params?: ListingParams): Promise<ListPromptsResult>;
   /** Reads through the gate (as the person by default): recorded as `resources/read`. */
   readResource(
     serverId: string,
@@ -72,9 +82,9 @@ export function createOfferings(options: {
 }): SessionOfferings {
   const { gate, connected, person } = options;
   return {
-    listResources: (serverId) => connected(serverId).listResources(),
-    listResourceTemplates: (serverId) => connected(serverId).listResourceTemplates(),
-    listPrompts: (serverId) => connected(serverId).listPrompts(),
+    listResources: (serverId, params) => connected(serverId).listResources(params),
+    listResourceTemplates: (serverId, params) => connected(serverId).listResourceTemplates(params),
+    listPrompts: (serverId, params) => connected(serverId).listPrompts(params),
     async readResource(serverId, uri, { caller = person, signal } = {}) {
       return (await gate).read({ serverId, uri, caller, ...(signal ? { signal } : {}) });
     },

@@ -10,38 +10,97 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { CompleteRequestParams } from '../../protocol/index.js';
 import type { PanelController, ServerState, SessionOfferings } from '../../session/index.js';
 
+/**
+ * After the first page, the rows listed so far are drawn again at most this often: each drawing
+ * goes over every row, so one per page would cost a 10,000-row listing twenty growing renders.
+ */
+const PARTIAL_EVERY_MS = 250;
+
 /** Typing pauses this long before completion is asked: one request per pause, not per key. */
 const COMPLETION_DEBOUNCE_MS = 250;
 
-type Listing<T> = { status: 'loading' } | { status: 'failed'; error: string } | { status: 'ready'; value: T };
+/**
+ * A server's listing as the tab shows it: rows appear with the first page (`more` while later pages
+ * are on their way, `count` how many so far), and `note` says why it ended early, if it did.
+ */
+type Listing<T> =
+  | { status: 'loading' }
+  | { status: 'failed'; error: string }
+  | { status: 'ready'; value: T; count: number; more: boolean; note?: string };
 
-/** Loads `load(server)` for each connected server `wanted` offers, again on a list change. */
+/** What a tab's loader hands back: the rows so far, how many, and (at the end) why it stopped early. */
+interface Loaded<T> {
+  value: T;
+  count: number;
+  note?: string;
+}
+
+/** A tab's loader: shows each page's rows through `show`; resolves with the whole listing. */
+export type Loader<T> = (
+  offerings: SessionOfferings,
+  serverId: string,
+  show: (partial: Loaded<T>) => void,
+  signal: AbortSignal,
+) => Promise<Loaded<T>>;
+
+/**
+ * Loads `load(server)` for each connected server `wanted` offers, again on a list change (which
+ * stops the listing in flight). `stop(serverId)` keeps the rows listed so far and asks no more.
+ */
 export function useListings<T>(
   controller: PanelController,
   wanted: (server: ServerState) => boolean,
-  load: (offerings: SessionOfferings, serverId: string) => Promise<T>,
-): { servers: ServerState[]; listings: Record<string, Listing<T>> } {
+  load: Loader<T>,
+): { servers: ServerState[]; listings: Record<string, Listing<T>>; stop: (serverId: string) => void } {
   const servers = controller.servers.value.filter((server) => server.state === 'connected' && wanted(server));
   const listings = useSignal<Record<string, Listing<T>>>({});
+  const running = useRef(new Map<string, AbortController>());
   const key = servers.map((server) => server.id).join('\n');
   useEffect(() => {
     const offerings = controller.offerings;
     if (!offerings) return;
     let live = true;
     const stops: Array<() => void> = [];
+    const set = (serverId: string, listing: Listing<T>) => {
+      if (live) listings.value = { ...listings.value, [serverId]: listing };
+    };
     for (const server of servers) {
       const fetch = () => {
-        listings.value = { ...listings.value, [server.id]: { status: 'loading' } };
-        load(offerings, server.id).then(
-          (value) => {
-            if (live) listings.value = { ...listings.value, [server.id]: { status: 'ready', value } };
+        running.current.get(server.id)?.abort();
+        const abort = new AbortController();
+        running.current.set(server.id, abort);
+        // A listing that was replaced (a list change) or left (the tab closed) shows nothing more.
+        const current = () => live && running.current.get(server.id) === abort;
+        set(server.id, { status: 'loading' });
+        let shownAt = Number.NEGATIVE_INFINITY;
+        let pending: Loaded<T> | undefined;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const flush = () => {
+          timer = undefined;
+          if (pending && current()) set(server.id, { status: 'ready', ...pending, more: true });
+          pending = undefined;
+          shownAt = performance.now();
+        };
+        const show = (partial: Loaded<T>) => {
+          pending = partial;
+          if (timer !== undefined) return;
+          const wait = shownAt + PARTIAL_EVERY_MS - performance.now();
+          if (wait <= 0) flush();
+          else timer = setTimeout(flush, wait);
+        };
+        const done = () => {
+          clearTimeout(timer);
+          pending = undefined;
+        };
+        load(offerings, server.id, show, abort.signal).then(
+          (whole) => {
+            done();
+            if (current()) set(server.id, { status: 'ready', ...whole, more: false });
           },
           (error: unknown) => {
-            if (live)
-              listings.value = {
-                ...listings.value,
-                [server.id]: { status: 'failed', error: (error as Error).message ?? String(error) },
-              };
+            done();
+            if (current())
+              set(server.id, { status: 'failed', error: (error as Error).message ?? String(error) });
           },
         );
       };
@@ -55,9 +114,12 @@ export function useListings<T>(
     return () => {
       live = false;
       for (const stop of stops) stop();
+      for (const abort of running.current.values()) abort.abort();
+      running.current.clear();
     };
   }, [controller, key]);
-  return { servers, listings: listings.value };
+  const stop = (serverId: string) => running.current.get(serverId)?.abort();
+  return { servers, listings: listings.value, stop };
 }
 
 /**
@@ -202,6 +264,7 @@ export function OfferingList<I extends OfferedItem>({
   selected,
   names,
   row,
+  stop,
 }: {
   id: string;
   kind: 'prompts' | 'resources';
@@ -213,7 +276,12 @@ export function OfferingList<I extends OfferedItem>({
   selected: Signal<string | undefined>;
   names: (serverId: string) => string;
   row: (item: I) => ComponentChildren;
+  stop: (serverId: string) => void;
 }) {
+  const loadingMore = servers.some((server) => {
+    const listing = listings[server.id];
+    return !listing || listing.status === 'loading' || (listing.status === 'ready' && listing.more);
+  });
   return (
     <div>
       <label for={id}>Search {kind}</label>
@@ -226,7 +294,8 @@ export function OfferingList<I extends OfferedItem>({
         }}
       />
       <p class="tg-muted" role="status">
-        {items.length} {items.length === 1 ? noun.one : noun.many}
+        {items.length.toLocaleString('en')} {items.length === 1 ? noun.one : noun.many}
+        {loadingMore && ' so far'}
       </p>
       {servers.length === 0 && <p class="tg-pick">No connected server offers {kind}.</p>}
       {servers.map((server) => {
@@ -259,6 +328,19 @@ export function OfferingList<I extends OfferedItem>({
                   </li>
                 ))}
               </ul>
+            )}
+            {listing?.status === 'ready' && listing.more && (
+              <p class="tg-muted tg-row">
+                <span>Loading more… {listing.count.toLocaleString('en')} listed</span>
+                <button type="button" onClick={() => stop(server.id)}>
+                  Stop listing {label}
+                </button>
+              </p>
+            )}
+            {listing?.status === 'ready' && listing.note && (
+              <p class="tg-muted">
+                {listing.note} {listing.count.toLocaleString('en')} listed.
+              </p>
             )}
           </section>
         );

@@ -10,17 +10,25 @@ import type { CallToolResult, GetPromptResult, Prompt, PromptArgument } from '..
 import { type PanelController, type ServerState, serverNames } from '../../session/index.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ResultView } from '../components/result-view.js';
-import { CompletingField, matches, OfferingList, useCompletion, useListings } from './offerings-shared.js';
+import {
+  CompletingField,
+  type Loader,
+  matches,
+  OfferingList,
+  useCompletion,
+  useListings,
+} from './offerings-shared.js';
+import { pageThrough } from './paged-listing.js';
 
 type Item = { key: string; server: ServerState; prompt: Prompt };
 
 export function PromptsView({ controller }: { controller: PanelController }) {
   const query = useSignal('');
   const selected = useSignal<string | undefined>(undefined);
-  const { servers, listings } = useListings(
+  const { servers, listings, stop } = useListings(
     controller,
     (server) => server.offers?.prompts === true,
-    async (offerings, serverId) => (await offerings.listPrompts(serverId)).prompts,
+    loadPrompts,
   );
   const names = serverNames(controller.servers.value);
   const items: Item[] = [];
@@ -46,6 +54,7 @@ export function PromptsView({ controller }: { controller: PanelController }) {
           query={query}
           selected={selected}
           names={names}
+          stop={stop}
           row={(item) => (
             <>
               <span>{item.prompt.title?.trim() || item.prompt.name}</span>
@@ -62,6 +71,19 @@ export function PromptsView({ controller }: { controller: PanelController }) {
     </section>
   );
 }
+
+/** Prompts page by page: each page shows as it arrives. */
+const loadPrompts: Loader<readonly Prompt[]> = async (offerings, serverId, show, signal) => {
+  const { items, note } = await pageThrough(
+    async (params) => {
+      const page = await offerings.listPrompts(serverId, params);
+      return { items: page.prompts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    },
+    (items) => show({ value: items, count: items.length }),
+    signal,
+  );
+  return { value: items, count: items.length, ...(note ? { note } : {}) };
+};
 
 type GetState =
   | { status: 'idle' }

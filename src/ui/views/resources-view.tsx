@@ -13,11 +13,13 @@ import { type PanelController, type ServerState, serverNames } from '../../sessi
 import {
   ago,
   CompletingField,
+  type Loader,
   matches,
   OfferingList,
   useCompletion,
   useListings,
 } from './offerings-shared.js';
+import { type Paged, pageThrough } from './paged-listing.js';
 import { ResourcePreview } from './resource-preview.js';
 import { subscriptionKey, subscriptionsOf } from './resource-subscriptions.js';
 import { expandTemplate, templateVariables } from './uri-template.js';
@@ -30,16 +32,10 @@ type Item =
 export function ResourcesView({ controller }: { controller: PanelController }) {
   const query = useSignal('');
   const selected = useSignal<string | undefined>(undefined);
-  const { servers, listings } = useListings<Offered>(
+  const { servers, listings, stop } = useListings<Offered>(
     controller,
     (server) => server.offers?.resources === true,
-    async (offerings, serverId) => {
-      const [resources, templates] = await Promise.all([
-        offerings.listResources(serverId),
-        offerings.listResourceTemplates(serverId).catch(() => ({ resourceTemplates: [] })),
-      ]);
-      return { resources: resources.resources, templates: templates.resourceTemplates };
-    },
+    loadResources,
   );
   const names = serverNames(controller.servers.value);
   const items: Item[] = [];
@@ -68,6 +64,7 @@ export function ResourcesView({ controller }: { controller: PanelController }) {
           query={query}
           selected={selected}
           names={names}
+          stop={stop}
           row={(item) => (
             <>
               <span>{titleOf(item)}</span>
@@ -87,6 +84,45 @@ export function ResourcesView({ controller }: { controller: PanelController }) {
     </section>
   );
 }
+
+/** Resources and templates page by page, side by side: each page shows as it arrives. */
+const loadResources: Loader<Offered> = async (offerings, serverId, show, signal) => {
+  let resources: readonly Resource[] = [];
+  let templates: readonly ResourceTemplate[] = [];
+  const now = () => ({
+    value: { resources: [...resources], templates: [...templates] },
+    count: resources.length + templates.length,
+  });
+  const [listed, templated] = await Promise.all([
+    pageThrough(
+      async (params) => {
+        const page = await offerings.listResources(serverId, params);
+        return { items: page.resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      },
+      (items) => {
+        resources = items;
+        show(now());
+      },
+      signal,
+    ),
+    // A server may offer resources but no templates: none is no error.
+    pageThrough(
+      async (params) => {
+        const page = await offerings.listResourceTemplates(serverId, params);
+        return { items: page.resourceTemplates, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      },
+      (items) => {
+        templates = items;
+        show(now());
+      },
+      signal,
+    ).catch((): Paged<ResourceTemplate> => ({ items: [] })),
+  ]);
+  resources = listed.items;
+  templates = templated.items;
+  const note = listed.note ?? templated.note;
+  return { ...now(), ...(note ? { note } : {}) };
+};
 
 function titleOf(item: Item): string {
   const named = item.kind === 'resource' ? item.resource : item.template;
