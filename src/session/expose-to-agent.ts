@@ -7,9 +7,9 @@
  * the signal it hands `execute`, and fires `toolcancel`), the call is cancelled through the gate.
  */
 
-import { errorForModel } from '../gate/index.js';
 import type { JsonObject } from '../protocol/index.js';
 import { type ModelContextLike, pageModelContext, registerGatedTool } from '../transport/index.js';
+import { agentCallThroughGate } from './agent-call.js';
 import type { PanelController } from './controller-types.js';
 
 export interface ExposedTool {
@@ -59,21 +59,11 @@ export async function exposeToAgent(
           inputSchema: tool.inputSchema as JsonObject,
           // A server's claims count only when the person trusts it (as in the panel).
           annotations: { readOnlyHint: readOnly, consequentialHint: !readOnly },
-          async execute(input, client) {
-            try {
-              const outcome = await controller.call({
-                serverId: exposed.serverId,
-                toolName: exposed.toolName,
-                arguments: input,
-                caller,
-                ...(client?.signal ? { signal: client.signal } : {}),
-              });
-              return outcome.result;
-            } catch (error) {
-              // Denied, invalid, failed: said to the agent as a tool error, in words it can act on.
-              return { isError: true, content: [{ type: 'text', text: errorForModel(error).text }] };
-            }
-          },
+          execute: agentCallThroughGate(
+            controller,
+            { serverId: exposed.serverId, toolName: exposed.toolName },
+            caller,
+          ),
         },
         registrations.signal,
       );

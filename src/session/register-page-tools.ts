@@ -6,9 +6,9 @@
  * run. WebMCP alone would run it at once, unasked and unrecorded.
  */
 
-import { errorForModel } from '../gate/index.js';
 import type { JsonObject } from '../protocol/index.js';
 import { type ModelContextLike, pageModelContext, registerHostTool } from '../transport/index.js';
+import { agentCallThroughGate } from './agent-call.js';
 import type { PanelController } from './controller-types.js';
 
 /** A tool the host offers the browser's agent; `execute` runs only after the gate allowed the call. */
@@ -64,21 +64,7 @@ export async function registerPageTools(
           annotations: { readOnlyHint: readOnly, consequentialHint: !readOnly },
           execute: async (input) => tool.execute(input),
         },
-        async (input, client) => {
-          try {
-            const outcome = await controller.call({
-              serverId: `webmcp:${origin}`,
-              toolName: tool.name,
-              arguments: input,
-              caller,
-              ...(client?.signal ? { signal: client.signal } : {}),
-            });
-            return outcome.result;
-          } catch (error) {
-            // Denied, invalid, failed: said to the agent as a tool error, in words it can act on.
-            return { isError: true, content: [{ type: 'text', text: errorForModel(error).text }] };
-          }
-        },
+        agentCallThroughGate(controller, { serverId: `webmcp:${origin}`, toolName: tool.name }, caller),
         registrations.signal,
       );
     }
