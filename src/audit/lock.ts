@@ -43,6 +43,20 @@ export function holdSessionLock(
   return { granted, release };
 }
 
+/**
+ * Resolves once the lock is free: its holder (a session that was alive when looked at) closed or
+ * crashed. Holding nothing, it lets the holder go first and releases at once. A stopped worker's
+ * locks may be released only after the next worker looked, so a look alone can miss it.
+ */
+export async function whenReleased(
+  lockName: string,
+  signal: AbortSignal,
+  locks: LockManager | undefined = webLocks(),
+): Promise<void> {
+  if (!locks) return;
+  await locks.request(lockName, { mode: 'exclusive', signal }, () => undefined);
+}
+
 /** Names of the locks held right now anywhere in the origin; undefined without Web Locks. */
 export async function heldLockNames(
   locks: LockManager | undefined = webLocks(),

@@ -35,7 +35,7 @@ import type {
 import { readBounds, readEventJson } from './events-reader.js';
 import { type ExportAnchoring, type ExportFormat, exportChunks } from './export-format.js';
 import { requestResult, transactionDone } from './idb.js';
-import { createExclusive, heldLockNames, holdSessionLock } from './lock.js';
+import { createExclusive, heldLockNames, holdSessionLock, whenReleased } from './lock.js';
 import {
   type AuditFacets,
   type AuditPage,
@@ -413,14 +413,31 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
   };
 
+  // Sessions seen alive with calls pending: each is watched, and its calls marked when it ends.
+  const watched = new Set<string>();
+  const closing = new AbortController();
+  function watchUntilGone(session: string): void {
+    if (watched.has(session)) return;
+    watched.add(session);
+    whenReleased(`${sessionLockPrefix}${session}`, closing.signal).then(
+      () => {
+        watched.delete(session);
+        void markInterrupted().catch(() => undefined);
+      },
+      () => watched.delete(session),
+    );
+  }
+
   async function markInterrupted(): Promise<number> {
     return appender.exclusive(async (appendNow) => {
       const pending = await pendingCalls(database, unsealed);
       const held = await heldLockNames();
       const gone = pending.filter((call) => {
         if (call.session === sessionId || call.session === undefined) return false;
-        if (held) return !held.has(`${sessionLockPrefix}${call.session}`);
-        return now() - call.sentAt > (options.staleAfterMs ?? DEFAULT_STALE_MS);
+        if (!held) return now() - call.sentAt > (options.staleAfterMs ?? DEFAULT_STALE_MS);
+        if (!held.has(`${sessionLockPrefix}${call.session}`)) return true;
+        watchUntilGone(call.session);
+        return false;
       });
       if (gone.length === 0) return 0;
       const detectedAt = now();
@@ -559,6 +576,7 @@ export async function createAuditLog(options: AuditLogOptions = {}): Promise<Aud
     },
     settled,
     close: () => {
+      closing.abort();
       anchorer.close();
       session.release();
       flush();
