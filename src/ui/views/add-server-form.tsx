@@ -12,7 +12,7 @@ import { type PanelController, type ServerConfig, serverNames } from '../../sess
 import type { ConnectionFix, DoctorAccess } from '../connection-fix.js';
 import { lazyView } from '../lazy.js';
 import { readServerInput } from './server-input.js';
-import { DiagnoseButton, FailureAdvice } from './server-notices.js';
+import { DiagnoseServer, FailureAdvice } from './server-notices.js';
 import type { AddFormState } from './servers-view.js';
 
 // Importing a file or exporting the list: rarer still than adding a server.
@@ -227,16 +227,7 @@ export function AddServerForm({
                 >
                   Remove
                 </button>
-                {server.config.url && (
-                  <DiagnoseButton
-                    url={server.config.url}
-                    name={names(server.id)}
-                    headers={server.config.headers}
-                    auth={server.config.auth}
-                    lastError={server.error}
-                    access={access}
-                  />
-                )}
+                <DiagnoseServer server={server} name={names(server.id)} access={access} />
               </div>
             </div>
           ))}

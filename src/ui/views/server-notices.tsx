@@ -18,7 +18,7 @@ export const DoctorView = lazyView(() => import('./doctor-view.js').then((m) => 
  * "Diagnose" beside a failure (a server with a URL): opens the doctor's step-by-step report below.
  * A button of its own name, so every failure offers the same way in.
  */
-export function DiagnoseButton(target: DoctorTarget) {
+function DiagnoseButton(target: DoctorTarget) {
   const { name } = target;
   const [open, setOpen] = useState(false);
   return (
@@ -34,6 +34,30 @@ export function DiagnoseButton(target: DoctorTarget) {
       </button>
       {open && <DoctorView {...target} />}
     </>
+  );
+}
+
+/** Diagnose for a server that has an address: what it was configured with, and how it last failed. */
+export function DiagnoseServer({
+  server,
+  name,
+  access,
+}: {
+  server: ServerState;
+  name: string;
+  access?: DoctorAccess | undefined;
+}) {
+  const { url, headers, auth } = server.config;
+  if (!url) return null;
+  return (
+    <DiagnoseButton
+      url={url}
+      name={name}
+      headers={headers}
+      auth={auth}
+      lastError={server.error}
+      access={access}
+    />
   );
 }
 
@@ -142,16 +166,7 @@ export function ConnectionProblems({
                 Retry
               </button>
               <FixButtons server={server} name={names(server.id)} controller={controller} onEdit={onEdit} />
-              {server.config.url && (
-                <DiagnoseButton
-                  url={server.config.url}
-                  name={names(server.id)}
-                  headers={server.config.headers}
-                  auth={server.config.auth}
-                  lastError={server.error}
-                  access={access}
-                />
-              )}
+              <DiagnoseServer server={server} name={names(server.id)} access={access} />
             </div>
           </li>
         ))}
