@@ -228,12 +228,12 @@ export function keepServersIn(
     },
     async removeServer(id) {
       restored.delete(id);
-      await connections.removeServer(id).finally(async () => {
-        // Removed is removed: not listed again on the next visit (once a write under way is done).
-        await writes.get(id);
-        writes.delete(id);
-        await store.drop(id).catch(() => undefined);
-      });
+      // Removed is removed: dropped from the kept list first (once a write under way is done), so a
+      // reload right after the row disappears does not bring the server back.
+      await writes.get(id);
+      writes.delete(id);
+      await store.drop(id).catch(() => undefined);
+      await connections.removeServer(id);
     },
   };
 }
