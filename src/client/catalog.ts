@@ -5,6 +5,7 @@
 
 import { GuardError, isJsonObject, type ListToolsResult, type Tool } from '../protocol/index.js';
 import type { CatalogStop } from './catalog-stops.js';
+import { DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from './listing-bounds.js';
 import type { ClientWarning } from './options.js';
 import { type HeaderBinding, headerBindings, isToolShape } from './tool-checks.js';
 import { TOOL_NAME } from './tool-name.js';
@@ -55,15 +56,12 @@ export interface CatalogOptions {
   now?: () => number;
 }
 
-/**
- * Bounds on one listing. Each page is a round trip, so the page bound is what keeps an endless
- * pagination from holding the tool list back; 200 still lets a 10,000-tool server page by 50.
- */
-export const DEFAULT_MAX_PAGES = 200;
+export { DEFAULT_MAX_PAGES };
+
 /** Names whose first definition a catalog remembers (twice the tools of one listing). */
 const FIRST_LISTED_NAMES = 100_000;
-/** Beyond this a catalog costs memory and attention that no person or model can use. */
-export const DEFAULT_MAX_TOOLS = 50_000;
+/** Tools kept from one listing (listing-bounds.ts). */
+export const DEFAULT_MAX_TOOLS = DEFAULT_MAX_ITEMS;
 
 /** Qualifies a tool name by the connection's identity, which, unlike the server's self-reported name, is unique. */
 export function qualifyToolName(serverId: string, toolName: string): string {

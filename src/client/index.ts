@@ -4,6 +4,7 @@ export { type CatalogEntry, type CatalogSnapshot, qualifyToolName, ToolCatalog }
 export { MAX_INPUT_ROUNDS, McpClient, normalizeCallToolResult, type TaskHandle } from './client.js';
 export { clearEraCache, connect, signInOf } from './connect.js';
 export type { DoctorReport, DoctorStep, Exchange as DoctorExchange } from './doctor/report.js';
+export { DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from './listing-bounds.js';
 export type { ListParams } from './offerings.js';
 export type { OfferingEvent, OfferingEvents } from './offerings-port.js';
 export type {

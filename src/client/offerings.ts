@@ -39,12 +39,8 @@ import {
   type RequestOptions,
 } from '../protocol/index.js';
 import type { McpClient } from './client.js';
+import { DEFAULT_MAX_ITEMS, DEFAULT_MAX_PAGES } from './listing-bounds.js';
 import type { OfferingEvent, OfferingEvents, OfferingsPort } from './offerings-port.js';
-
-/** Pages followed in one listing at most (as the tool catalog): each is a round trip. */
-export const DEFAULT_MAX_PAGES = 200;
-/** Items kept from one listing at most: the rest are left for `nextCursor`. */
-export const DEFAULT_MAX_ITEMS = 50_000;
 
 /** Parameters of a listing: one page from `cursor`, or (without one) every page within bounds. */
 export interface ListParams {

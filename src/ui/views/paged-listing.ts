@@ -5,11 +5,8 @@
  * so do 200 pages or 50,000 items. Aborting `signal` stops after the page in flight.
  */
 
+import { DEFAULT_MAX_ITEMS as MAX_ITEMS, DEFAULT_MAX_PAGES as MAX_PAGES } from '../../client/index.js';
 import type { ListingParams } from '../../session/index.js';
-
-/** As the client's DEFAULT_MAX_PAGES and DEFAULT_MAX_ITEMS (client/offerings.ts). */
-const MAX_PAGES = 200;
-const MAX_ITEMS = 50_000;
 
 export interface Paged<T> {
   items: T[];
