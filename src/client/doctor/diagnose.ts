@@ -85,6 +85,12 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
     for (const [index, id] of ids.entries())
       add(id, { outcome: 'skipped', reason: index === 0 ? reason : 'Skipped for the same reason.' });
   };
+  /** Every step not taken yet (TITLES is in the order they run): the doctor stops here. */
+  const skipRemaining = (reason: string) =>
+    skipRest(
+      (Object.keys(TITLES) as StepId[]).filter((id) => !steps.some((step) => step.id === id)),
+      reason,
+    );
   const report = (): DoctorReport => {
     const corsFailure = steps.some(
       (step) =>
@@ -127,20 +133,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
     [reach.exchange],
   );
   if (!reached) {
-    skipRest(
-      [
-        'cors',
-        'preflight',
-        'protocol',
-        'session-header',
-        'authorization',
-        'resource-metadata',
-        'authorization-server',
-        'registration',
-        'tools-list',
-      ],
-      'Nothing answered, so this could not be checked.',
-    );
+    skipRemaining('Nothing answered, so this could not be checked.');
     return report();
   }
 
@@ -149,19 +142,8 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
   const corsStep = simpleCorsVerdict(reached, simple.response !== undefined, origin);
   add('cors', corsStep, [simple.exchange]);
   void simple.response?.body?.cancel().catch(() => undefined);
-  const later: StepId[] = [
-    'preflight',
-    'protocol',
-    'session-header',
-    'authorization',
-    'resource-metadata',
-    'authorization-server',
-    'registration',
-    'tools-list',
-  ];
   if (corsStep.outcome !== 'pass') {
-    skipRest(
-      later,
+    skipRemaining(
       `The page cannot read the server's answers until it sends Access-Control-Allow-Origin: ${origin}.`,
     );
     return report();
@@ -195,7 +177,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
     exchanges,
   );
   if (preflight.outcome === 'fail') {
-    skipRest(later.slice(1), 'The preflight must pass before the server can be asked anything.');
+    skipRemaining('The preflight must pass before the server can be asked anything.');
     return report();
   }
 
@@ -233,17 +215,7 @@ export async function diagnose(url: string, options: DiagnoseOptions = {}): Prom
   }
   add('protocol', { outcome: opening.outcome, reason: opening.reason }, opening.exchanges);
   if (opening.outcome === 'fail') {
-    skipRest(
-      [
-        'session-header',
-        'authorization',
-        'resource-metadata',
-        'authorization-server',
-        'registration',
-        'tools-list',
-      ],
-      'The conversation could not open.',
-    );
+    skipRemaining('The conversation could not open.');
     return { ...report(), ...pick(result) };
   }
 
